@@ -1,0 +1,209 @@
+"""The schema of ``competitions/<id>/competition.yaml`` and the loader that enforces it.
+
+A declaration is one competition's whole truth: where its raw data comes from (with checksums), how it is
+split, what a submission looks like, which metric grades it and where its leaderboard lives. Unknown keys,
+duplicate keys and wrong types are errors that name the file, the key and the value.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .errors import ConfigError
+from .paths import competitions_dir
+from .yamlio import load_yaml
+
+Complexity = Literal["low", "medium", "high", "dev", "embedded"]
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*[a-z0-9]$")
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SourceFile(_Strict):
+    """One raw file: its path inside the source, the name it gets in the raw folder, its sha256."""
+
+    path: str
+    name: str = ""
+    sha256: str = ""
+
+    @field_validator("sha256")
+    @classmethod
+    def _hex(cls, value: str) -> str:
+        if value and not _SHA256.match(value):
+            raise ValueError(f"sha256 must be 64 lowercase hex digits, got {value!r}")
+        return value
+
+    @property
+    def raw_name(self) -> str:
+        """File name in the raw folder (defaults to the source file's base name)."""
+        return self.name or Path(self.path).name
+
+
+class PackageSource(_Strict):
+    """Raw files that ship inside an installed Python package (read by path, never imported)."""
+
+    kind: Literal["package"]
+    module: str
+    distribution: str
+    version: str
+    files: list[SourceFile] = Field(min_length=1)
+
+
+class KaggleSource(_Strict):
+    """A Kaggle competition, downloaded with the official client."""
+
+    kind: Literal["kaggle"]
+    slug: str
+    files: list[SourceFile] = []
+
+
+Source = Annotated[PackageSource | KaggleSource, Field(discriminator="kind")]
+
+
+class Split(_Strict):
+    """How raw data becomes train and test: a declared rule, used by the generic splitter or prepare.py."""
+
+    method: Literal["random", "group", "time", "keep_source"]
+    test_fraction: float | None = Field(default=None, gt=0, lt=1)
+    test_size: int | None = Field(default=None, gt=0)
+    seed: int = 0
+    stratify: str | None = None
+    group_column: str | None = None
+    time_column: str | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Split:
+        if self.method in ("random", "group", "time") and (self.test_fraction is None) == (self.test_size is None):
+            raise ValueError(f"split.method {self.method!r} needs exactly one of test_fraction or test_size")
+        if self.method == "group" and not self.group_column:
+            raise ValueError("split.method 'group' needs group_column")
+        if self.method == "time" and not self.time_column:
+            raise ValueError("split.method 'time' needs time_column")
+        return self
+
+
+class Submission(_Strict):
+    """What a submission CSV holds: the id column first, then the answer columns."""
+
+    id_column: str
+    columns: list[str] = Field(min_length=2)
+    answers: str = "answers.csv"
+
+    @model_validator(mode="after")
+    def _id_first(self) -> Submission:
+        if self.columns[0] != self.id_column:
+            raise ValueError(f"submission.columns must start with id_column {self.id_column!r}")
+        if len(set(self.columns)) != len(self.columns):
+            raise ValueError("submission.columns has duplicates")
+        return self
+
+    @property
+    def target_columns(self) -> list[str]:
+        """The answer columns (everything but the id)."""
+        return self.columns[1:]
+
+
+class MetricSpec(_Strict):
+    """A metric by registry name, with keyword arguments."""
+
+    name: str
+    args: dict[str, Any] = {}
+
+
+class KnownIssue(_Strict):
+    """A documented quirk: what it is, and whether our default changes anything."""
+
+    summary: str
+    reference: str = ""
+
+
+class Competition(_Strict):
+    """One competition declaration. Field meanings are documented in competitions/README.md."""
+
+    id: str
+    name: str
+    version: int = Field(ge=1)
+    complexity: Complexity
+    category: str
+    dataset_size: str
+    systemcard: bool = False
+    source: Source
+    description: str = "description.md"
+    split: Split
+    submission: Submission
+    metric: MetricSpec
+    leaderboard: str = "leaderboard.csv"
+    known_issues: list[KnownIssue] = []
+
+    @field_validator("id")
+    @classmethod
+    def _id_shape(cls, value: str) -> str:
+        if not _ID.match(value):
+            raise ValueError(f"id {value!r} must be lowercase letters, digits and dashes")
+        return value
+
+    @property
+    def folder(self) -> Path:
+        """The competition's folder."""
+        return competitions_dir() / self.id
+
+    @property
+    def leaderboard_path(self) -> Path:
+        """The leaderboard CSV beside the declaration."""
+        return self.folder / self.leaderboard
+
+
+def declaration_path(competition_id: str, root: Path | None = None) -> Path:
+    """Path of one competition's declaration."""
+    return competitions_dir(root) / competition_id / "competition.yaml"
+
+
+def parse_declaration(path: Path) -> Competition:
+    """Load and validate one declaration; every problem is reported at once, each naming file and key."""
+    data = load_yaml(path)
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level, got {type(data).__name__}")
+    try:
+        comp = Competition.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError("\n".join(_describe(path, err) for err in exc.errors())) from None
+    if comp.id != path.parent.name:
+        raise ConfigError(f"{path}: id {comp.id!r} does not match its folder name {path.parent.name!r}")
+    return comp
+
+
+@cache
+def _load_cached(path: Path, mtime_ns: int) -> Competition:
+    return parse_declaration(path)
+
+
+def load_competition(competition_id: str, root: Path | None = None) -> Competition:
+    """Load a competition by id; an unknown id is an error that lists the known ones."""
+    path = declaration_path(competition_id, root)
+    if not path.is_file():
+        known = ", ".join(all_competition_ids(root)) or "(none)"
+        raise ConfigError(f"unknown competition {competition_id!r}: no {path} (known: {known})")
+    return _load_cached(path, path.stat().st_mtime_ns)
+
+
+def all_competition_ids(root: Path | None = None) -> list[str]:
+    """Every folder under competitions/ that holds a competition.yaml, sorted."""
+    base = competitions_dir(root)
+    return sorted(p.parent.name for p in base.glob("*/competition.yaml"))
+
+
+def _describe(path: Path, err: Any) -> str:
+    key = ".".join(str(part) for part in err["loc"]) or "(top level)"
+    if err["type"] == "extra_forbidden":
+        return f"{path}: unknown key {key!r} (value {err['input']!r})"
+    if err["type"] == "missing":
+        return f"{path}: missing required key {key!r}"
+    return f"{path}: {key}: {err['msg']} (value {err.get('input')!r})"
