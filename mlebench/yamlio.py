@@ -28,19 +28,5 @@ def load_yaml(path: Path) -> Any:
         raise ConfigError(f"{path}: not valid YAML: {_one_line(exc)}") from exc
 
 
-def dump_yaml(data: Any, path: Path, header: str = "") -> None:
-    """Write ``data`` as block-style YAML, atomically, with an optional comment header."""
-    yaml = YAML(typ="safe", pure=True)
-    yaml.default_flow_style = False
-    yaml.sort_base_mapping_type_on_output = False  # type: ignore[attr-defined]
-    tmp = path.with_name(path.name + ".tmp")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tmp.open("w", encoding="utf-8") as fh:
-        if header:
-            fh.write(header)
-        yaml.dump(data, fh)
-    tmp.replace(path)
-
-
 def _one_line(exc: Exception) -> str:
     return " ".join(str(exc).split())

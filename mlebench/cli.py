@@ -1,0 +1,231 @@
+"""The ``mlebench`` command: list, prepare, grade, grade-sample, plan, report, check, leaderboard.
+
+Names and flags follow MLE-bench's CLI where it has them (``prepare -c/--all/--lite``, ``grade --submission
+--output-dir``, ``grade-sample SUBMISSION COMPETITION_ID``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from .errors import ConfigError
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mlebench", description=__doc__)
+    sub = parser.add_subparsers(metavar="COMMAND")
+
+    p = sub.add_parser("list", help="print competition ids, one per line")
+    p.add_argument("--competition-set", "-s", metavar="NAME", help="a set from conf/competition_set/ (default: all)")
+    p.set_defaults(func=_list)
+
+    p = sub.add_parser("prepare", help="fetch and prepare competitions (outside DVC; `dvc repro` does this too)")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("-c", "--competition-id", metavar="ID")
+    group.add_argument("-s", "--competition-set", metavar="NAME")
+    group.add_argument("-a", "--all", action="store_true", help="every declared competition")
+    group.add_argument("--lite", action="store_true", help="the low-complexity set (MLE-bench Lite)")
+    p.set_defaults(func=_prepare)
+
+    p = sub.add_parser("grade", help="grade a JSONL of {competition_id, submission_path} lines")
+    p.add_argument("--submission", required=True, type=Path, help="JSONL file, one submission per line")
+    p.add_argument("--output-dir", required=True, type=Path)
+    p.set_defaults(func=_grade)
+
+    p = sub.add_parser("grade-sample", help="grade one submission CSV and print its record as JSON")
+    p.add_argument("submission", type=Path)
+    p.add_argument("competition_id")
+    p.set_defaults(func=_grade_sample)
+
+    p = sub.add_parser("plan", help="compose conf/ into params.yaml and the DVC pipeline files")
+    p.add_argument("--check", action="store_true", help="only report drift from conf/; exit 1 if any")
+    p.add_argument("-m", "--multirun", action="store_true", help="expand Hydra sweeps and plan their union")
+    p.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. agent=[baseline] seed=five")
+    p.set_defaults(func=_plan)
+
+    p = sub.add_parser("report", help="aggregate grading records (the DVC `report` stage)")
+    p.set_defaults(func=_report)
+
+    p = sub.add_parser("check", help="validate every competition folder and report all problems at once")
+    p.set_defaults(func=_check)
+
+    p = sub.add_parser("leaderboard", help="(re)build reference leaderboards of embedded competitions")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("-c", "--competition-id", metavar="ID")
+    group.add_argument("-s", "--competition-set", metavar="NAME")
+    p.set_defaults(func=_leaderboard)
+    return parser
+
+
+def _ids(competition_id: str | None = None, set_name: str | None = None, everything: bool = False) -> list[str]:
+    from .declarations import all_competition_ids, load_competition
+    from .planning import named_set, resolve_set
+
+    if competition_id:
+        return [load_competition(competition_id).id]
+    if set_name and not everything:
+        return resolve_set(named_set(set_name))
+    return all_competition_ids()
+
+
+def _list(args: argparse.Namespace) -> int:
+    for cid in _ids(set_name=args.competition_set):
+        print(cid)
+    return 0
+
+
+def _prepare(args: argparse.Namespace) -> int:
+    from .declarations import load_competition
+    from .fetch import fetch
+    from .paths import prepared_dir, raw_dir
+    from .prepare import prepare_competition
+
+    set_name = "lite" if args.lite else args.competition_set
+    failed = []
+    for cid in _ids(args.competition_id, set_name, args.all):
+        comp = load_competition(cid)
+        try:
+            fetch(comp, raw_dir(cid))
+            prepare_competition(comp, raw_dir(cid), prepared_dir(cid))
+        except ConfigError as exc:  # one competition's failure is reported; the others go on
+            print(f"{cid}: FAILED: {exc}", file=sys.stderr)
+            failed.append(cid)
+        else:
+            print(f"{cid}: prepared in {prepared_dir(cid)}")
+    return 1 if failed else 0
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from graders.grade import grade
+
+    from .declarations import load_competition
+    from .paths import private_dir
+
+    reports = []
+    for lineno, line in enumerate(args.submission.read_text(encoding="utf-8").splitlines(), 1):
+        text = line.strip()
+        if not text or text.startswith(("#", "//")):
+            continue
+        try:
+            entry = json.loads(text)
+            cid, path = entry["competition_id"], entry["submission_path"]
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise ConfigError(f"{args.submission}:{lineno}: needs JSON with competition_id and submission_path "
+                              f"({exc})") from None
+        comp = load_competition(cid)
+        reports.append(_mlebench_report(comp, grade(comp, Path(str(path)), private_dir(cid)), Path(str(path))))
+    summary = {
+        "total_runs": len(reports),
+        "total_runs_with_submissions": sum(r["submission_exists"] for r in reports),
+        "total_valid_submissions": sum(r["valid_submission"] for r in reports),
+        "total_medals": sum(r["any_medal"] for r in reports),
+        "total_gold_medals": sum(r["gold_medal"] for r in reports),
+        "total_silver_medals": sum(r["silver_medal"] for r in reports),
+        "total_bronze_medals": sum(r["bronze_medal"] for r in reports),
+        "total_above_median": sum(r["above_median"] for r in reports),
+        "competition_reports": reports,
+    }
+    args.output_dir.mkdir(parents=True, exist_ok=True)
+    out = args.output_dir / f"{time.strftime('%Y-%m-%dT%H-%M-%S-%Z', time.gmtime())}_grading_report.json"
+    out.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps({k: v for k, v in summary.items() if k != "competition_reports"}, indent=2))
+    print(f"wrote {out}")
+    return 0
+
+
+def _grade_sample(args: argparse.Namespace) -> int:
+    from graders.grade import grade
+
+    from .declarations import load_competition
+    from .paths import private_dir
+
+    comp = load_competition(args.competition_id)
+    print(json.dumps(_mlebench_report(comp, grade(comp, args.submission, private_dir(comp.id)), args.submission),
+                     indent=4))
+    return 0
+
+
+def _mlebench_report(comp, result, path: Path) -> dict:  # noqa: ANN001 - graders' result type
+    from datetime import UTC, datetime
+
+    t, m = result.thresholds, result.medals
+    return {
+        "competition_id": comp.id, "score": result.score, "gold_threshold": t.gold, "silver_threshold": t.silver,
+        "bronze_threshold": t.bronze, "median_threshold": t.median, "any_medal": m.any_medal,
+        "gold_medal": m.gold, "silver_medal": m.silver, "bronze_medal": m.bronze, "above_median": m.above_median,
+        "submission_exists": result.submission_exists, "valid_submission": result.valid_submission,
+        "is_lower_better": result.is_lower_better, "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "submission_path": str(path), "status": result.status, "reason": result.reason,
+    }
+
+
+def _plan(args: argparse.Namespace) -> int:
+    from .planning import check_plan, compose, resolve, write_plan
+    from .paths import repo_root
+
+    plan = resolve(compose(args.overrides, multirun=args.multirun))
+    if args.check:
+        problems = check_plan(plan)
+        for problem in problems:
+            print(f"drift: {problem}", file=sys.stderr)
+        if problems:
+            print("run `mlebench plan` (with the same overrides) and commit the result", file=sys.stderr)
+        return 1 if problems else 0
+    changed = write_plan(plan)
+    root = repo_root()
+    for path in changed:
+        print(f"wrote {path.relative_to(root)}")
+    n = len(plan.agent) * len(plan.competition_set.ids) * len(plan.seeds)
+    print(f"plan: {len(plan.agent)} agents × {len(plan.competition_set.ids)} competitions × {len(plan.seeds)} seeds "
+          f"= {n} cells; run `dvc repro`")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from stages.report import main as report_main
+
+    from .planning import planned
+
+    return report_main(["--agents", ",".join(planned().agent)])
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .checker import check_all
+
+    problems = check_all()
+    for problem in problems:
+        print(f"{problem.where}: {problem.message}")
+    print(f"{len(problems)} problem(s)" if problems else "all competition folders are valid")
+    return 1 if problems else 0
+
+
+def _leaderboard(args: argparse.Namespace) -> int:
+    from .leaderboards import build_leaderboard
+
+    for cid in _ids(args.competition_id, args.competition_set):
+        t0 = time.monotonic()
+        path = build_leaderboard(cid)
+        print(f"{cid}: wrote {path} in {time.monotonic() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,28 @@
+"""DVC stage `selfcheck`: the answers must win gold and the sample submission nothing, before agents run."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from mlebench.declarations import load_competition
+from mlebench.paths import private_dir, public_dir, selfcheck_path
+from mlebench.selfcheck import selfcheck
+from mlebench.stage import cell_args, run_stage
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Grade answers and sample submission of ``--competition``; exit 1 when either check fails."""
+    args = cell_args(__doc__ or "", argv, cell=False)
+    comp = load_competition(args.competition)
+    results, failures = selfcheck(comp, public_dir(comp.id), private_dir(comp.id))
+    out = selfcheck_path(comp.id)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    for failure in failures:
+        print(f"selfcheck failed: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_stage(main))
