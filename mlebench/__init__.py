@@ -1,0 +1,1 @@
+"""mlebench-dvc: declarations, data preparation, planning, running and reporting for the benchmark."""

@@ -34,7 +34,7 @@ _COMMON = ["mlebench/__init__.py", "mlebench/errors.py", "mlebench/paths.py", "m
            "mlebench/declarations.py", "mlebench/stage.py"]
 STAGE_CODE: dict[str, list[str]] = {
     "fetch": ["stages/fetch.py", "mlebench/fetch.py", "mlebench/hashing.py"],
-    "prepare": ["stages/prepare.py", "mlebench/prepare.py", "mlebench/splitting.py"],
+    "prepare": ["stages/prepare.py", "mlebench/prepare.py", "mlebench/splitting.py", "mlebench/fetch.py"],
     "selfcheck": ["stages/selfcheck.py", "mlebench/selfcheck.py", "graders"],
     "run_agent": ["stages/run_agent.py", "mlebench/runner.py", "mlebench/params.py", "mlebench/hashing.py",
                   "mlebench/instructions.txt"],
@@ -248,7 +248,7 @@ def _yaml_text(data: Any) -> str:
 
     from ruamel.yaml import YAML
 
-    yaml = YAML(typ="safe", pure=True)
+    yaml = YAML(typ="rt", pure=True)  # round-trip dumper: keeps insertion order (stage order reads as a flow)
     yaml.default_flow_style = False
     yaml.width = 4096
     buf = io.StringIO()

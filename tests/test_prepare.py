@@ -1,0 +1,378 @@
+"""prepare_competition(): real embedded competitions end to end, and the layout and atomicity guarantees."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from PIL import Image
+
+from mlebench.declarations import Competition, Split, parse_declaration
+from mlebench.errors import ConfigError, DataError
+from mlebench.fetch import fetch
+from mlebench.prepare import check_layout, prepare_competition, read_csv_text, read_rdata, write_png
+from mlebench.splitting import shuffled_ids, split_frame
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPETITIONS = ROOT / "competitions"
+EMBEDDED = sorted(
+    p.name
+    for p in COMPETITIONS.iterdir()
+    if (p / "competition.yaml").is_file() and "complexity: embedded" in (p / "competition.yaml").read_text()
+)
+# (train rows, test rows) of each embedded competition, as promised to the agents and leaderboards.
+ROWS = {
+    "ames-house-prices": (2197, 733),
+    "chicago-ridership": (4970, 728),
+    "cmudict-g2p": (20000, 5000),
+    "credit-scoring": (3340, 1114),
+    "digit-recognizer-5k": (4000, 1000),
+    "dsb-nuclei-tiles": (40, 24),
+    "fine-food-reviews": (4000, 1000),
+    "japanese-vowels-speaker": (270, 370),
+    "titanic-lite": (890, 419),
+}
+IMAGES = {"digit-recognizer-5k": ("L", (28, 28)), "dsb-nuclei-tiles": ("I;16", (64, 64))}
+
+
+class Prepared:
+    """One competition fetched and prepared once per test session."""
+
+    def __init__(self, comp: Competition, raw: Path, out: Path) -> None:
+        self.comp, self.raw, self.out = comp, raw, out
+        self.public, self.private = out / "public", out / "private"
+
+    def csv(self, name: str) -> pd.DataFrame:
+        """Read a public CSV with every cell as text."""
+        return read_csv_text(self.public / name)
+
+
+@pytest.fixture(scope="session")
+def raw_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("raw")
+
+
+@pytest.fixture(scope="session")
+def prepare_once(raw_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Prepared]:
+    """Fetch and prepare a competition the first time it is asked for; later calls reuse the result."""
+    cache: dict[str, Prepared] = {}
+
+    def get(competition_id: str) -> Prepared:
+        if competition_id not in cache:
+            comp = parse_declaration(COMPETITIONS / competition_id / "competition.yaml")
+            raw = raw_root / comp.id
+            fetch(comp, raw)
+            out = tmp_path_factory.mktemp("prepared") / comp.id
+            prepare_competition(comp, raw, out, folder=COMPETITIONS / comp.id)
+            cache[competition_id] = Prepared(comp, raw, out)
+        return cache[competition_id]
+
+    return get
+
+
+@pytest.fixture(params=EMBEDDED)
+def prepared(request: pytest.FixtureRequest, prepare_once: Callable[[str], Prepared]) -> Prepared:
+    return prepare_once(request.param)
+
+
+def _manifest(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_every_embedded_competition_is_covered() -> None:
+    assert sorted(ROWS) == EMBEDDED
+
+
+def test_prepare_is_byte_for_byte_deterministic(prepared: Prepared, tmp_path: Path) -> None:
+    again = tmp_path / prepared.comp.id
+    prepare_competition(prepared.comp, prepared.raw, again, folder=COMPETITIONS / prepared.comp.id)
+    assert _manifest(again) == _manifest(prepared.out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [prepared.comp.id]  # no staging folder left
+
+
+def test_layout_and_row_counts(prepared: Prepared) -> None:
+    assert check_layout(prepared.comp, prepared.public, prepared.private) == []
+    for name in ("train.csv", "test.csv", "sample_submission.csv", "description.md"):
+        assert (prepared.public / name).is_file()
+    assert [p.name for p in prepared.private.iterdir()] == ["answers.csv"]
+    train, test = prepared.csv("train.csv"), prepared.csv("test.csv")
+    assert (len(train), len(test)) == ROWS[prepared.comp.id]
+
+
+def test_test_csv_has_no_answer_column(prepared: Prepared) -> None:
+    test = prepared.csv("test.csv")
+    assert not set(prepared.comp.submission.target_columns) & set(test.columns)
+
+
+def test_train_and_test_ids_are_disjoint(prepared: Prepared) -> None:
+    id_col = prepared.comp.submission.id_column
+    train, test = prepared.csv("train.csv"), prepared.csv("test.csv")
+    assert train[id_col].is_unique and test[id_col].is_unique
+    assert not set(train[id_col]) & set(test[id_col])
+
+
+def test_sample_submission_matches_answers(prepared: Prepared) -> None:
+    sub = prepared.comp.submission
+    sample = prepared.csv("sample_submission.csv")
+    answers = read_csv_text(prepared.private / sub.answers)
+    assert list(sample.columns) == list(answers.columns) == sub.columns
+    assert list(sample[sub.id_column]) == list(answers[sub.id_column])
+    assert set(sample[sub.id_column]) == set(prepared.csv("test.csv")[sub.id_column])
+
+
+def test_answers_are_clean(prepared: Prepared) -> None:
+    """No missing answers (except empty RLE masks, which mean 'no foreground')."""
+    answers = pd.read_csv(prepared.private / prepared.comp.submission.answers)
+    targets = answers[prepared.comp.submission.target_columns]
+    if prepared.comp.metric.name != "dice_rle":
+        assert not targets.isna().any().any()
+
+
+@pytest.mark.parametrize("competition_id", sorted(IMAGES))
+def test_images_match_ids(prepare_once: Callable[[str], Prepared], competition_id: str) -> None:
+    prepared = prepare_once(competition_id)
+    mode, size = IMAGES[competition_id]
+    for side in ("train", "test"):
+        ids = prepared.csv(f"{side}.csv")["id"]
+        files = sorted(p.stem for p in (prepared.public / side).iterdir())
+        assert files == sorted(ids)
+        with Image.open(prepared.public / side / f"{ids.iloc[0]}.png") as img:
+            assert (img.mode, img.size) == (mode, size)
+
+
+def test_ids_do_not_reveal_labels(prepare_once: Callable[[str], Prepared]) -> None:
+    """Ids are assigned at random, so train rows sorted by id are not grouped by digit (the source is)."""
+    prepared = prepare_once("digit-recognizer-5k")
+    labels = prepared.csv("train.csv")["label"].astype(int).to_numpy()
+    assert (np.diff(labels) != 0).mean() > 0.5
+
+
+def test_fine_food_reviews_round_trip(prepare_once: Callable[[str], Prepared]) -> None:
+    prepared = prepare_once("fine-food-reviews")
+    source = pd.concat(
+        [read_rdata(prepared.raw / f"{n}.pkl.compress") for n in ("training_data", "testing_data")]
+    )
+    written = pd.concat([prepared.csv("train.csv"), prepared.csv("test.csv")])
+    assert sorted(written["review"]) == sorted(source["review"].astype(str))
+    assert written["review"].str.contains('"').any() and written["review"].str.contains(",").any()
+    train = prepared.csv("train.csv")
+    assert train["great"].isin(["0", "1"]).all()
+
+
+def test_dsb_masks_cover_the_whole_annotation(prepare_once: Callable[[str], Prepared]) -> None:
+    prepared = prepare_once("dsb-nuclei-tiles")
+    with Image.open(prepared.raw / "mask2d.tif") as img:
+        foreground = int((np.array(img) > 0).sum())
+    rles = list(prepared.csv("train.csv")["rle"]) + list(
+        read_csv_text(prepared.private / "answers.csv")["rle"]
+    )
+    lengths = sum(int(n) for rle in rles for n in rle.split()[1::2])
+    assert lengths == foreground
+    rle = pytest.importorskip("graders.rle")
+    for text in rles:
+        mask = rle.rle_decode(text, height=64, width=64)
+        assert rle.rle_encode(mask) == text
+
+
+def test_japanese_vowels_series(prepare_once: Callable[[str], Prepared]) -> None:
+    prepared = prepare_once("japanese-vowels-speaker")
+    for side in ("train", "test"):
+        series = prepared.csv(f"{side}_series.csv")
+        assert list(series.columns) == ["id", "t"] + [f"c{k:02d}" for k in range(1, 13)]
+        lengths = series.groupby("id")["t"].size()
+        assert set(lengths.index) == set(prepared.csv(f"{side}.csv")["id"])
+        assert lengths.between(7, 29).all()
+    answers = pd.read_csv(prepared.private / "answers.csv").set_index("id")
+    assert (answers.sum(axis=1) == 1).all()
+
+
+def test_cmudict_words_are_clean(prepare_once: Callable[[str], Prepared]) -> None:
+    prepared = prepare_once("cmudict-g2p")
+    train, test = prepared.csv("train.csv"), prepared.csv("test.csv")
+    words = pd.concat([train["word"], test["word"]])
+    assert words.str.fullmatch(r"[a-z']+").all() and words.is_unique
+    assert train["phonemes"].str.fullmatch(r"[A-Z]+[0-2]?( [A-Z]+[0-2]?)*").all()
+
+
+# --- the machinery, on a toy competition ---------------------------------------------------------------
+
+TOY = """\
+id: toy
+name: Toy
+version: 1
+complexity: dev
+category: tabular
+dataset_size: "0 MB"
+source: {kind: kaggle, slug: toy}
+split: {method: random, test_fraction: 0.5}
+submission: {id_column: id, columns: [id, y]}
+metric: {name: accuracy}
+"""
+
+
+def _toy(tmp_path: Path, body: str) -> tuple[Competition, Path, Path]:
+    folder = tmp_path / "competitions" / "toy"
+    folder.mkdir(parents=True)
+    (folder / "competition.yaml").write_text(TOY)
+    (folder / "description.md").write_text("# Toy\n")
+    (folder / "prepare.py").write_text(
+        "import pandas as pd\n\n\ndef prepare(raw, public, private, comp):\n"
+        + textwrap.indent(textwrap.dedent(body), "    ")
+    )
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    return parse_declaration(folder / "competition.yaml"), folder, raw
+
+
+GOOD_BODY = """
+pd.DataFrame({"id": [1, 2], "x": [0.5, 0.25], "y": [0, 1]}).to_csv(public / "train.csv", index=False)
+pd.DataFrame({"id": [3, 4], "x": [0.1, 0.2]}).to_csv(public / "test.csv", index=False)
+pd.DataFrame({"id": [3, 4], "y": [0, 0]}).to_csv(public / "sample_submission.csv", index=False)
+pd.DataFrame({"id": [3, 4], "y": [1, 0]}).to_csv(private / "answers.csv", index=False)
+"""
+
+
+def test_toy_prepare_writes_layout_and_description(tmp_path: Path) -> None:
+    comp, folder, raw = _toy(tmp_path, GOOD_BODY)
+    out = tmp_path / "prepared"
+    prepare_competition(comp, raw, out, folder=folder)
+    assert (out / "public" / "description.md").read_text() == "# Toy\n"
+    assert sorted(p.name for p in out.iterdir()) == ["private", "public"]
+
+
+def test_layout_problems_are_all_reported_and_old_output_kept(tmp_path: Path) -> None:
+    body = """
+pd.DataFrame({"id": [1, 3], "y": [0, 1]}).to_csv(public / "train.csv", index=False)
+pd.DataFrame({"id": [3, 5], "y": [0, 1]}).to_csv(public / "test.csv", index=False)
+pd.DataFrame({"id": [3, 4], "target": [0, 0]}).to_csv(public / "sample_submission.csv", index=False)
+pd.DataFrame({"id": [3, 4], "y": [1, 0]}).to_csv(private / "answers.csv", index=False)
+"""
+    comp, folder, raw = _toy(tmp_path, body)
+    out = tmp_path / "prepared"
+    (out / "public").mkdir(parents=True)
+    (out / "public" / "old.txt").write_text("previous")
+    with pytest.raises(DataError) as info:
+        prepare_competition(comp, raw, out, folder=folder)
+    message = str(info.value)
+    assert "sample_submission.csv has columns ['id', 'target']" in message
+    assert "test.csv has answer column(s) ['y']" in message
+    assert "public/test.csv and answers.csv list different ids" in message
+    assert "both in train.csv and the answers" in message
+    assert (out / "public" / "old.txt").read_text() == "previous"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["competitions", "prepared", "raw"]
+
+
+def test_a_crash_leaves_no_half_output(tmp_path: Path) -> None:
+    comp, folder, raw = _toy(
+        tmp_path, 'pd.DataFrame({"id": [1]}).to_csv(public / "train.csv")\nraise RuntimeError("boom")\n'
+    )
+    with pytest.raises(RuntimeError, match="boom"):
+        prepare_competition(comp, raw, tmp_path / "prepared", folder=folder)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["competitions", "raw"]
+
+
+def test_missing_raw_folder_is_a_data_error(tmp_path: Path) -> None:
+    comp, folder, raw = _toy(tmp_path, GOOD_BODY)
+    with pytest.raises(DataError, match="fetch the competition first"):
+        prepare_competition(comp, tmp_path / "nowhere", tmp_path / "prepared", folder=folder)
+
+
+def test_wrong_prepare_signature_is_a_config_error(tmp_path: Path) -> None:
+    comp, folder, raw = _toy(tmp_path, GOOD_BODY)
+    (folder / "prepare.py").write_text("def prepare(raw, public, private):\n    pass\n")
+    with pytest.raises(ConfigError, match=r"expected \(raw, public, private, comp\)"):
+        prepare_competition(comp, raw, tmp_path / "prepared", folder=folder)
+
+
+def test_png_writer_round_trips_8_and_16_bit(tmp_path: Path) -> None:
+    for dtype, mode in ((np.uint8, "L"), (np.uint16, "I;16")):
+        array = (np.arange(12 * 7).reshape(12, 7) * 3).astype(dtype)
+        path = tmp_path / f"{mode.replace(';', '')}.png"
+        write_png(array, path)
+        first = path.read_bytes()
+        write_png(array, path)
+        assert path.read_bytes() == first
+        with Image.open(path) as img:
+            assert img.mode == mode and img.size == (7, 12)
+            assert np.array_equal(np.array(img), array)
+
+
+# --- the generic splitter ----------------------------------------------------------------------------------
+
+
+def _frame(n: int = 100) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "x": np.arange(n),
+            "label": np.where(np.arange(n) < n // 4, "rare", "common"),
+            "group": np.arange(n) // 10,
+            "day": pd.date_range("2020-01-01", periods=n).strftime("%Y-%m-%d"),
+        }
+    )
+
+
+def test_random_split_is_exact_deterministic_and_seeded() -> None:
+    split = Split(method="random", test_fraction=0.25, seed=3)
+    train, test = split_frame(_frame(), split)
+    assert (len(train), len(test)) == (75, 25)
+    assert sorted([*train["x"], *test["x"]]) == list(range(100))
+    again = split_frame(_frame(), split)[1]
+    assert list(test["x"]) == list(again["x"])
+    other = split_frame(_frame(), Split(method="random", test_fraction=0.25, seed=4))[1]
+    assert list(test["x"]) != list(other["x"])
+    assert list(test.index) == sorted(test.index)  # input order kept
+
+
+def test_stratified_split_keeps_class_shares() -> None:
+    train, test = split_frame(_frame(), Split(method="random", test_size=20, stratify="label"))
+    assert test["label"].value_counts().to_dict() == {"common": 15, "rare": 5}
+
+
+def test_group_split_keeps_groups_whole() -> None:
+    train, test = split_frame(_frame(), Split(method="group", test_fraction=0.3, group_column="group"))
+    assert test["group"].nunique() == 3 and len(test) == 30
+    assert not set(train["group"]) & set(test["group"])
+
+
+def test_time_split_takes_the_latest_rows_and_never_splits_a_timestamp() -> None:
+    frame = _frame()
+    train, test = split_frame(frame, Split(method="time", test_size=10, time_column="day"))
+    assert list(test["day"]) == list(frame["day"].iloc[-10:])
+    assert train["day"].max() < test["day"].min()
+    tied = frame.assign(day=np.repeat(np.arange(50), 2))
+    train, test = split_frame(tied, Split(method="time", test_size=3, time_column="day"))
+    assert len(test) == 4 and train["day"].max() < test["day"].min()
+
+
+def test_split_problems_are_config_errors() -> None:
+    with pytest.raises(ConfigError, match="keep_source"):
+        split_frame(_frame(), Split(method="keep_source"))
+    with pytest.raises(ConfigError, match="'nope' is not a column"):
+        split_frame(_frame(), Split(method="random", test_size=5, stratify="nope"))
+    with pytest.raises(ConfigError, match="both sides must be non-empty"):
+        split_frame(_frame(), Split(method="random", test_size=100))
+
+
+def test_shuffled_ids_are_a_seeded_permutation() -> None:
+    ids = shuffled_ids(50, seed=0, start=1)
+    assert sorted(ids) == list(range(1, 51))
+    assert list(ids) == list(shuffled_ids(50, seed=0, start=1)) != list(range(1, 51))
+
+
+def test_loading_prepare_writes_no_bytecode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The competition folder is a DVC dependency: importing prepare.py must not add __pycache__ to it."""
+    comp, folder, raw = _toy(tmp_path, GOOD_BODY)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    prepare_competition(comp, raw, tmp_path / "prepared", folder=folder)
+    assert sorted(p.name for p in folder.iterdir()) == ["competition.yaml", "description.md", "prepare.py"]
+    assert sys.dont_write_bytecode is False
