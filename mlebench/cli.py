@@ -48,11 +48,13 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("grade", help="grade a JSONL of {competition_id, submission_path} lines")
     p.add_argument("--submission", required=True, type=Path, help="JSONL file, one submission per line")
     p.add_argument("--output-dir", required=True, type=Path)
+    p.add_argument("--data-dir", type=Path, help="folder holding <id>/private (default: data/prepared)")
     p.set_defaults(func=_grade)
 
     p = sub.add_parser("grade-sample", help="grade one submission CSV and print its record as JSON")
     p.add_argument("submission", type=Path)
     p.add_argument("competition_id")
+    p.add_argument("--data-dir", type=Path, help="folder holding <id>/private (default: data/prepared)")
     p.set_defaults(func=_grade_sample)
 
     p = sub.add_parser("plan", help="compose conf/ into params.yaml and the DVC pipeline files")
@@ -117,7 +119,6 @@ def _grade(args: argparse.Namespace) -> int:
     from graders.grade import grade
 
     from .declarations import load_competition
-    from .paths import private_dir
 
     reports = []
     for lineno, line in enumerate(args.submission.read_text(encoding="utf-8").splitlines(), 1):
@@ -131,7 +132,8 @@ def _grade(args: argparse.Namespace) -> int:
             raise ConfigError(f"{args.submission}:{lineno}: needs JSON with competition_id and submission_path "
                               f"({exc})") from None
         comp = load_competition(cid)
-        reports.append(_mlebench_report(comp, grade(comp, Path(str(path)), private_dir(cid)), Path(str(path))))
+        result = grade(comp, Path(str(path)), _private(cid, args.data_dir))
+        reports.append(_mlebench_report(comp, result, Path(str(path))))
     summary = {
         "total_runs": len(reports),
         "total_runs_with_submissions": sum(r["submission_exists"] for r in reports),
@@ -155,12 +157,21 @@ def _grade_sample(args: argparse.Namespace) -> int:
     from graders.grade import grade
 
     from .declarations import load_competition
-    from .paths import private_dir
 
     comp = load_competition(args.competition_id)
-    print(json.dumps(_mlebench_report(comp, grade(comp, args.submission, private_dir(comp.id)), args.submission),
-                     indent=4))
+    result = grade(comp, args.submission, _private(comp.id, args.data_dir))
+    print(json.dumps(_mlebench_report(comp, result, args.submission), indent=4))
     return 0
+
+
+def _private(competition_id: str, data_dir: Path | None) -> Path:
+    from .paths import private_dir
+
+    folder = data_dir / competition_id / "private" if data_dir else private_dir(competition_id)
+    if not folder.is_dir():
+        raise ConfigError(f"{folder} is missing: prepare {competition_id} first (`dvc repro` or `mlebench prepare "
+                          f"-c {competition_id}`)")
+    return folder
 
 
 def _mlebench_report(comp, result, path: Path) -> dict:  # noqa: ANN001 - graders' result type

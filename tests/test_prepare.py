@@ -15,17 +15,11 @@ from PIL import Image
 
 from mlebench.declarations import Competition, Split, parse_declaration
 from mlebench.errors import ConfigError, DataError
-from mlebench.fetch import fetch
 from mlebench.prepare import check_layout, prepare_competition, read_csv_text, read_rdata, write_png
 from mlebench.splitting import shuffled_ids, split_frame
 
-ROOT = Path(__file__).resolve().parents[1]
-COMPETITIONS = ROOT / "competitions"
-EMBEDDED = sorted(
-    p.name
-    for p in COMPETITIONS.iterdir()
-    if (p / "competition.yaml").is_file() and "complexity: embedded" in (p / "competition.yaml").read_text()
-)
+from conftest import COMPETITIONS, EMBEDDED, Prepared
+
 # (train rows, test rows) of each embedded competition, as promised to the agents and leaderboards.
 ROWS = {
     "ames-house-prices": (2197, 733),
@@ -39,41 +33,6 @@ ROWS = {
     "titanic-lite": (890, 419),
 }
 IMAGES = {"digit-recognizer-5k": ("L", (28, 28)), "dsb-nuclei-tiles": ("I;16", (64, 64))}
-
-
-class Prepared:
-    """One competition fetched and prepared once per test session."""
-
-    def __init__(self, comp: Competition, raw: Path, out: Path) -> None:
-        self.comp, self.raw, self.out = comp, raw, out
-        self.public, self.private = out / "public", out / "private"
-
-    def csv(self, name: str) -> pd.DataFrame:
-        """Read a public CSV with every cell as text."""
-        return read_csv_text(self.public / name)
-
-
-@pytest.fixture(scope="session")
-def raw_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("raw")
-
-
-@pytest.fixture(scope="session")
-def prepare_once(raw_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Prepared]:
-    """Fetch and prepare a competition the first time it is asked for; later calls reuse the result."""
-    cache: dict[str, Prepared] = {}
-
-    def get(competition_id: str) -> Prepared:
-        if competition_id not in cache:
-            comp = parse_declaration(COMPETITIONS / competition_id / "competition.yaml")
-            raw = raw_root / comp.id
-            fetch(comp, raw)
-            out = tmp_path_factory.mktemp("prepared") / comp.id
-            prepare_competition(comp, raw, out, folder=COMPETITIONS / comp.id)
-            cache[competition_id] = Prepared(comp, raw, out)
-        return cache[competition_id]
-
-    return get
 
 
 @pytest.fixture(params=EMBEDDED)

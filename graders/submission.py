@@ -1,0 +1,295 @@
+"""Read a submission CSV and check it against the answers, reporting every problem at once.
+
+The same two functions serve the grader and the validation an agent can call, so an agent sees exactly
+the reasons its submission would be rejected for. Every cell is read as a string: ids are compared
+exactly (``"0300"`` is not ``"300"``), labels are compared exactly, an empty RLE cell is an empty mask,
+and a literal ``nan`` or ``inf`` in a numeric column is caught instead of silently parsed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mlebench.declarations import Submission
+
+from ._csv import UnreadableCSV, read_csv_strings
+from ._text import SHOWN, count, quote, some
+from .errors import InvalidSubmission
+from .registry import Metric
+from .rle import parse_rles
+
+ROW_SUM_TOLERANCE = 1e-6
+"""How far a row of class probabilities may sum from 1 (MLE-bench's log-loss graders use the same)."""
+
+_NAN_WORDS = frozenset({"nan", "+nan", "-nan"})
+
+
+def read_submission(path: Path | str) -> pd.DataFrame:
+    """Read a submission CSV with every cell as a string.
+
+    Raises
+    ------
+    InvalidSubmission
+        If the file is missing, not named ``*.csv``, empty, not UTF-8, not parsable as CSV, has duplicate
+        column names, or has a row whose field count differs from the header's.
+
+    """
+    try:
+        return read_csv_strings(Path(path))
+    except UnreadableCSV as exc:
+        raise InvalidSubmission(str(exc)) from None
+
+
+def read_answers(path: Path | str) -> pd.DataFrame:
+    """Read a private answers CSV exactly as submissions are read; a problem is a ValueError (our bug)."""
+    return read_csv_strings(Path(path))
+
+
+def validate(
+    submission: pd.DataFrame,
+    answers: pd.DataFrame,
+    spec: Submission,
+    metric: Metric,
+    *,
+    metric_args: Mapping[str, Any] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Check a submission against the answers and return ``(y_true, y_pred)`` aligned by id.
+
+    Every problem is collected before raising: missing or unexpected columns; missing, unexpected or
+    duplicate ids; a wrong row count; and per answer column, values the metric's kind cannot take (empty
+    cells, NaN, infinities, text that is not a number, probabilities outside [0, 1], class rows that do
+    not sum to 1, values below the metric's minimum, malformed RLE masks).
+
+    Parameters
+    ----------
+    submission, answers
+        Frames read by :func:`read_submission` and :func:`read_answers` (all cells strings).
+    spec
+        The competition's ``submission:`` block: id column first, then the answer columns.
+    metric
+        The registry entry; its ``kind`` decides the value checks and the shape of the arrays.
+    metric_args
+        The competition's metric arguments; ``height`` and ``width`` bound RLE masks.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``y_true`` and ``y_pred`` in the answers' row order: 1-D strings (``labels``, ``rle_mask``),
+        1-D floats (``binary_probability``, ``regression``) or 2-D floats (``probabilities``, columns in
+        ``spec.target_columns`` order).
+
+    Raises
+    ------
+    InvalidSubmission
+        With one reason per problem found.
+    ValueError
+        If the answers or the declaration are inconsistent (a bug on our side, never the agent's).
+
+    """
+    y_true = _answer_values(answers, spec, metric)
+    reasons = _column_problems(submission, spec)
+    ids = submission[spec.id_column].to_numpy(dtype=object) if spec.id_column in submission else None
+    id_reasons, order = _match_ids(answers[spec.id_column].to_numpy(dtype=object), ids, spec.id_column)
+    reasons += id_reasons
+    if len(submission) != len(answers):
+        reasons.append(
+            f"wrong number of rows: expected {len(answers)} (one per id in the answers), "
+            f"got {len(submission)}"
+        )
+    where = _Where(ids)
+    present = [c for c in spec.target_columns if c in submission.columns]
+    parsed = {}
+    for column in present:
+        texts = submission[column].to_numpy(dtype=object)
+        problems, parsed[column] = _value_problems(column, texts, where, metric, metric_args or {})
+        reasons += problems
+    if metric.kind == "probabilities" and present == spec.target_columns:
+        reasons += _row_sum_problems(np.column_stack([parsed[c] for c in present]), where)
+    if reasons or order is None:
+        raise InvalidSubmission(reasons)
+    if metric.kind == "probabilities":
+        return y_true, np.column_stack([parsed[c] for c in spec.target_columns])[order]
+    return y_true, parsed[spec.target_columns[0]][order]
+
+
+class _Where:
+    """Names rows in messages: by id when the id column is there, else by 1-based row number."""
+
+    def __init__(self, ids: np.ndarray | None, prefix: str = "") -> None:
+        self.ids, self.prefix = ids, prefix
+
+    def __call__(self, row: int) -> str:
+        return f"{self.prefix}id {self.ids[row]!r}" if self.ids is not None else f"{self.prefix}row {row + 1}"
+
+
+def _answer_values(answers: pd.DataFrame, spec: Submission, metric: Metric) -> np.ndarray:
+    """Return the answers as the metric takes them; a problem here is a ValueError (our bug)."""
+    targets = spec.target_columns
+    if metric.kind == "probabilities" and len(targets) < 2:
+        raise ValueError(f"metric {metric.name!r} needs one answer column per class, got {targets}")
+    if metric.kind != "probabilities" and len(targets) != 1:
+        raise ValueError(f"metric {metric.name!r} takes exactly one answer column, got {targets}")
+    missing = [c for c in spec.columns if c not in answers.columns]
+    if missing:
+        raise ValueError(f"the answers lack columns {missing} named in submission.columns {spec.columns}")
+    if answers.empty:
+        raise ValueError("the answers have no rows")
+    if metric.kind in ("labels", "rle_mask"):
+        return answers[targets[0]].to_numpy(dtype=object)
+    where = _Where(answers[spec.id_column].to_numpy(dtype=object), prefix="answers ")
+    values = []
+    for column in targets:
+        numbers, problems = _numbers(column, answers[column].to_numpy(dtype=object), where)
+        if problems:
+            raise ValueError("; ".join(problems))
+        values.append(numbers)
+    return np.column_stack(values) if metric.kind == "probabilities" else values[0]
+
+
+def _column_problems(submission: pd.DataFrame, spec: Submission) -> list[str]:
+    present, expected = list(submission.columns), list(spec.columns)
+    missing = [c for c in expected if c not in present]
+    extra = [c for c in present if c not in expected]
+    reasons = []
+    if missing:
+        reasons.append(f"missing columns: {quote(missing)} (expected columns: {quote(expected)})")
+    if extra:
+        reasons.append(f"unexpected columns: {quote(extra)} (expected columns: {quote(expected)})")
+    return reasons
+
+
+def _match_ids(
+    answer_ids: np.ndarray, ids: np.ndarray | None, id_column: str
+) -> tuple[list[str], np.ndarray | None]:
+    """Compare the submission's ids with the answers' ids, exactly, as strings.
+
+    Returns the reasons found and, when the ids match one to one, the submission row of each answer
+    row (else None). Both id lists are encoded together once, so everything after is integer work.
+    """
+    n = len(answer_ids)
+    codes, uniques = pd.factorize(
+        np.concatenate([answer_ids, ids if ids is not None else np.array([], dtype=object)]),
+        use_na_sentinel=False,
+    )
+    if codes[:n].max() + 1 < n:  # answer ids come first, so unique answer ids are coded 0 .. n-1
+        repeated = uniques[np.flatnonzero(np.bincount(codes[:n]) > 1)]
+        raise ValueError(f"the answers repeat ids in {id_column!r}: {quote(repeated[:SHOWN])}")
+    if ids is None:
+        return [], None
+    submitted = codes[n:]
+    counts = np.bincount(submitted, minlength=len(uniques))
+    reasons = []
+    repeated = np.flatnonzero(counts > 1)
+    if repeated.size:
+        shown = [f"{uniques[c]!r} ({counts[c]} times)" for c in repeated[:SHOWN]]
+        verb = "id appears" if repeated.size == 1 else "ids appear"
+        reasons.append(
+            f"duplicate ids in column {id_column!r}: {repeated.size} {verb} more than once: "
+            f"{some(shown, repeated.size)}"
+        )
+    missing = np.flatnonzero(counts[:n] == 0)
+    if missing.size:
+        reasons.append(
+            f"missing ids: {missing.size} of the {n} ids in the answers are not in column "
+            f"{id_column!r}: {some([repr(uniques[c]) for c in missing[:SHOWN]], missing.size)}"
+        )
+    extra = n + np.flatnonzero(counts[n:])  # codes follow first appearance, so this keeps file order
+    if extra.size:
+        verb = "is" if extra.size == 1 else "are"
+        reasons.append(
+            f"unexpected ids: {count(extra.size, 'id')} in column {id_column!r} {verb} not in the answers: "
+            f"{some([repr(uniques[c]) for c in extra[:SHOWN]], extra.size)}"
+        )
+    if reasons:
+        return reasons, None
+    order = np.empty(n, dtype=np.intp)
+    order[submitted] = np.arange(n)
+    return [], order
+
+
+def _value_problems(
+    column: str, texts: np.ndarray, where: _Where, metric: Metric, metric_args: Mapping[str, Any]
+) -> tuple[list[str], np.ndarray]:
+    """Problems with one submitted answer column, and its values as the metric's kind takes them."""
+    if metric.kind == "labels":
+        empty = pd.Series(texts, dtype=object).str.strip().eq("").to_numpy(dtype=bool)
+        return _report(column, "empty value", empty, where), texts
+    if metric.kind == "rle_mask":
+        shape = {k: metric_args[k] for k in ("height", "width") if k in metric_args}
+        problems = parse_rles(texts, **shape).problems
+        bad = np.zeros(len(texts), dtype=bool)
+        bad[list(problems)] = True
+        return _report(
+            column, "malformed RLE value", bad, where, lambda r: f"{texts[r]!r} ({problems[r]})"
+        ), texts
+    numbers, reasons = _numbers(column, texts, where)
+    finite = np.isfinite(numbers)
+    quoted = _quoted(texts)
+    if metric.kind in ("binary_probability", "probabilities"):
+        outside = finite & ((numbers < 0) | (numbers > 1))
+        reasons += _report(column, "value", outside, where, quoted, verb=" outside [0, 1] (a probability)")
+    if metric.min_value is not None:
+        low = finite & (numbers < metric.min_value)
+        verb = f" below {metric.min_value:g}, which {metric.name} does not accept"
+        reasons += _report(column, "value", low, where, quoted, verb=verb)
+    return reasons, numbers
+
+
+def _numbers(column: str, texts: np.ndarray, where: _Where) -> tuple[np.ndarray, list[str]]:
+    """Parse a column of strings as floats; empty cells, NaN, infinities and non-numbers are problems."""
+    numbers = pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce").to_numpy(dtype=np.float64)
+    failed = np.flatnonzero(np.isnan(numbers))  # only these need a closer look
+    words = pd.Series(texts[failed], dtype=object).str.strip()
+    empty, nan_word = np.zeros(len(texts), dtype=bool), np.zeros(len(texts), dtype=bool)
+    empty[failed] = words.eq("").to_numpy(dtype=bool)
+    nan_word[failed] = words.str.lower().isin(_NAN_WORDS).to_numpy(dtype=bool)
+    unparsed = np.isnan(numbers) & ~empty & ~nan_word
+    quoted = _quoted(texts)
+    problems = [
+        *_report(column, "empty value", empty, where),
+        *_report(column, "NaN value", nan_word, where, quoted),
+        *_report(column, "infinite value", np.isinf(numbers), where, quoted),
+        *_report(column, "value", unparsed, where, quoted, verb=" not a number"),
+    ]
+    return numbers, problems
+
+
+def _row_sum_problems(matrix: np.ndarray, where: _Where) -> list[str]:
+    sums = matrix.sum(axis=1)
+    off = np.isfinite(sums) & ~np.isclose(sums, 1.0, rtol=0.0, atol=ROW_SUM_TOLERANCE)
+    n = int(off.sum())
+    if not n:
+        return []
+    shown = [f"{where(r)} sums to {sums[r]:.10g}" for r in np.flatnonzero(off)[:SHOWN]]
+    return [
+        f"class probabilities must sum to 1 (within {ROW_SUM_TOLERANCE:g}) in every row: "
+        f"{count(n, 'row')} {'does' if n == 1 else 'do'} not: {some(shown, n)}"
+    ]
+
+
+def _report(
+    column: str,
+    noun: str,
+    bad: np.ndarray,
+    where: _Where,
+    detail: Callable[[int], str] | None = None,
+    *,
+    verb: str = "",
+) -> list[str]:
+    """Describe the rows flagged in ``bad`` as one reason, naming the column and up to five rows."""
+    n = int(np.count_nonzero(bad))
+    if not n:
+        return []
+    shown = [f"{where(r)}: {detail(r)}" if detail else where(r) for r in np.flatnonzero(bad)[:SHOWN]]
+    if verb:
+        verb = (" is" if n == 1 else " are") + verb
+    return [f"column {column!r}: {count(n, noun)}{verb}: {some(shown, n)}"]
+
+
+def _quoted(texts: np.ndarray) -> Callable[[int], str]:
+    return lambda row: repr(texts[row])

@@ -1,0 +1,58 @@
+"""Shared fixtures: embedded competitions fetched and prepared once per test session."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from mlebench.declarations import Competition, parse_declaration
+from mlebench.fetch import fetch
+from mlebench.prepare import prepare_competition, read_csv_text
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPETITIONS = ROOT / "competitions"
+EMBEDDED = sorted(
+    p.name
+    for p in COMPETITIONS.iterdir()
+    if (p / "competition.yaml").is_file() and "complexity: embedded" in (p / "competition.yaml").read_text()
+)
+
+
+class Prepared:
+    """One competition fetched and prepared once per test session."""
+
+    def __init__(self, comp: Competition, raw: Path, out: Path) -> None:
+        self.comp, self.raw, self.out = comp, raw, out
+        self.public, self.private = out / "public", out / "private"
+
+    def csv(self, name: str) -> pd.DataFrame:
+        """Read a public CSV with every cell as text."""
+        return read_csv_text(self.public / name)
+
+
+@pytest.fixture(scope="session")
+def raw_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("raw")
+
+
+@pytest.fixture(scope="session")
+def prepare_once(raw_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Prepared]:
+    """Fetch and prepare a competition the first time it is asked for; later calls reuse the result."""
+    cache: dict[str, Prepared] = {}
+
+    def get(competition_id: str) -> Prepared:
+        if competition_id not in cache:
+            comp = parse_declaration(COMPETITIONS / competition_id / "competition.yaml")
+            raw = raw_root / comp.id
+            fetch(comp, raw)
+            out = tmp_path_factory.mktemp("prepared") / comp.id
+            prepare_competition(comp, raw, out, folder=COMPETITIONS / comp.id)
+            cache[competition_id] = Prepared(comp, raw, out)
+        return cache[competition_id]
+
+    return get
+
+

@@ -1,0 +1,60 @@
+"""The `mlebench` command: list, grade-sample (answers win gold, sample submissions win nothing), grade."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import EMBEDDED, Prepared
+
+from mlebench.cli import main
+
+
+def _grade_sample(capsys: pytest.CaptureFixture[str], submission: Path, prepared: Prepared) -> dict:
+    assert main(["grade-sample", str(submission), prepared.comp.id, "--data-dir", str(prepared.out.parent)]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("competition_id", EMBEDDED)
+def test_answers_win_gold_and_sample_submission_wins_nothing(
+    competition_id: str, prepare_once: Callable[[str], Prepared], capsys: pytest.CaptureFixture[str]
+) -> None:
+    prepared = prepare_once(competition_id)
+    answers = _grade_sample(capsys, prepared.private / prepared.comp.submission.answers, prepared)
+    assert answers["valid_submission"] and answers["gold_medal"], answers
+    sample = _grade_sample(capsys, prepared.public / "sample_submission.csv", prepared)
+    assert sample["valid_submission"] and not sample["any_medal"], sample
+
+
+def test_list_embedded_prints_one_id_per_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--competition-set", "embedded"]) == 0
+    assert capsys.readouterr().out.split() == EMBEDDED
+
+
+def test_list_unknown_set_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--competition-set", "nope"]) == 2
+    assert "unknown competition set 'nope'" in capsys.readouterr().err
+
+
+def test_grade_jsonl_writes_an_mlebench_style_report(
+    tmp_path: Path, prepare_once: Callable[[str], Prepared], capsys: pytest.CaptureFixture[str]
+) -> None:
+    prepared = prepare_once("titanic-lite")
+    lines = [
+        "# comments and blank lines are skipped",
+        "",
+        json.dumps({"competition_id": "titanic-lite", "submission_path": str(prepared.public / "sample_submission.csv")}),
+        json.dumps({"competition_id": "titanic-lite", "submission_path": str(tmp_path / "missing.csv")}),
+    ]
+    jsonl = tmp_path / "subs.jsonl"
+    jsonl.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    assert main(["grade", "--submission", str(jsonl), "--output-dir", str(out), "--data-dir",
+                 str(prepared.out.parent)]) == 0
+    (report_file,) = out.glob("*_grading_report.json")
+    report = json.loads(report_file.read_text())
+    assert report["total_runs"] == 2 and report["total_runs_with_submissions"] == 1
+    assert report["total_valid_submissions"] == 1 and report["total_medals"] == 0
+    assert [r["status"] for r in report["competition_reports"]] == ["ok", "no_submission"]

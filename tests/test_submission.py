@@ -1,0 +1,361 @@
+"""Reading submission files, validating them against the answers, and the RLE helpers validation uses."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from graders.errors import InvalidSubmission
+from graders.registry import get_metric
+from graders.rle import parse_rles, rle_decode, rle_encode
+from graders.submission import read_answers, read_submission, validate
+from mlebench.declarations import Submission
+
+# ---------------------------------------------------------------------------------------------- reading
+
+
+def _write(tmp_path, content: str | bytes, name: str = "submission.csv"):
+    path = tmp_path / name
+    path.write_bytes(content.encode() if isinstance(content, str) else content)
+    return path
+
+
+def test_every_cell_is_read_as_a_string(tmp_path):
+    path = _write(tmp_path, "id,score,mask\n0300,nan,\n0301,1e3,1 2\n0302,NA,None\n")
+    frame = read_submission(path)
+    assert frame.to_dict("list") == {
+        "id": ["0300", "0301", "0302"],
+        "score": ["nan", "1e3", "NA"],
+        "mask": ["", "1 2", "None"],
+    }
+    assert all(isinstance(v, str) for v in frame.to_numpy().ravel())
+
+
+def test_quoted_fields_blank_lines_and_a_byte_order_mark(tmp_path):
+    path = _write(tmp_path, '\ufeffid,text\n\n"a,b","line one\nline two"\n\nc,""\n')
+    assert read_submission(path).to_dict("list") == {"id": ["a,b", "c"], "text": ["line one\nline two", ""]}
+
+
+def test_a_header_without_rows_is_an_empty_table(tmp_path):
+    frame = read_submission(_write(tmp_path, "id,label\n"))
+    assert list(frame.columns) == ["id", "label"] and len(frame) == 0
+
+
+def test_the_suffix_check_ignores_case(tmp_path):
+    assert len(read_submission(_write(tmp_path, "id,label\n1,a\n", name="SUBMISSION.CSV"))) == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("submission.txt", "id,label\n1,a\n", "'submission.txt' is not a .csv file"),
+        ("submission.csv", "", "submission.csv is empty"),
+        ("submission.csv", " \n\n\t\n", "submission.csv is empty"),
+        ("submission.csv", b"id,label\n1,caf\xe9\n", "not UTF-8 text: byte 0xe9 at offset 14"),
+        ("submission.csv", 'id,label\n1,"unterminated\n', "could not be parsed as CSV"),
+        ("submission.csv", "id,label,label\n1,a,b\n", "repeats column names in its header: 'label'"),
+        (
+            "submission.csv",
+            "id,label\n1,a\n2,b,c\n",
+            "1 row does not have the header's 2 fields: data row 2 has 3",
+        ),
+        (
+            "submission.csv",
+            "id,label\n1\n2\n",
+            "2 rows do not have the header's 2 fields: data row 1 has 1, data row 2",
+        ),
+    ],
+)
+def test_unreadable_files_are_invalid_submissions(tmp_path, name, content, reason):
+    with pytest.raises(InvalidSubmission, match=re.escape(reason)):
+        read_submission(_write(tmp_path, content, name))
+
+
+def test_a_missing_file_is_an_invalid_submission(tmp_path):
+    with pytest.raises(InvalidSubmission, match="no file at"):
+        read_submission(tmp_path / "nope.csv")
+
+
+def test_a_directory_is_not_a_submission(tmp_path):
+    (tmp_path / "dir.csv").mkdir()
+    with pytest.raises(InvalidSubmission, match="is not a file"):
+        read_submission(tmp_path / "dir.csv")
+
+
+def test_an_unreadable_answers_file_is_a_plain_value_error(tmp_path):
+    with pytest.raises(ValueError, match="is empty") as caught:
+        read_answers(_write(tmp_path, "", "answers.csv"))
+    assert not isinstance(caught.value, InvalidSubmission)
+
+
+# ------------------------------------------------------------------------------------------- validation
+
+
+def _table(**columns) -> pd.DataFrame:
+    return pd.DataFrame({k: [str(v) for v in vs] for k, vs in columns.items()}, dtype=object)
+
+
+def _spec(*targets: str) -> Submission:
+    return Submission(id_column="id", columns=["id", *targets])
+
+
+def _reasons(submission, answers, spec, metric, **kwargs) -> list[str]:
+    with pytest.raises(InvalidSubmission) as caught:
+        validate(submission, answers, spec, get_metric(metric), **kwargs)
+    return caught.value.reasons
+
+
+REGRESSION_ANSWERS = _table(id=["a", "b", "c"], y=[1.0, 2.0, 3.0])
+
+
+def test_aligns_the_submission_to_the_answers_by_id():
+    submission = _table(y=[30, 10, 20], id=["c", "a", "b"])
+    y_true, y_pred = validate(submission, REGRESSION_ANSWERS, _spec("y"), get_metric("rmse"))
+    assert y_true.tolist() == [1.0, 2.0, 3.0]
+    assert y_pred.tolist() == [10.0, 20.0, 30.0]
+    assert y_pred.dtype == np.float64
+
+
+def test_returns_labels_as_exact_strings():
+    answers = _table(id=["1", "2"], label=["True", "False"])
+    y_true, y_pred = validate(
+        _table(id=["2", "1"], label=["false", "True"]), answers, _spec("label"), get_metric("accuracy")
+    )
+    assert y_true.tolist() == ["True", "False"] and y_pred.tolist() == ["True", "false"]
+
+
+def test_returns_class_probabilities_in_declared_column_order():
+    answers = _table(id=["a", "b"], x=[1, 0], y=[0, 1])
+    submission = _table(y=[0.25, 0.9], id=["a", "b"], x=[0.75, 0.1])
+    y_true, y_pred = validate(submission, answers, _spec("x", "y"), get_metric("log_loss"))
+    assert y_true.tolist() == [[1, 0], [0, 1]]
+    assert y_pred.tolist() == [[0.75, 0.25], [0.1, 0.9]]
+
+
+def test_numbers_may_carry_spaces_and_exponents():
+    submission = _table(id=["a", "b", "c"], y=[" 1.5 ", "2e0", "-3"])
+    assert validate(submission, REGRESSION_ANSWERS, _spec("y"), get_metric("rmse"))[1].tolist() == [
+        1.5,
+        2.0,
+        -3.0,
+    ]
+
+
+def test_missing_and_unexpected_columns():
+    reasons = _reasons(_table(id=["a", "b", "c"], z=[1, 2, 3]), REGRESSION_ANSWERS, _spec("y"), "rmse")
+    assert reasons == [
+        "missing columns: 'y' (expected columns: 'id', 'y')",
+        "unexpected columns: 'z' (expected columns: 'id', 'y')",
+    ]
+
+
+def test_missing_ids_are_counted_and_at_most_five_are_shown():
+    answers = _table(id=[f"r{i}" for i in range(9)], y=range(9))
+    reasons = _reasons(_table(id=["r0", "r1"], y=[0, 1]), answers, _spec("y"), "rmse")
+    assert reasons == [
+        "missing ids: 7 of the 9 ids in the answers are not in column 'id': "
+        "'r2', 'r3', 'r4', 'r5', 'r6' and 2 more",
+        "wrong number of rows: expected 9 (one per id in the answers), got 2",
+    ]
+
+
+def test_unexpected_and_duplicate_ids():
+    submission = _table(id=["a", "b", "c", "d", "a", "a"], y=[1, 2, 3, 4, 5, 6])
+    reasons = _reasons(submission, REGRESSION_ANSWERS, _spec("y"), "rmse")
+    assert reasons == [
+        "duplicate ids in column 'id': 1 id appears more than once: 'a' (3 times)",
+        "unexpected ids: 1 id in column 'id' is not in the answers: 'd'",
+        "wrong number of rows: expected 3 (one per id in the answers), got 6",
+    ]
+
+
+def test_a_wrong_row_count_alone():
+    """Only a duplicate can make the count wrong while every id is accounted for."""
+    reasons = _reasons(
+        _table(id=["a", "b", "c", "c"], y=[1, 2, 3, 3]), REGRESSION_ANSWERS, _spec("y"), "rmse"
+    )
+    assert "wrong number of rows: expected 3 (one per id in the answers), got 4" in reasons
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("", "column 'y': 1 empty value: id 'b'"),
+        ("  ", "column 'y': 1 empty value: id 'b'"),
+        ("nan", "column 'y': 1 NaN value: id 'b': 'nan'"),
+        ("NaN", "column 'y': 1 NaN value: id 'b': 'NaN'"),
+        ("inf", "column 'y': 1 infinite value: id 'b': 'inf'"),
+        ("-Infinity", "column 'y': 1 infinite value: id 'b': '-Infinity'"),
+        ("abc", "column 'y': 1 value is not a number: id 'b': 'abc'"),
+        ("NA", "column 'y': 1 value is not a number: id 'b': 'NA'"),
+        ("1,5", "column 'y': 1 value is not a number: id 'b': '1,5'"),
+        ("0x10", "column 'y': 1 value is not a number: id 'b': '0x10'"),
+    ],
+)
+def test_bad_numbers(value, reason):
+    submission = _table(id=["a", "b", "c"], y=["1", value, "3"])
+    assert _reasons(submission, REGRESSION_ANSWERS, _spec("y"), "rmse") == [reason]
+
+
+def test_problems_are_named_by_row_number_when_the_id_column_is_missing():
+    reasons = _reasons(_table(y=["1", "x", "3"]), REGRESSION_ANSWERS, _spec("y"), "rmse")
+    assert "column 'y': 1 value is not a number: row 2: 'x'" in reasons
+
+
+def test_probabilities_outside_zero_one():
+    answers = _table(id=["a", "b", "c"], p=[0, 1, 1])
+    submission = _table(id=["a", "b", "c"], p=["1.5", "-0.1", "1"])
+    assert _reasons(submission, answers, _spec("p"), "roc_auc") == [
+        "column 'p': 2 values are outside [0, 1] (a probability): id 'a': '1.5', id 'b': '-0.1'"
+    ]
+
+
+def test_class_probability_rows_must_sum_to_one():
+    answers = _table(id=["a", "b", "c", "d"], x=[1, 0, 1, 0], y=[0, 1, 0, 1])
+    submission = _table(id=["a", "b", "c", "d"], x=[0.5, 0, 0.4999995, 0.499998], y=[0.4, 0, 0.5, 0.5])
+    assert _reasons(submission, answers, _spec("x", "y"), "log_loss") == [
+        "class probabilities must sum to 1 (within 1e-06) in every row: 3 rows do not: "
+        "id 'a' sums to 0.9, id 'b' sums to 0, id 'd' sums to 0.999998"
+    ]
+
+
+def test_rmsle_rejects_negative_predictions_and_rmse_does_not():
+    submission = _table(id=["a", "b", "c"], y=["-1", "2", "-0.5"])
+    assert _reasons(submission, REGRESSION_ANSWERS, _spec("y"), "rmsle") == [
+        "column 'y': 2 values are below 0, which rmsle does not accept: id 'a': '-1', id 'c': '-0.5'"
+    ]
+    validate(submission, REGRESSION_ANSWERS, _spec("y"), get_metric("rmse"))
+
+
+def test_empty_labels_are_invalid_but_any_other_string_is_a_label():
+    answers = _table(id=["a", "b", "c"], label=["x", "y", "nan"])
+    assert _reasons(
+        _table(id=["a", "b", "c"], label=["x", " ", "nan"]), answers, _spec("label"), "accuracy"
+    ) == ["column 'label': 1 empty value: id 'b'"]
+
+
+RLE_ANSWERS = _table(id=["a", "b"], mask=["1 2", ""])
+
+
+@pytest.mark.parametrize(
+    ("rle", "problem"),
+    [
+        ("1 2 3", "odd number of values (3); expected start/length pairs"),
+        ("1 2.5", "'2.5' is not a whole number"),
+        ("1 -2", "'-2' is not a whole number"),
+        ("a b", "'a' is not a whole number"),
+        ("3 1 1 1", "run starts are not ascending: 3 then 1"),
+        ("1 3 2 1", "runs overlap: 1 3 and 2 1"),
+        ("0 2", "run start 0 is not >= 1 (starts are 1-based)"),
+        ("3 0", "run length 0 at start 3 is not >= 1"),
+        ("5 2", "run 5 2 ends at pixel 6, past the last pixel 4 of a 2x2 mask"),
+        ("1 1234567890123456789", "'1234567890123456789' is too large"),
+    ],
+)
+def test_malformed_rle(rle, problem):
+    submission = _table(id=["a", "b"], mask=["1 2", rle])
+    reasons = _reasons(
+        submission, RLE_ANSWERS, _spec("mask"), "dice_rle", metric_args={"height": 2, "width": 2}
+    )
+    assert reasons == [f"column 'mask': 1 malformed RLE value: id 'b': {rle!r} ({problem})"]
+    with pytest.raises(ValueError, match="malformed RLE"):
+        rle_decode(rle, height=2, width=2)
+
+
+def test_empty_rle_cells_are_empty_masks():
+    submission = _table(id=["a", "b"], mask=["", "  "])
+    y_true, y_pred = validate(
+        submission, RLE_ANSWERS, _spec("mask"), get_metric("dice_rle"), metric_args={"height": 2, "width": 2}
+    )
+    assert y_pred.tolist() == ["", "  "] and y_true.tolist() == ["1 2", ""]
+
+
+def test_many_problems_are_reported_at_once():
+    submission = _table(id=["a", "a", "x"], y=["nan", "1", "oops"], extra=[1, 2, 3])
+    reasons = _reasons(submission, REGRESSION_ANSWERS, _spec("y"), "rmsle")
+    assert reasons == [
+        "unexpected columns: 'extra' (expected columns: 'id', 'y')",
+        "duplicate ids in column 'id': 1 id appears more than once: 'a' (2 times)",
+        "missing ids: 2 of the 3 ids in the answers are not in column 'id': 'b', 'c'",
+        "unexpected ids: 1 id in column 'id' is not in the answers: 'x'",
+        "column 'y': 1 NaN value: id 'a': 'nan'",
+        "column 'y': 1 value is not a number: id 'x': 'oops'",
+    ]
+
+
+def test_the_message_joins_the_reasons():
+    error = InvalidSubmission(["one", "two"])
+    assert str(error) == "one; two" and error.reasons == ["one", "two"]
+    assert InvalidSubmission("single").reasons == ["single"]
+    with pytest.raises(ValueError):
+        InvalidSubmission([])
+
+
+@pytest.mark.parametrize(
+    ("answers", "spec", "metric", "message"),
+    [
+        (_table(id=["a"], z=[1]), _spec("y"), "rmse", "the answers lack columns"),
+        (_table(id=["a", "a"], y=[1, 2]), _spec("y"), "rmse", "the answers repeat ids in 'id': 'a'"),
+        (
+            _table(id=["a"], y=["x"]),
+            _spec("y"),
+            "rmse",
+            "column 'y': 1 value is not a number: answers id 'a'",
+        ),
+        (_table(id=[], y=[]), _spec("y"), "rmse", "the answers have no rows"),
+        (_table(id=["a"], y=[1], z=[2]), _spec("y", "z"), "rmse", "takes exactly one answer column"),
+        (_table(id=["a"], y=[1]), _spec("y"), "log_loss", "needs one answer column per class"),
+    ],
+)
+def test_problems_with_the_answers_are_our_bugs_not_invalid_submissions(answers, spec, metric, message):
+    with pytest.raises(ValueError, match=message) as caught:
+        validate(_table(id=["a"], y=[1]), answers, spec, get_metric(metric))
+    assert not isinstance(caught.value, InvalidSubmission)
+
+
+# -------------------------------------------------------------------------------------------------- RLE
+
+
+def test_rle_pixels_are_numbered_down_the_columns_from_one():
+    expected = np.array([[1, 0], [1, 1], [0, 0]], dtype=bool)
+    assert (rle_decode("1 2 5 1", height=3, width=2) == expected).all()
+    assert rle_encode(expected) == "1 2 5 1"
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 9), (9, 1), (7, 5), (16, 16)])
+@pytest.mark.parametrize("density", [0.0, 0.3, 0.8, 1.0])
+def test_rle_round_trip(shape, density):
+    rng = np.random.default_rng(sum(shape))
+    mask = rng.random(shape) < density
+    text = rle_encode(mask)
+    assert (rle_decode(text, *shape) == mask).all()
+    assert rle_encode(rle_decode(text, *shape)) == text
+
+
+def test_rle_touching_runs_and_extra_whitespace_decode_like_the_canonical_form():
+    assert (rle_decode("  1 2\t3 2 ", 2, 2) == rle_decode("1 4", 2, 2)).all()
+
+
+@pytest.mark.parametrize("empty", ["", "   ", None, float("nan")])
+def test_rle_blank_or_missing_is_the_empty_mask(empty):
+    assert not rle_decode(empty, 3, 3).any()
+
+
+def test_rle_encode_needs_a_2d_mask():
+    with pytest.raises(ValueError, match="2-D"):
+        rle_encode(np.zeros(4))
+
+
+@pytest.mark.parametrize(("height", "width"), [(0, 2), (2, -1), (2.0, 2), (True, 2)])
+def test_rle_sizes_must_be_positive_integers(height, width):
+    with pytest.raises(ValueError, match="must be a positive integer"):
+        rle_decode("1 1", height, width)
+
+
+def test_parse_rles_without_a_size_checks_structure_only():
+    runs = parse_rles(["1000000 5", "3 1 1 1"])
+    assert list(runs.problems) == [1]
+    assert runs.pixel_sums().tolist() == [5.0, 0.0]
