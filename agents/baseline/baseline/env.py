@@ -1,0 +1,139 @@
+"""The agent contract as seen from inside the agent: environment variables and options.
+
+The runner sets ``DATA_DIR``, ``SUBMISSION_DIR``, ``CODE_DIR``, ``LOGS_DIR``, ``COMPETITION_ID``,
+``SEED``, ``TIME_LIMIT_SECS``, ``HARDWARE_CPUS``, ``HARDWARE_MEMORY`` and ``AGENT_KWARGS`` (a JSON
+object). :class:`Options` holds the tunable sizes; every field can be overridden through
+``AGENT_KWARGS`` and unknown keys are reported rather than silently ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Options:
+    """Tunable sizes and switches of the baseline (override any of them through ``AGENT_KWARGS``).
+
+    Attributes:
+        max_train_rows: Rows of ``train.csv`` used for tabular/text tasks (random subsample above).
+        holdout_fraction: Share of training rows held out for the internal validation score.
+        cv_folds: Folds for model selection when the training set is small (< ``cv_below_rows``).
+        cv_below_rows: Use k-fold CV instead of one holdout below this many rows.
+        hgb_max_iter: Upper bound on boosting iterations (early stopping may stop sooner).
+        hgb_learning_rate: Boosting learning rate.
+        tfidf_max_features: Vocabulary cap for each TF-IDF vectoriser (word and char).
+        char_ngrams_max_chars: Skip the char n-gram vectoriser when the text exceeds this many chars.
+        image_max_side: Images larger than this (either side) are downsampled for pixel features.
+        seg_max_pixels: Pixels sampled to train the per-pixel segmentation model.
+        seg_max_train_images: Images used to train the segmentation model.
+        seq_max_train_rows: Pairs used to fit the sequence-to-sequence model.
+        seq_align_iterations: Hard-EM iterations of the character/token aligner.
+        seq_order: Order of the joint (character, chunk) n-gram model.
+        select_models: Compare candidate models on the internal validation split and keep the best
+            (otherwise use the default candidate, see :func:`baseline.models.make_candidates`).
+
+    """
+
+    max_train_rows: int = 60000
+    holdout_fraction: float = 0.2
+    cv_folds: int = 5
+    cv_below_rows: int = 2000
+    hgb_max_iter: int = 300
+    hgb_learning_rate: float = 0.06
+    tfidf_max_features: int = 100000
+    char_ngrams_max_chars: int = 8_000_000
+    image_max_side: int = 32
+    seg_max_pixels: int = 250000
+    seg_max_train_images: int = 2000
+    seq_max_train_rows: int = 50000
+    seq_align_iterations: int = 4
+    seq_order: int = 4
+    select_models: bool = True
+
+    @classmethod
+    def from_kwargs(cls, kwargs: dict) -> tuple["Options", list[str]]:
+        """Build options from ``AGENT_KWARGS``; return them and the list of ignored (unknown) keys."""
+        known = {f.name: f for f in fields(cls)}
+        values, unknown = {}, []
+        for key, value in kwargs.items():
+            if key not in known:
+                unknown.append(key)
+                continue
+            default = getattr(cls, key)
+            values[key] = type(default)(value) if not isinstance(default, bool) else _as_bool(value)
+        return cls(**values), unknown
+
+    def as_dict(self) -> dict:
+        """Return the options as a plain dict (for the log)."""
+        return asdict(self)
+
+
+def _as_bool(value: object) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in {"1", "true", "yes", "on"}
+    return bool(value)
+
+
+@dataclass(frozen=True)
+class AgentEnv:
+    """Everything the runner hands to the agent."""
+
+    data_dir: Path
+    submission_dir: Path
+    code_dir: Path
+    logs_dir: Path
+    competition_id: str
+    seed: int
+    time_limit_secs: int
+    cpus: int
+    memory: str
+    kwargs: dict = field(default_factory=dict)
+    started: float = field(default_factory=time.monotonic)
+
+    @classmethod
+    def from_environ(cls, environ: dict | None = None, started: float | None = None) -> "AgentEnv":
+        """Read the contract from ``environ`` (default: ``os.environ``); missing paths are errors.
+
+        ``started`` is the ``time.monotonic()`` reading taken when the process began (default: now).
+        """
+        env = dict(os.environ if environ is None else environ)
+        missing = [n for n in ("DATA_DIR", "SUBMISSION_DIR", "CODE_DIR", "LOGS_DIR") if not env.get(n)]
+        if missing:
+            raise SystemExit(f"baseline agent: environment variables not set: {', '.join(missing)}")
+        raw_kwargs = env.get("AGENT_KWARGS") or "{}"
+        try:
+            kwargs = json.loads(raw_kwargs)
+        except json.JSONDecodeError as err:
+            raise SystemExit(
+                f"baseline agent: AGENT_KWARGS is not valid JSON ({err}): {raw_kwargs!r}"
+            ) from err
+        if not isinstance(kwargs, dict):
+            raise SystemExit(f"baseline agent: AGENT_KWARGS must be a JSON object, got {raw_kwargs!r}")
+        return cls(
+            data_dir=Path(env["DATA_DIR"]),
+            submission_dir=Path(env["SUBMISSION_DIR"]),
+            code_dir=Path(env["CODE_DIR"]),
+            logs_dir=Path(env["LOGS_DIR"]),
+            competition_id=env.get("COMPETITION_ID", ""),
+            seed=int(env.get("SEED") or 0),
+            time_limit_secs=int(float(env.get("TIME_LIMIT_SECS") or 0)),
+            cpus=max(1, int(env.get("HARDWARE_CPUS") or os.cpu_count() or 1)),
+            memory=env.get("HARDWARE_MEMORY", ""),
+            kwargs=kwargs,
+            started=time.monotonic() if started is None else started,
+        )
+
+    def elapsed(self) -> float:
+        """Seconds since the agent started."""
+        return time.monotonic() - self.started
+
+    def time_left(self) -> float:
+        """Seconds left before the runner's time limit (infinite when no limit is set)."""
+        if self.time_limit_secs <= 0:
+            return float("inf")
+        return self.time_limit_secs - self.elapsed()

@@ -1,0 +1,118 @@
+"""Internal validation: split the training rows, score every candidate, keep the best (or a blend).
+
+* Time-ordered data (test dates after train dates): the latest ``holdout_fraction`` of rows.
+* Small data (< ``cv_below_rows``): k-fold cross-validation (stratified for classification).
+* Otherwise: one random (stratified) holdout.
+
+After scoring, the average of the two best candidates is scored too; the winner is refitted on all
+training rows by the caller.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
+
+from .env import Options
+from .metrics import better, score
+from .models import Problem
+
+log = logging.getLogger("baseline")
+
+
+def make_folds(y: np.ndarray, problem: Problem, options: Options, order: np.ndarray | None) -> list:
+    """Return ``[(train_idx, valid_idx), ...]`` following the module's rules."""
+    n = len(y)
+    idx = np.arange(n)
+    if order is not None:
+        ranked = idx[np.argsort(order, kind="stable")]
+        cut = int(round(n * (1 - options.holdout_fraction)))
+        return [(np.sort(ranked[:cut]), np.sort(ranked[cut:]))]
+    stratify = problem.is_classification and np.bincount(y.astype(int)).min() >= options.cv_folds
+    if n < options.cv_below_rows:
+        cls = StratifiedKFold if stratify else KFold
+        return list(cls(options.cv_folds, shuffle=True, random_state=problem.seed).split(idx, y))
+    tr, va = train_test_split(
+        idx, test_size=options.holdout_fraction, random_state=problem.seed, stratify=y if stratify else None
+    )
+    return [(np.sort(tr), np.sort(va))]
+
+
+def to_metric_input(problem: Problem, pred: np.ndarray) -> np.ndarray:
+    """Turn a probability matrix / value vector into what ``problem.metric`` scores."""
+    if not problem.is_classification:
+        return pred
+    if problem.metric == "roc_auc":
+        return pred[:, 1]
+    if problem.metric == "log_loss":
+        return pred
+    return pred.argmax(axis=1)
+
+
+@dataclass
+class Selection:
+    """The chosen candidate names (one, or two to average) and every validation score."""
+
+    chosen: list[str]
+    scores: dict[str, float]
+    metric: str
+    oof: np.ndarray
+    covered: np.ndarray
+
+
+def select(
+    candidates: list,
+    frame: pd.DataFrame,
+    y: np.ndarray,
+    pixels: np.ndarray | None,
+    problem: Problem,
+    folds: list,
+    deadline: float,
+    clock,
+) -> Selection:
+    """Score candidates on ``folds``; stop trying new ones once ``clock() > deadline``."""
+    covered = np.zeros(len(y), dtype=bool)
+    for _, va in folds:
+        covered[va] = True
+    oof: dict[str, np.ndarray] = {}
+    scores: dict[str, float] = {}
+    for cand in candidates:
+        if oof and clock() > deadline:
+            log.info("time budget for model selection used up; skipping %s", cand.name)
+            continue
+        pred = None
+        for tr, va in folds:
+            cand.fit(frame.iloc[tr], y[tr], None if pixels is None else pixels[tr])
+            part = cand.predict(frame.iloc[va], None if pixels is None else pixels[va])
+            if pred is None:
+                pred = np.zeros((len(y),) + part.shape[1:])
+            pred[va] = part
+        oof[cand.name] = pred
+        scores[cand.name] = score(problem.metric, y[covered], to_metric_input(problem, pred[covered]))
+        log.info(
+            "validation %s of %s: %.5f (%d rows, %d fold(s))",
+            problem.metric,
+            cand.name,
+            scores[cand.name],
+            covered.sum(),
+            len(folds),
+        )
+    ranked = sorted(scores, key=lambda k: scores[k], reverse=_higher(problem.metric))
+    chosen, chosen_oof = [ranked[0]], oof[ranked[0]]
+    if len(ranked) >= 2:
+        a, b = ranked[:2]
+        blend = (oof[a] + oof[b]) / 2
+        blend_name = f"blend({a}+{b})"
+        scores[blend_name] = score(problem.metric, y[covered], to_metric_input(problem, blend[covered]))
+        log.info("validation %s of %s: %.5f", problem.metric, blend_name, scores[blend_name])
+        if better(problem.metric, scores[blend_name], scores[a]):
+            chosen, chosen_oof = [a, b], blend
+    return Selection(chosen=chosen, scores=scores, metric=problem.metric, oof=chosen_oof, covered=covered)
+
+
+def _higher(metric: str) -> bool:
+    return better(metric, 1.0, 0.0)
