@@ -117,6 +117,7 @@ def _agent_env(competition_id: str, agent: AgentConfig, hardware: Hardware, seed
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8",
         "PYTHONHASHSEED": str(seed), "PYTHONDONTWRITEBYTECODE": "1",
         "OMP_NUM_THREADS": threads, "OPENBLAS_NUM_THREADS": threads, "MKL_NUM_THREADS": threads,
+        "OMP_WAIT_POLICY": "PASSIVE",  # spinning OpenMP waits slow boosting 5-10x on a busy small host
         "DATA_DIR": str(dirs["data"]), "SUBMISSION_DIR": str(dirs["submission"]), "CODE_DIR": str(dirs["code"]),
         "LOGS_DIR": str(dirs["logs"]), "AGENT_DIR": str(dirs["agent"]),
         "INSTRUCTIONS_FILE": str(home / "instructions.txt"), "COMPETITION_ID": competition_id,
