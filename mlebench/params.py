@@ -24,11 +24,16 @@ class _Strict(BaseModel):
 
 
 class AgentConfig(_Strict):
-    """One agent: its folder (main.py, requirements.txt), the command that starts it, and its options."""
+    """One agent: its folder (main.py, requirements.txt, Dockerfile), the command that starts it, its options.
+
+    ``network`` is what the Docker runner gives the agent's container: ``none`` (the default: no network at
+    all) or ``egress`` (the engine's default bridge, e.g. for an LLM API). It is recorded in the lineage.
+    """
 
     path: str
     command: list[str] = Field(min_length=1)
     kwargs: dict[str, Any] = {}
+    network: Literal["none", "egress"] = "none"
 
 
 class Hardware(_Strict):
@@ -41,6 +46,21 @@ class Hardware(_Strict):
     pids: int = Field(gt=0)
     gpus: int = Field(ge=0)
     time_limit_secs: int = Field(gt=0)
+
+
+class DockerSettings(_Strict):
+    """How the Docker runner builds its images (see environment/README.md).
+
+    ``base_image`` is the FROM of the base environment image: the default is the Debian image that
+    ``environment/bootstrap_base.sh`` builds locally (no registry needed); with registry access use e.g.
+    ``debian:bookworm-slim``. ``runtime`` is the OCI runtime containers use (``runc``, or ``sysbox-runc``
+    where installed). ``infra_retries`` bounds how often an engine failure (unreachable, build, create)
+    is retried before the cell is recorded as ``infra_error``; an agent's own failure is never retried.
+    """
+
+    base_image: str = "mlebench-debian:bookworm"
+    runtime: str = "runc"
+    infra_retries: int = Field(default=2, ge=0, le=10)
 
 
 class CompetitionSet(_Strict):
@@ -58,7 +78,8 @@ class Plan(_Strict):
     competition_set: CompetitionSet
     hardware: Hardware
     seeds: list[int] = Field(min_length=1)
-    runner: Literal["local"]
+    runner: Literal["auto", "docker", "local"]
+    docker: DockerSettings = DockerSettings()
 
     @field_validator("seeds")
     @classmethod

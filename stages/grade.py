@@ -1,10 +1,15 @@
-"""DVC stage `grade`: score one cell's submission and write its grading record with lineage."""
+"""DVC stage `grade`: score one cell's submission and write its grading record with lineage.
+
+A cell the Docker runner ran is graded in its own grader container (answers mounted read-only there only);
+a cell the local runner ran is graded by this process.
+"""
 
 from __future__ import annotations
 
+from mlebench.containers import grade_run
 from mlebench.declarations import load_competition
 from mlebench.paths import grade_path, private_dir, public_dir, repo_root, run_dir
-from mlebench.record import grade_cell, write_record
+from mlebench.record import write_record
 from mlebench.stage import cell_args, run_stage
 
 
@@ -12,8 +17,8 @@ def main(argv: list[str] | None = None) -> int:
     """Grade runs/<agent>/<competition>/<seed>/submission.csv into grades/<agent>/<competition>/<seed>.json."""
     args = cell_args(__doc__ or "", argv)
     comp = load_competition(args.competition)
-    record = grade_cell(comp, args.agent, args.seed, run_dir(args.agent, comp.id, args.seed), public_dir(comp.id),
-                        private_dir(comp.id), repo_root())
+    record = grade_run(comp, args.agent, args.seed, run_dir(args.agent, comp.id, args.seed),
+                       public_dir(comp.id), private_dir(comp.id), repo_root())
     write_record(record, grade_path(args.agent, comp.id, args.seed))
     print(f"{args.agent}/{comp.id}/seed {args.seed}: {record['status']} score={record['score']}")
     return 0

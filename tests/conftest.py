@@ -1,36 +1,16 @@
-"""Shared fixtures: embedded competitions fetched and prepared once per test session."""
+"""Session fixtures: embedded competitions fetched and prepared once per test session."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
-import pandas as pd
 import pytest
+from embedded_fixtures import COMPETITIONS, Prepared
 
-from mlebench.declarations import Competition, parse_declaration
+from mlebench.declarations import parse_declaration
 from mlebench.fetch import fetch
-from mlebench.prepare import prepare_competition, read_csv_text
-
-ROOT = Path(__file__).resolve().parents[1]
-COMPETITIONS = ROOT / "competitions"
-EMBEDDED = sorted(
-    p.name
-    for p in COMPETITIONS.iterdir()
-    if (p / "competition.yaml").is_file() and "complexity: embedded" in (p / "competition.yaml").read_text()
-)
-
-
-class Prepared:
-    """One competition fetched and prepared once per test session."""
-
-    def __init__(self, comp: Competition, raw: Path, out: Path) -> None:
-        self.comp, self.raw, self.out = comp, raw, out
-        self.public, self.private = out / "public", out / "private"
-
-    def csv(self, name: str) -> pd.DataFrame:
-        """Read a public CSV with every cell as text."""
-        return read_csv_text(self.public / name)
+from mlebench.prepare import prepare_competition
 
 
 @pytest.fixture(scope="session")

@@ -7,13 +7,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import EMBEDDED, Prepared
+from embedded_fixtures import EMBEDDED, Prepared
 
 from mlebench.cli import main
 
 
 def _grade_sample(capsys: pytest.CaptureFixture[str], submission: Path, prepared: Prepared) -> dict:
-    assert main(["grade-sample", str(submission), prepared.comp.id, "--data-dir", str(prepared.out.parent)]) == 0
+    args = ["grade-sample", str(submission), prepared.comp.id, "--data-dir", str(prepared.out.parent)]
+    assert main(args) == 0
     return json.loads(capsys.readouterr().out)
 
 
@@ -45,7 +46,8 @@ def test_grade_jsonl_writes_an_mlebench_style_report(
     lines = [
         "# comments and blank lines are skipped",
         "",
-        json.dumps({"competition_id": "titanic-lite", "submission_path": str(prepared.public / "sample_submission.csv")}),
+        json.dumps({"competition_id": "titanic-lite",
+                    "submission_path": str(prepared.public / "sample_submission.csv")}),
         json.dumps({"competition_id": "titanic-lite", "submission_path": str(tmp_path / "missing.csv")}),
     ]
     jsonl = tmp_path / "subs.jsonl"

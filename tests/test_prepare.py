@@ -11,14 +11,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from embedded_fixtures import COMPETITIONS, EMBEDDED, Prepared
 from PIL import Image
 
 from mlebench.declarations import Competition, Split, parse_declaration
 from mlebench.errors import ConfigError, DataError
 from mlebench.prepare import check_layout, prepare_competition, read_csv_text, read_rdata, write_png
 from mlebench.splitting import shuffled_ids, split_frame
-
-from conftest import COMPETITIONS, EMBEDDED, Prepared
 
 # (train rows, test rows) of each embedded competition, as promised to the agents and leaderboards.
 ROWS = {

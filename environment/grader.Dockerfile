@@ -1,0 +1,10 @@
+# The grading image: the base environment plus graders/ and mlebench/. A grader container runs one cell's
+# grading after the agent's container is gone: it mounts that competition's answers read-only, has no
+# network, and runs as the unprivileged uid 1000. Built by mlebench.containers.images (mlebench-grader:<hash>).
+ARG ENV_IMAGE=mlebench-env
+FROM ${ENV_IMAGE}
+COPY graders/ /mlebench/graders/
+COPY mlebench/ /mlebench/mlebench/
+RUN chmod -R a+rX,go-w /mlebench && mkdir -p /home/grader/out && chown agent:agent /home/grader/out
+ENV MLEBENCH_ROOT=/mlebench PYTHONPATH=/mlebench
+WORKDIR /mlebench

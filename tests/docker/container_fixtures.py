@@ -1,0 +1,143 @@
+"""Fixtures for the container tests: a real engine, the images, a prepared competition with a planted secret.
+
+Test modules import the fixtures they use from here (a module name of its own, so it never shadows the
+``conftest`` module that tests/*.py import). Tests that need the engine carry the ``docker`` marker and ask
+for ``docker_client``. Without a reachable
+engine they are skipped with the reason, unless ``CI=true``: in CI a missing engine (or base image) fails
+them loudly, because CI is where the container path must be tested for real.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mlebench.containers import ContainerRunRecord, connect, engine_problem, env_image, in_ci, run_docker
+from mlebench.containers.images import ImageRef
+from mlebench.params import AgentConfig, DockerSettings, Hardware
+
+ROOT = Path(__file__).resolve().parents[2]
+HOSTILE = "tests/docker/hostile_agent"
+BASE_IMAGE = os.environ.get("MLEBENCH_BASE_IMAGE", DockerSettings().base_image)
+HW = Hardware(name="test", cpus=1, memory="512m", shm_size="64m", pids=64, gpus=0, time_limit_secs=120)
+
+
+@pytest.fixture(scope="session")
+def hw() -> Hardware:
+    """Return the tests' hardware profile: 1 CPU, 512 MB, 64 pids, 2 minutes."""
+    return HW
+
+
+@pytest.fixture(scope="session")
+def docker_client() -> Iterator[Any]:
+    """Yield a client for the real engine; skip without one, except in CI where that is a failure."""
+    problem = engine_problem()
+    if problem:
+        if in_ci():
+            pytest.fail(
+                f"CI=true but the Docker engine is unreachable: {problem}. .ci/run installs and starts it "
+                "(apt-get install docker.io; dockerd).",
+                pytrace=False,
+            )
+        pytest.skip(
+            f"no Docker engine reachable ({problem}); start dockerd to run the container tests "
+            "(CI=true turns this skip into a failure)"
+        )
+    client = connect()
+    yield client
+    for container in leftovers(client):
+        container.remove(force=True)  # nothing should be left; test_no_container_is_left_behind asserts it
+    client.close()
+
+
+def leftovers(client: Any) -> list[Any]:
+    """Containers of this suite's hostile agent still on the engine (other runs' containers are not ours)."""
+    return client.containers.list(all=True, filters={"label": "mlebench.cell=hostile/titanic-lite/0"})
+
+
+@pytest.fixture(scope="session")
+def settings(docker_client: Any) -> DockerSettings:
+    """Docker settings for the tests: the configured (or ``MLEBENCH_BASE_IMAGE``) base image, one retry."""
+    import docker.errors
+
+    try:
+        docker_client.images.get(BASE_IMAGE)
+    except docker.errors.ImageNotFound:
+        message = (
+            f"base image {BASE_IMAGE!r} is missing: run `sudo environment/bootstrap_base.sh {BASE_IMAGE}`"
+        )
+        if in_ci():
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    return DockerSettings(base_image=BASE_IMAGE, infra_retries=1)
+
+
+@pytest.fixture(scope="session")
+def env_ref(docker_client: Any, settings: DockerSettings) -> ImageRef:
+    """Return the base environment image, built once (a no-op when its content hash is already built)."""
+    return env_image(docker_client, settings, ROOT)
+
+
+@dataclass
+class Competition:
+    """A competition laid out like ``data/prepared/<id>/{public,private}``, a token planted in private/."""
+
+    id: str
+    public: Path
+    private: Path
+    token: str
+
+
+@pytest.fixture(scope="session")
+def titanic(prepare_once: Callable[[str], Any], tmp_path_factory: pytest.TempPathFactory) -> Competition:
+    """titanic-lite, prepared once, copied so the private side can carry a secret token no agent may find."""
+    prepared = prepare_once("titanic-lite")
+    base = tmp_path_factory.mktemp("docker-data") / "prepared" / "titanic-lite"
+    shutil.copytree(prepared.public, base / "public")
+    shutil.copytree(prepared.private, base / "private")
+    token = f"SECRET-{uuid.uuid4().hex}"
+    (base / "private" / "secret_token.txt").write_text(token + "\n", encoding="utf-8")
+    return Competition("titanic-lite", base / "public", base / "private", token)
+
+
+@dataclass
+class HostileRun:
+    """One run of the hostile agent: the run record, its result.json and the run directory."""
+
+    record: ContainerRunRecord
+    result: dict[str, Any]
+    out: Path
+    seconds: float
+
+
+@pytest.fixture
+def hostile(
+    env_ref: ImageRef, settings: DockerSettings, titanic: Competition, tmp_path: Path
+) -> Callable[..., HostileRun]:
+    """Run the hostile agent with an attack (and its kwargs) on titanic-lite; return what came out."""
+    import time
+
+    def run(attack: str, hardware: Hardware = HW, network: str = "none", **kwargs: Any) -> HostileRun:
+        agent = AgentConfig(
+            path=HOSTILE,
+            command=["python", "hostile.py"],
+            kwargs={"attack": attack, **kwargs},
+            network=network,
+        )
+        out = tmp_path / "runs" / attack
+        t0 = time.monotonic()
+        record = run_docker(titanic.id, "hostile", agent, hardware, 0, titanic.public, out, ROOT, settings)
+        seconds = time.monotonic() - t0
+        result_file = out / "logs" / "result.json"
+        result = json.loads(result_file.read_text()) if result_file.is_file() else {}
+        return HostileRun(record, result, out, seconds)
+
+    return run

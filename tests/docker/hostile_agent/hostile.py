@@ -1,0 +1,342 @@
+"""A hostile agent for the red-team tests: ``AGENT_KWARGS["attack"]`` picks what it tries.
+
+Every attack records what it tried and what happened in ``$LOGS_DIR/result.json`` (written as it goes, so
+an attack that gets killed still leaves its progress); the tests assert on that file and on what the runner
+collected. Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+KWARGS = json.loads(os.environ.get("AGENT_KWARGS", "{}") or "{}")
+DATA = Path(os.environ.get("DATA_DIR", "/home/data"))
+SUBMISSION = Path(os.environ.get("SUBMISSION_DIR", "/home/submission"))
+CODE = Path(os.environ.get("CODE_DIR", "/home/code"))
+LOGS = Path(os.environ.get("LOGS_DIR", "/home/logs"))
+RESULT: dict = {"attack": KWARGS.get("attack"), "kwargs": KWARGS}
+SKIP_TREES = ("/proc", "/sys", "/dev")
+
+
+def save() -> None:
+    tmp = LOGS / "result.json.tmp"
+    tmp.write_text(json.dumps(RESULT, indent=1, default=str))
+    tmp.replace(LOGS / "result.json")
+
+
+def attempt(label: str, action) -> None:
+    """Run one probe; record its value or the error it raised."""
+    try:
+        RESULT.setdefault("attempts", {})[label] = {"ok": True, "value": action()}
+    except BaseException as exc:  # noqa: BLE001 - every outcome is data here
+        RESULT.setdefault("attempts", {})[label] = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+
+
+def env() -> None:
+    RESULT.update(
+        env=dict(os.environ),
+        uid=os.getuid(),
+        gid=os.getgid(),
+        groups=os.getgroups(),
+        cwd=os.getcwd(),
+        data=sorted(p.name for p in DATA.iterdir()),
+        instructions=Path(os.environ["INSTRUCTIONS_FILE"]).read_text(),
+        mountinfo=Path("/proc/self/mountinfo").read_text().splitlines(),
+        interfaces=[
+            line.split(":")[0].strip() for line in Path("/proc/net/dev").read_text().splitlines()[2:]
+        ],
+    )
+    status = Path("/proc/self/status").read_text()
+    RESULT["cap_eff"] = next(line.split()[1] for line in status.splitlines() if line.startswith("CapEff"))
+    RESULT["no_new_privs"] = next(
+        line.split()[1] for line in status.splitlines() if line.startswith("NoNewPrivs")
+    )
+    (CODE / "probe.py").write_text("print('probe')\n")
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
+
+
+def _grep_file(path: str, token: bytes) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return token in fh.read(8 * 1024 * 1024)
+    except OSError:
+        return False
+
+
+def read_answers() -> None:
+    token = KWARGS["token_reversed"][::-1].encode()  # never in the environment as such
+    found: list[str] = []
+    names: list[str] = []
+    for top, dirs, files in os.walk("/", onerror=lambda e: None):
+        if top.startswith(SKIP_TREES):
+            dirs[:] = []
+            continue
+        for name in files:
+            path = os.path.join(top, name)
+            if "answers" in name or "private" in path:
+                names.append(path)
+            if not os.path.islink(path) and _grep_file(path, token):
+                found.append(path)
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            for leaf in ("environ", "cmdline"):
+                if _grep_file(f"/proc/{pid}/{leaf}", token):
+                    found.append(f"/proc/{pid}/{leaf}")
+            attempt(f"/proc/{pid}/root listing", lambda pid=pid: sorted(os.listdir(f"/proc/{pid}/root"))[:50])
+    found += [f"env:{k}" for k, v in os.environ.items() if token.decode() in v]
+    # Where the public split comes from on the host (mountinfo shows it); try its siblings from in here.
+    host_public = [
+        line.split()[3]
+        for line in Path("/proc/self/mountinfo").read_text().splitlines()
+        if line.split()[4] == str(DATA)
+    ]
+    RESULT["host_public_paths"] = host_public
+    candidates = [
+        "/private",
+        "/home/private",
+        str(DATA / ".." / "private"),
+        str(DATA / ".." / ".." / "private"),
+        "/mlebench/data",
+        "/proc/1/root/private",
+        "/proc/self/root/home/private",
+        *[str(Path(p).parent / "private" / "answers.csv") for p in host_public],
+        *[str(Path(p).parent / "private") for p in host_public],
+    ]
+    for path in candidates:
+        attempt(
+            f"list {path}",
+            lambda path=path: sorted(os.listdir(path)) if os.path.isdir(path) else open(path).read(100),
+        )
+    for sock_path in ("/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock"):
+
+        def connect(sock_path=sock_path) -> str:
+            with socket.socket(socket.AF_UNIX) as s:
+                s.connect(sock_path)
+                return "connected"
+
+        attempt(f"connect {sock_path}", connect)
+    RESULT.update(found=found, answer_like_names=names)
+
+
+def network() -> None:
+    def tcp(host: str, port: int) -> str:
+        with socket.create_connection((host, port), timeout=3):
+            return "connected"
+
+    for host, port in (
+        ("1.1.1.1", 53),
+        ("8.8.8.8", 443),
+        ("172.17.0.1", 2375),
+        ("172.17.0.1", 22),
+        ("151.101.0.223", 443),
+    ):
+        attempt(f"tcp {host}:{port}", lambda h=host, p=port: tcp(h, p))
+    for name in ("pypi.org", "deb.debian.org", "kaggle.com"):
+        attempt(f"dns {name}", lambda n=name: socket.getaddrinfo(n, 443))
+
+    def udp() -> str:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.sendto(b"x", ("1.1.1.1", 53))
+            return "sent"
+
+    attempt("udp 1.1.1.1:53", udp)
+    RESULT["interfaces"] = [
+        line.split(":")[0].strip() for line in Path("/proc/net/dev").read_text().splitlines()[2:]
+    ]
+
+
+def write_outside() -> None:
+    def write(path: str) -> str:
+        with open(path, "a") as fh:
+            fh.write("tampered\n")
+        return "written"
+
+    for path in (
+        "/home/data/injected.csv",
+        "/home/data/train.csv",
+        "/home/injected",
+        "/etc/passwd",
+        "/injected",
+        "/opt/mlebench/competition.json",
+        "/opt/mlebench/validator/validate.py",
+        "/usr/local/bin/validate",
+        "/home/instructions.txt",
+        "/opt/venv/lib/injected.py",
+        "/tmp/inside-only",
+    ):
+        attempt(f"write {path}", lambda p=path: write(p))
+    attempt("mkdir /home/data/x", lambda: os.mkdir("/home/data/x"))
+    attempt("chmod /home/data", lambda: os.chmod("/home/data", 0o777))
+    attempt("rename /home/submission", lambda: os.rename("/home/submission", "/home/sub2"))
+    attempt(
+        "mount",
+        lambda: (
+            subprocess.run(
+                ["mount", "-t", "tmpfs", "x", "/mnt"], capture_output=True, text=True, check=True
+            ).stdout
+        ),
+    )
+    attempt("setuid 0", lambda: os.setuid(0))
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
+
+
+def symlinks() -> None:
+    target = KWARGS.get("target", "/etc/passwd")
+    os.symlink(target, SUBMISSION / "submission.csv")
+    os.symlink("/", CODE / "escape")
+    os.symlink("/home/data/train.csv", CODE / "train_link.csv")
+    (LOGS / "real.txt").write_text("kept\n")
+
+
+def special_submission() -> None:
+    kind = KWARGS.get("kind", "dir")
+    if kind == "dir":
+        (SUBMISSION / "submission.csv").mkdir()
+        (SUBMISSION / "submission.csv" / "inner.csv").write_text("id,y\n")
+    elif kind == "fifo":
+        os.mkfifo(SUBMISSION / "submission.csv")
+
+
+def huge() -> None:
+    with open(SUBMISSION / "submission.csv", "wb") as fh:
+        fh.write(b"id,y\n")
+        fh.truncate(int(KWARGS.get("submission_bytes", 2 * 1024**3)))
+    if KWARGS.get("log_bytes"):
+        with open(LOGS / "huge.log", "wb") as fh:
+            fh.truncate(int(KWARGS["log_bytes"]))
+    (CODE / "small.py").write_text("print(1)\n")
+
+
+def non_utf8() -> None:
+    header = (DATA / "sample_submission.csv").read_bytes().split(b"\n")[0]
+    (SUBMISSION / "submission.csv").write_bytes(header + b"\n\xff\xfe,\xc3\x28\n")
+    (CODE / os.fsdecode(b"bad-\xff-name.py")).write_bytes(b"\xff\xfe\n")
+
+
+def odd_names() -> None:
+    for name in ("..\\..\\evil.txt", "....", "-rf", " space ", "a:b", "\u202eevil", ".hidden"):
+        (CODE / name).write_text(name)
+    nested = CODE / "deep"
+    nested.mkdir()
+    os.link(CODE / "-rf", nested / "hardlink")
+    os.symlink("../../../../etc", nested / "up")
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
+
+
+def forkbomb() -> None:
+    children = 0
+    RESULT["forks"] = 0
+    save()
+    while True:
+        try:
+            pid = os.fork()
+        except OSError as exc:
+            RESULT["fork_error"] = f"{type(exc).__name__}: {exc}"
+            break
+        if pid == 0:
+            time.sleep(600)
+            os._exit(0)
+        children += 1
+        RESULT["forks"] = children
+        if children >= int(KWARGS.get("max", 100000)):
+            break
+    save()
+
+
+def memory() -> None:
+    chunks = []
+    for i in range(int(KWARGS.get("mb", 2048)) // 32):
+        chunks.append(bytearray(32 * 1024 * 1024))
+        for j in range(0, len(chunks[-1]), 4096):
+            chunks[-1][j] = 1
+        RESULT["allocated_mb"] = (i + 1) * 32
+        save()
+
+
+def sleep() -> None:
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
+    (LOGS / "before-sleep.txt").write_text("started\n")
+    signal_safe_sleep(float(KWARGS.get("secs", 600)))
+
+
+def signal_safe_sleep(secs: float) -> None:
+    import signal
+
+    if KWARGS.get("ignore_sigterm"):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    end = time.monotonic() + secs
+    while time.monotonic() < end:
+        time.sleep(0.5)
+
+
+def validate() -> None:
+    sample = (DATA / "sample_submission.csv").read_text()
+    lines = sample.splitlines()
+    alt = [lines[0]] + [",".join([ln.split(",")[0], KWARGS.get("alt_value", "0")]) for ln in lines[1:]]
+    cases = {
+        "sample": sample,
+        "alternative": "\n".join(alt) + "\n",
+        "missing_rows": "\n".join(lines[:3]) + "\n",
+        "bad_columns": "nope,cols\n1,2\n",
+    }
+    RESULT["validate"] = {}
+    for name, text in cases.items():
+        path = Path("/tmp") / f"{name}.csv"
+        path.write_text(text)
+        proc = subprocess.run(["validate", str(path)], capture_output=True, text=True)
+        RESULT["validate"][name] = {"code": proc.returncode, "out": proc.stdout + proc.stderr}
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
+    proc = subprocess.run(["validate"], capture_output=True, text=True)
+    RESULT["validate"]["default"] = {"code": proc.returncode, "out": proc.stdout + proc.stderr}
+
+
+def limits() -> None:
+    def first(*paths: str) -> str:
+        for path in paths:
+            if os.path.exists(path):
+                return Path(path).read_text().strip()
+        return "absent"
+
+    RESULT.update(
+        memory=first("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory.max"),
+        memsw=first("/sys/fs/cgroup/memory/memory.memsw.limit_in_bytes", "/sys/fs/cgroup/memory.swap.max"),
+        pids=first("/sys/fs/cgroup/pids/pids.max", "/sys/fs/cgroup/pids.max"),
+        cpu_quota=first("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "/sys/fs/cgroup/cpu.max"),
+        cpu_period=first("/sys/fs/cgroup/cpu/cpu.cfs_period_us", "/sys/fs/cgroup/cpu.max"),
+        shm_bytes=os.statvfs("/dev/shm").f_blocks * os.statvfs("/dev/shm").f_frsize,
+    )
+
+
+ATTACKS = {
+    "env": env,
+    "read_answers": read_answers,
+    "network": network,
+    "write_outside": write_outside,
+    "symlinks": symlinks,
+    "special_submission": special_submission,
+    "huge": huge,
+    "non_utf8": non_utf8,
+    "odd_names": odd_names,
+    "forkbomb": forkbomb,
+    "memory": memory,
+    "sleep": sleep,
+    "validate": validate,
+    "limits": limits,
+    "nothing": lambda: None,
+}
+
+
+if __name__ == "__main__":
+    RESULT["started"] = time.time()
+    save()
+    if KWARGS.get("attack") == "exit":
+        sys.exit(int(KWARGS.get("code", 3)))
+    ATTACKS[KWARGS["attack"]]()
+    save()

@@ -1,0 +1,328 @@
+"""Container-path logic that needs no engine: safe extraction, retries, runner choice, CI policy, kwargs."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from mlebench.containers import InfraError, apply_rejected_submission, resolve_runner, run_cell, with_retries
+from mlebench.containers.extract import extract_tar, fetch_file
+from mlebench.containers.images import BuildContext
+from mlebench.params import AgentConfig, DockerSettings, Hardware
+
+ROOT = Path(__file__).resolve().parents[2]
+DEAD = "unix:///nonexistent/docker.sock"
+HW = Hardware(name="t", cpus=1, memory="1g", shm_size="64m", pids=64, gpus=0, time_limit_secs=30)
+
+
+def _tar(members: list[tuple[str, str, bytes | str]]) -> io.BytesIO:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for name, kind, payload in members:
+            info = tarfile.TarInfo(name)
+            if kind == "file":
+                data = payload if isinstance(payload, bytes) else payload.encode()
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+                continue
+            info.type = {
+                "dir": tarfile.DIRTYPE,
+                "sym": tarfile.SYMTYPE,
+                "lnk": tarfile.LNKTYPE,
+                "fifo": tarfile.FIFOTYPE,
+                "chr": tarfile.CHRTYPE,
+            }[kind]
+            info.linkname = payload if isinstance(payload, str) else ""
+            tar.addfile(info)
+    buf.seek(0)
+    return buf
+
+
+def test_extraction_refuses_traversal_absolute_links_and_specials(tmp_path: Path) -> None:
+    dest = tmp_path / "run" / "code"
+    stream = _tar(
+        [
+            ("code", "dir", ""),
+            ("code/ok.py", "file", "print(1)"),
+            ("code/sub", "dir", ""),
+            ("code/sub/deep.txt", "file", "deep"),
+            ("code/../../evil.txt", "file", "x"),
+            ("/etc/evil", "file", "x"),
+            ("other/x.txt", "file", "x"),
+            ("code/link", "sym", "/etc/passwd"),
+            ("code/link/through.txt", "file", "x"),
+            ("code/hard", "lnk", "code/ok.py"),
+            ("code/fifo", "fifo", ""),
+            ("code/dev", "chr", ""),
+            ("code/sub/../../../escape.txt", "file", "x"),
+            ("code/ok.py", "file", "second copy"),
+        ]
+    )
+    notes: list[str] = []
+    written = extract_tar(stream, "code", dest, notes)
+    assert written == 3
+    assert (dest / "ok.py").read_text() == "print(1)" and (dest / "sub" / "deep.txt").read_text() == "deep"
+    # The refused symlink is never created, so a member "under" it lands in a real folder inside the run dir.
+    files = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    assert files == [
+        "run",
+        "run/code",
+        "run/code/link",
+        "run/code/link/through.txt",
+        "run/code/ok.py",
+        "run/code/sub",
+        "run/code/sub/deep.txt",
+    ], files
+    assert not any(p.is_symlink() for p in tmp_path.rglob("*"))
+    joined = "\n".join(notes)
+    for needle in (
+        "evil.txt",
+        "/etc/evil",
+        "other/x.txt",
+        "symlink",
+        "hard link",
+        "special file",
+        "escape.txt",
+        "File exists",
+    ):
+        assert needle in joined, (needle, notes)
+
+
+def test_extraction_bounds_file_size_tree_size_and_entry_count(tmp_path: Path) -> None:
+    members = [("logs", "dir", ""), ("logs/big.bin", "file", b"x" * 5000), ("logs/a.txt", "file", "a")]
+    notes: list[str] = []
+    extract_tar(_tar(members), "logs", tmp_path / "a", notes, max_file_bytes=1000)
+    assert (tmp_path / "a" / "a.txt").is_file() and not (tmp_path / "a" / "big.bin").exists()
+    assert any("larger than 1000" in n for n in notes)
+    many = [("logs", "dir", "")] + [(f"logs/{i}.txt", "file", "x") for i in range(20)]
+    notes = []
+    assert extract_tar(_tar(many), "logs", tmp_path / "b", notes, max_members=5) == 4
+    assert any("more than 5 entries" in n for n in notes)
+
+
+class _FakeContainer:
+    """Answers get_archive like the engine: a stat dict (Go file mode bits) and tar chunks."""
+
+    def __init__(self, stat: dict, members: list) -> None:
+        self.stat, self.members = stat, members
+
+    def get_archive(self, path: str):
+        return iter([_tar(self.members).getvalue()]), self.stat
+
+
+@pytest.mark.parametrize(
+    ("stat", "reason"),
+    [
+        (
+            {"name": "submission.csv", "size": 10, "mode": 0o777 | (1 << 27), "linkTarget": "/etc/passwd"},
+            "symlink",
+        ),
+        ({"name": "submission.csv", "size": 4096, "mode": 0o755 | (1 << 31), "linkTarget": ""}, "folder"),
+        ({"name": "submission.csv", "size": 0, "mode": 0o644 | (1 << 25), "linkTarget": ""}, "special"),
+        ({"name": "submission.csv", "size": 3 * 1024**3, "mode": 0o644, "linkTarget": ""}, "larger than"),
+    ],
+)
+def test_submission_is_refused_from_its_stat_before_reading(tmp_path: Path, stat: dict, reason: str) -> None:
+    notes: list[str] = []
+    container = _FakeContainer(stat, [("submission.csv", "file", "id,y\n")])
+    assert fetch_file(container, "/home/submission/submission.csv", tmp_path / "s.csv", notes) == "refused"
+    assert not (tmp_path / "s.csv").exists() and reason in notes[0] and notes[0].startswith("submission.csv:")
+
+
+def test_submission_whose_archive_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
+    notes: list[str] = []
+    stat = {"name": "submission.csv", "size": 5, "mode": 0o644, "linkTarget": ""}
+    container = _FakeContainer(stat, [("submission.csv", "sym", "/x")])
+    assert fetch_file(container, "/home/submission/submission.csv", tmp_path / "s.csv", notes) == "refused"
+    assert not (tmp_path / "s.csv").exists()
+
+
+def test_engine_failures_are_retried_with_backoff_then_infra_error() -> None:
+    import requests.exceptions
+
+    waits: list[float] = []
+    calls = []
+
+    def flaky() -> str:
+        calls.append(1)
+        raise requests.exceptions.ConnectionError("engine gone")
+
+    with pytest.raises(InfraError, match="3 attempt"):
+        with_retries(flaky, "pinging", retries=2, sleep=waits.append)
+    assert len(calls) == 3 and waits == [2.0, 4.0]
+    results = iter([requests.exceptions.ConnectionError("blip"), "fine"])
+
+    def recovers() -> str:
+        value = next(results)
+        if isinstance(value, Exception):
+            raise value
+        return value
+
+    assert with_retries(recovers, "x", retries=2, sleep=waits.append) == "fine"
+
+
+def test_bugs_are_not_retried() -> None:
+    calls = []
+
+    def buggy() -> None:
+        calls.append(1)
+        raise KeyError("bug")
+
+    with pytest.raises(KeyError):
+        with_retries(buggy, "x", retries=5, sleep=lambda s: None)
+    assert len(calls) == 1
+
+
+def _probe(tmp_path: Path) -> AgentConfig:
+    folder = tmp_path / "agents" / "probe"
+    folder.mkdir(parents=True)
+    (folder / "main.py").write_text(
+        "import os, pathlib\npathlib.Path(os.environ['SUBMISSION_DIR'], 'submission.csv')"
+        ".write_text('id,y\\n1,0\\n')\n"
+    )
+    (folder / "Dockerfile").write_text("FROM scratch\n")
+    public = tmp_path / "public"
+    public.mkdir()
+    (public / "sample_submission.csv").write_text("id,y\n1,0\n")
+    return AgentConfig(path="agents/probe", command=["python", "main.py"], kwargs={"model": "m"})
+
+
+def test_docker_runner_without_engine_records_infra_error_after_bounded_retries(
+    tmp_path, monkeypatch
+) -> None:
+    from mlebench.containers import run_docker
+
+    monkeypatch.setenv("DOCKER_HOST", DEAD)
+    agent = _probe(tmp_path)
+    waits: list[float] = []
+    record = run_docker(
+        "c",
+        "probe",
+        agent,
+        HW,
+        0,
+        tmp_path / "public",
+        tmp_path / "out",
+        tmp_path,
+        DockerSettings(infra_retries=2),
+        spec=None,
+        sleep=waits.append,
+    )
+    assert record.status == "infra_error" and record.runner == "docker" and waits == [2.0, 4.0]
+    assert "no Docker engine reachable" in record.reason and not record.submission_exists
+    run = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert run["status"] == "infra_error" and (tmp_path / "out" / run["log"]).is_file()
+
+
+def test_auto_runner_falls_back_to_local_visibly(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("DOCKER_HOST", DEAD)
+    assert resolve_runner("auto")[0] == "local" and resolve_runner("docker") == ("docker", "")
+    agent = _probe(tmp_path)
+    record = run_cell(
+        "auto", DockerSettings(), "c", "probe", agent, HW, 0, tmp_path / "public", tmp_path / "out", tmp_path
+    )
+    assert record.status == "ok" and record.runner == "local"
+    assert "WARNING: runner 'auto' found no usable Docker engine" in capsys.readouterr().err
+    run = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert run["runner"] == "local" and run["runner_requested"] == "auto" and DEAD in run["runner_note"]
+
+
+def test_refused_submission_turns_no_submission_into_invalid_submission() -> None:
+    record = {
+        "status": "no_submission",
+        "reason": "no submission file",
+        "submission_exists": False,
+        "valid_submission": False,
+    }
+    apply_rejected_submission(
+        record, {"extraction_notes": ["submission.csv: is a symlink (to '/x'), not collected"]}
+    )
+    assert (
+        record["status"] == "invalid_submission"
+        and "symlink" in record["reason"]
+        and record["submission_exists"]
+    )
+    timed_out = {"status": "agent_timeout", "reason": "killed"}
+    apply_rejected_submission(
+        timed_out, {"submission_rejected": "submission.csv: is a folder, not collected"}
+    )
+    assert timed_out["status"] == "agent_timeout" and "folder" in timed_out["reason"]
+    untouched = {"status": "ok", "reason": ""}
+    apply_rejected_submission(untouched, {"extraction_notes": ["code/x: symlink"]})
+    assert untouched == {"status": "ok", "reason": ""}
+
+
+def test_gpus_become_device_requests_and_limits_reach_create() -> None:
+    from mlebench.containers.agent import _create_kwargs
+    from mlebench.containers.images import ImageRef
+
+    image = ImageRef("t:1", "sha256:x", "c", built=False, seconds=0.0)
+    agent = AgentConfig(path="a", command=["python", "main.py"])
+    gpu = Hardware(name="g", cpus=2, memory="1g", shm_size="1g", pids=10, gpus=2, time_limit_secs=5)
+    kwargs = _create_kwargs(image, "c", "a", agent, gpu, 0, Path("/tmp"))
+    (request,) = kwargs["device_requests"]
+    assert request["Count"] == 2 and request["Capabilities"] == [["gpu"]]
+    no_gpu = _create_kwargs(image, "c", "a", agent, gpu.model_copy(update={"gpus": 0}), 0, Path("/tmp"))
+    assert "device_requests" not in no_gpu
+    assert (
+        kwargs["network_mode"] == "none" and kwargs["user"] == "1000:1000" and kwargs["cap_drop"] == ["ALL"]
+    )
+    assert kwargs["mem_limit"] == kwargs["memswap_limit"] == "1g" and kwargs["pids_limit"] == 10
+    assert kwargs["nano_cpus"] == 2_000_000_000 and kwargs["shm_size"] == "1g" and kwargs["runtime"] == "runc"
+    assert [m["Source"] for m in kwargs["mounts"]] == ["/tmp"] and kwargs["mounts"][0]["ReadOnly"]
+    egress = _create_kwargs(
+        image, "c", "a", agent.model_copy(update={"network": "egress"}), gpu, 0, Path("/tmp")
+    )
+    assert egress["network_mode"] == "bridge"
+
+
+def test_build_contexts_never_include_data_or_answers() -> None:
+    ctx = BuildContext()
+    ctx.add_tree("validator/graders", ROOT / "graders")
+    ctx.add_tree("mlebench", ROOT / "mlebench")
+    ctx.add_tree("", ROOT / "agents" / "dummy")
+    assert ctx.files and not [
+        rel
+        for rel in ctx.files
+        if rel.startswith("data/") or "answers" in rel or "/private/" in rel or "__pycache__" in rel
+    ]
+    assert ctx.sha256({"a": 1}) == ctx.sha256({"a": 1}) != ctx.sha256({"a": 2})
+    assert ctx.tar().getvalue() == ctx.tar().getvalue()
+
+
+@pytest.mark.parametrize(
+    ("ci", "expect_rc", "expect_text"),
+    [
+        ("true", 1, "CI=true but the Docker engine is unreachable"),
+        ("", 0, "no Docker engine reachable"),
+    ],
+)
+def test_docker_tests_skip_without_engine_only_outside_ci(ci: str, expect_rc: int, expect_text: str) -> None:
+    env = {**os.environ, "DOCKER_HOST": DEAD, "CI": ci}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-rs",
+            "-p",
+            "no:cacheprovider",
+            "--no-header",
+            "tests/docker/test_docker_images.py::test_env_image_is_reused_by_content_hash",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == expect_rc, proc.stdout[-2000:]
+    assert expect_text in proc.stdout, proc.stdout[-2000:]
