@@ -83,6 +83,14 @@ class GradeResult:
         }
 
 
+def competition_thresholds(competition: Competition, higher_is_better: bool) -> Thresholds:
+    """Medal thresholds: declared ones (``medals:``) when present, else computed from the leaderboard file."""
+    declared = competition.medals
+    if declared is not None:
+        return Thresholds(gold=declared.gold, silver=declared.silver, bronze=declared.bronze, median=declared.median)
+    return thresholds(load_leaderboard(competition.leaderboard_path, higher_is_better))
+
+
 def grade(competition: Competition, submission_path: Path, private_dir: Path) -> GradeResult:
     """Grade the submission at ``submission_path`` against ``private_dir / competition.submission.answers``.
 
@@ -92,7 +100,7 @@ def grade(competition: Competition, submission_path: Path, private_dir: Path) ->
     """
     started = time.perf_counter()
     metric = get_metric(competition.metric.name)
-    limits = thresholds(load_leaderboard(competition.leaderboard_path, metric.higher_is_better))
+    limits = competition_thresholds(competition, metric.higher_is_better)
     submission_path = Path(submission_path)
 
     def result(status: Status, reason: str = "", score: float | None = None) -> GradeResult:

@@ -71,7 +71,8 @@ Source = Annotated[PackageSource | KaggleSource, Field(discriminator="kind")]
 class Split(_Strict):
     """How raw data becomes train and test: a declared rule, used by the generic splitter or prepare.py."""
 
-    method: Literal["random", "group", "time", "keep_source"]
+    method: Literal["random", "group", "time", "keep_source", "custom"]
+    rule: str = ""  # the split in words (required for `custom`, which prepare.py implements)
     test_fraction: float | None = Field(default=None, gt=0, lt=1)
     test_size: int | None = Field(default=None, gt=0)
     seed: int = 0
@@ -87,6 +88,8 @@ class Split(_Strict):
             raise ValueError("split.method 'group' needs group_column")
         if self.method == "time" and not self.time_column:
             raise ValueError("split.method 'time' needs time_column")
+        if self.method == "custom" and not self.rule:
+            raise ValueError("split.method 'custom' needs a `rule` that says in words what prepare.py does")
         return self
 
 
@@ -118,6 +121,21 @@ class MetricSpec(_Strict):
     args: dict[str, Any] = {}
 
 
+class MedalThresholds(_Strict):
+    """Medal thresholds given directly, for competitions whose leaderboard file is not shipped.
+
+    ``source`` says where the numbers come from; ``unverified`` marks third-party values that were not
+    recomputed from Kaggle's leaderboard (``mlebench thresholds`` recomputes them from a leaderboard CSV).
+    """
+
+    gold: float
+    silver: float
+    bronze: float
+    median: float
+    source: str
+    unverified: bool = False
+
+
 class KnownIssue(_Strict):
     """A documented quirk: what it is, and whether our default changes anything."""
 
@@ -141,6 +159,7 @@ class Competition(_Strict):
     submission: Submission
     metric: MetricSpec
     leaderboard: str = "leaderboard.csv"
+    medals: MedalThresholds | None = None  # when set, thresholds come from here instead of the leaderboard
     known_issues: list[KnownIssue] = []
 
     @field_validator("id")
