@@ -77,7 +77,8 @@ def check_folder(folder: Path, registry: Any = None) -> list[Problem]:
             load_prepare_function(script)
         except ConfigError as exc:
             problems.extend(_split_message(script, str(exc)))
-    if comp is not None and registry is not None and (comp.medals is None or (folder / comp.leaderboard).is_file()):
+    has_leaderboard = comp is not None and (comp.medals is None or (folder / comp.leaderboard).is_file())
+    if comp is not None and registry is not None and has_leaderboard:
         problems.extend(_check_leaderboard(folder / comp.leaderboard, comp, registry))
     return problems
 

@@ -34,10 +34,14 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(metavar="COMMAND")
 
     p = sub.add_parser("list", help="print competition ids, one per line")
-    p.add_argument("--competition-set", "-s", metavar="NAME", help="a set from conf/competition_set/ (default: all)")
+    p.add_argument(
+        "--competition-set", "-s", metavar="NAME", help="a set from conf/competition_set/ (default: all)"
+    )
     p.set_defaults(func=_list)
 
-    p = sub.add_parser("prepare", help="fetch and prepare competitions (outside DVC; `dvc repro` does this too)")
+    p = sub.add_parser(
+        "prepare", help="fetch and prepare competitions (outside DVC; `dvc repro` does this too)"
+    )
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("-c", "--competition-id", metavar="ID")
     group.add_argument("-s", "--competition-set", metavar="NAME")
@@ -77,7 +81,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _ids(competition_id: str | None = None, set_name: str | None = None, everything: bool = False) -> list[str]:
+def _ids(
+    competition_id: str | None = None, set_name: str | None = None, everything: bool = False
+) -> list[str]:
     from .declarations import all_competition_ids, load_competition
     from .planning import named_set, resolve_set
 
@@ -129,8 +135,9 @@ def _grade(args: argparse.Namespace) -> int:
             entry = json.loads(text)
             cid, path = entry["competition_id"], entry["submission_path"]
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise ConfigError(f"{args.submission}:{lineno}: needs JSON with competition_id and submission_path "
-                              f"({exc})") from None
+            raise ConfigError(
+                f"{args.submission}:{lineno}: needs JSON with competition_id and submission_path ({exc})"
+            ) from None
         comp = load_competition(cid)
         result = grade(comp, Path(str(path)), _private(cid, args.data_dir))
         reports.append(_mlebench_report(comp, result, Path(str(path))))
@@ -169,8 +176,10 @@ def _private(competition_id: str, data_dir: Path | None) -> Path:
 
     folder = data_dir / competition_id / "private" if data_dir else private_dir(competition_id)
     if not folder.is_dir():
-        raise ConfigError(f"{folder} is missing: prepare {competition_id} first (`dvc repro` or `mlebench prepare "
-                          f"-c {competition_id}`)")
+        raise ConfigError(
+            f"{folder} is missing: prepare {competition_id} first (`dvc repro` or `mlebench prepare "
+            f"-c {competition_id}`)"
+        )
     return folder
 
 
@@ -179,18 +188,30 @@ def _mlebench_report(comp, result, path: Path) -> dict:  # noqa: ANN001 - grader
 
     t, m = result.thresholds, result.medals
     return {
-        "competition_id": comp.id, "score": result.score, "gold_threshold": t.gold, "silver_threshold": t.silver,
-        "bronze_threshold": t.bronze, "median_threshold": t.median, "any_medal": m.any_medal,
-        "gold_medal": m.gold, "silver_medal": m.silver, "bronze_medal": m.bronze, "above_median": m.above_median,
-        "submission_exists": result.submission_exists, "valid_submission": result.valid_submission,
-        "is_lower_better": result.is_lower_better, "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "submission_path": str(path), "status": result.status, "reason": result.reason,
+        "competition_id": comp.id,
+        "score": result.score,
+        "gold_threshold": t.gold,
+        "silver_threshold": t.silver,
+        "bronze_threshold": t.bronze,
+        "median_threshold": t.median,
+        "any_medal": m.any_medal,
+        "gold_medal": m.gold,
+        "silver_medal": m.silver,
+        "bronze_medal": m.bronze,
+        "above_median": m.above_median,
+        "submission_exists": result.submission_exists,
+        "valid_submission": result.valid_submission,
+        "is_lower_better": result.is_lower_better,
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "submission_path": str(path),
+        "status": result.status,
+        "reason": result.reason,
     }
 
 
 def _plan(args: argparse.Namespace) -> int:
-    from .planning import check_plan, compose, resolve, write_plan
     from .paths import repo_root
+    from .planning import check_plan, compose, resolve, write_plan
 
     plan = resolve(compose(args.overrides, multirun=args.multirun))
     if args.check:
@@ -205,8 +226,10 @@ def _plan(args: argparse.Namespace) -> int:
     for path in changed:
         print(f"wrote {path.relative_to(root)}")
     n = len(plan.agent) * len(plan.competition_set.ids) * len(plan.seeds)
-    print(f"plan: {len(plan.agent)} agents × {len(plan.competition_set.ids)} competitions × {len(plan.seeds)} seeds "
-          f"= {n} cells; run `dvc repro`")
+    print(
+        f"plan: {len(plan.agent)} agents × {len(plan.competition_set.ids)} competitions × "
+        f"{len(plan.seeds)} seeds = {n} cells; run `dvc repro`"
+    )
     return 0
 
 

@@ -19,7 +19,7 @@ from .paths import competitions_dir
 from .yamlio import load_yaml
 
 Complexity = Literal["low", "medium", "high", "dev", "embedded"]
-_ID = re.compile(r"^[a-z0-9][a-z0-9-]*[a-z0-9]$")
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]$")  # Kaggle slugs (one, AI4Code, has capitals)
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -82,7 +82,8 @@ class Split(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Split:
-        if self.method in ("random", "group", "time") and (self.test_fraction is None) == (self.test_size is None):
+        sized = self.method in ("random", "group", "time")
+        if sized and (self.test_fraction is None) == (self.test_size is None):
             raise ValueError(f"split.method {self.method!r} needs exactly one of test_fraction or test_size")
         if self.method == "group" and not self.group_column:
             raise ValueError("split.method 'group' needs group_column")
@@ -166,7 +167,7 @@ class Competition(_Strict):
     @classmethod
     def _id_shape(cls, value: str) -> str:
         if not _ID.match(value):
-            raise ValueError(f"id {value!r} must be lowercase letters, digits and dashes")
+            raise ValueError(f"id {value!r} must be letters, digits and inner dashes (a Kaggle slug)")
         return value
 
     @property

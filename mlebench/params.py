@@ -95,11 +95,16 @@ def validate_plan(data: Any, where: str) -> Plan:
     """Validate a composed config; ``???`` placeholders and schema errors name the key."""
     missing = list(_placeholders(data))
     if missing:
-        raise ConfigError(f"{where}: value still '???' (set it in conf/ or as an override) at: {', '.join(missing)}")
+        raise ConfigError(
+            f"{where}: value still '???' (set it in conf/ or as an override) at: {', '.join(missing)}"
+        )
     try:
         return Plan.model_validate(data)
     except ValidationError as exc:
-        lines = [f"{where}: {'.'.join(map(str, e['loc']))}: {e['msg']} (value {e.get('input')!r})" for e in exc.errors()]
+        lines = [
+            f"{where}: {'.'.join(map(str, e['loc']))}: {e['msg']} (value {e.get('input')!r})"
+            for e in exc.errors()
+        ]
         raise ConfigError("\n".join(lines)) from None
 
 

@@ -9,7 +9,7 @@ _PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
 
 def repo_root() -> Path:
-    """The checkout that holds competitions/, conf/ and the pipeline files.
+    """Return the checkout that holds competitions/, conf/ and the pipeline files.
 
     ``MLEBENCH_ROOT`` overrides it; otherwise the current directory when it looks like a checkout (so a
     temporary clone works with an installed package), else the checkout this package was installed from.
@@ -34,22 +34,22 @@ def raw_dir(competition_id: str, root: Path | None = None) -> Path:
 
 
 def prepared_dir(competition_id: str, root: Path | None = None) -> Path:
-    """Holds ``public/`` (what an agent sees) and ``private/`` (answers)."""
+    """Return the folder holding ``public/`` (what an agent sees) and ``private/`` (answers)."""
     return (root or repo_root()) / "data" / "prepared" / competition_id
 
 
 def public_dir(competition_id: str, root: Path | None = None) -> Path:
-    """The agent-visible split."""
+    """Return the agent-visible split."""
     return prepared_dir(competition_id, root) / "public"
 
 
 def private_dir(competition_id: str, root: Path | None = None) -> Path:
-    """The answers; never shown to an agent."""
+    """Return the answers folder; never shown to an agent."""
     return prepared_dir(competition_id, root) / "private"
 
 
 def selfcheck_path(competition_id: str, root: Path | None = None) -> Path:
-    """Result of grading the answers and the sample submission before any agent runs."""
+    """Return where the self-check (answers and sample submission graded before any agent) is written."""
     return (root or repo_root()) / "data" / "selfcheck" / f"{competition_id}.json"
 
 
@@ -64,10 +64,10 @@ def grade_path(agent: str, competition_id: str, seed: int, root: Path | None = N
 
 
 def report_dir(root: Path | None = None) -> Path:
-    """Aggregated report: report.json, report.md, metrics.json."""
+    """Return the aggregated report folder: report.json, report.md, metrics.json."""
     return (root or repo_root()) / "report"
 
 
 def pipeline_file(competition_id: str, root: Path | None = None) -> Path:
-    """The generated per-competition DVC pipeline (one small dvc.lock per competition)."""
+    """Return the generated per-competition DVC pipeline (one small dvc.lock per competition)."""
     return (root or repo_root()) / "pipelines" / competition_id / "dvc.yaml"

@@ -32,13 +32,21 @@ from typing import Any
 from .declarations import Competition
 from .hashing import sha256_file, sha256_json, sha256_tree
 
-STATUSES = ("ok", "invalid_submission", "no_submission", "agent_timeout", "agent_error", "infra_error",
-            "grader_error")
+STATUSES = (
+    "ok",
+    "invalid_submission",
+    "no_submission",
+    "agent_timeout",
+    "agent_error",
+    "infra_error",
+    "grader_error",
+)
 _AGENT_FAILURES = ("agent_timeout", "agent_error", "infra_error")
 
 
-def grade_cell(comp: Competition, agent: str, seed: int, run: Path, public: Path, private: Path,
-               root: Path) -> dict[str, Any]:
+def grade_cell(
+    comp: Competition, agent: str, seed: int, run: Path, public: Path, private: Path, root: Path
+) -> dict[str, Any]:
     """Grade one cell's submission and assemble its full record (never raises for a bad submission)."""
     from graders.grade import grade
 
@@ -50,8 +58,9 @@ def grade_cell(comp: Competition, agent: str, seed: int, run: Path, public: Path
         result = grade(comp, submission, private)
     except Exception:  # noqa: BLE001 - a grader bug must become a recorded grader_error, not a lost cell
         record.update(_empty_result(submission, root))
-        record.update(status="grader_error", reason="the grader raised an exception",
-                      traceback=traceback.format_exc())
+        record.update(
+            status="grader_error", reason="the grader raised an exception", traceback=traceback.format_exc()
+        )
     else:
         record.update(_result_fields(result, submission, root))
         run_status = run_info.get("status", "infra_error")
@@ -61,12 +70,17 @@ def grade_cell(comp: Competition, agent: str, seed: int, run: Path, public: Path
         else:
             record["status"], record["reason"] = result.status, result.reason
     record.update(
-        agent=agent, seed=seed, hardware=run_info.get("hardware", {}), runner=run_info.get("runner", "unknown"),
+        agent=agent,
+        seed=seed,
+        hardware=run_info.get("hardware", {}),
+        runner=run_info.get("runner", "unknown"),
         competition_version=comp.version,
         lineage={
             "public_sha256": sha256_tree(public),
             "private_sha256": sha256_tree(private),
-            "submission_sha256": sha256_file(submission) if submission.is_file() and not submission.is_symlink() else None,
+            "submission_sha256": sha256_file(submission)
+            if submission.is_file() and not submission.is_symlink()
+            else None,
             "agent_sha256": run_info.get("agent_sha256"),
             "config_sha256": run_info.get("config_sha256"),
             "grader_sha256": sha256_tree(root / "graders"),
@@ -75,8 +89,10 @@ def grade_cell(comp: Competition, agent: str, seed: int, run: Path, public: Path
             "git_revision": _git_revision(root),
         },
         timings={
-            "agent_started_at": run_info.get("started_at"), "agent_finished_at": run_info.get("finished_at"),
-            "agent_seconds": run_info.get("agent_seconds"), "grade_seconds": round(time.monotonic() - t0, 3),
+            "agent_started_at": run_info.get("started_at"),
+            "agent_finished_at": run_info.get("finished_at"),
+            "agent_seconds": run_info.get("agent_seconds"),
+            "grade_seconds": round(time.monotonic() - t0, 3),
         },
     )
     return record
@@ -93,20 +109,40 @@ def write_record(record: dict[str, Any], path: Path) -> None:
 def _result_fields(result: Any, submission: Path, root: Path) -> dict[str, Any]:
     t, m = result.thresholds, result.medals
     return {
-        "score": result.score, "gold_threshold": t.gold, "silver_threshold": t.silver,
-        "bronze_threshold": t.bronze, "median_threshold": t.median, "any_medal": m.any_medal,
-        "gold_medal": m.gold, "silver_medal": m.silver, "bronze_medal": m.bronze, "above_median": m.above_median,
-        "submission_exists": result.submission_exists, "valid_submission": result.valid_submission,
-        "is_lower_better": result.is_lower_better, "created_at": _now(), "submission_path": _rel(submission, root),
+        "score": result.score,
+        "gold_threshold": t.gold,
+        "silver_threshold": t.silver,
+        "bronze_threshold": t.bronze,
+        "median_threshold": t.median,
+        "any_medal": m.any_medal,
+        "gold_medal": m.gold,
+        "silver_medal": m.silver,
+        "bronze_medal": m.bronze,
+        "above_median": m.above_median,
+        "submission_exists": result.submission_exists,
+        "valid_submission": result.valid_submission,
+        "is_lower_better": result.is_lower_better,
+        "created_at": _now(),
+        "submission_path": _rel(submission, root),
     }
 
 
 def _empty_result(submission: Path, root: Path) -> dict[str, Any]:
     return {
-        "score": None, "gold_threshold": None, "silver_threshold": None, "bronze_threshold": None,
-        "median_threshold": None, "any_medal": False, "gold_medal": False, "silver_medal": False,
-        "bronze_medal": False, "above_median": False, "submission_exists": submission.is_file(),
-        "valid_submission": False, "is_lower_better": None, "created_at": _now(),
+        "score": None,
+        "gold_threshold": None,
+        "silver_threshold": None,
+        "bronze_threshold": None,
+        "median_threshold": None,
+        "any_medal": False,
+        "gold_medal": False,
+        "silver_medal": False,
+        "bronze_medal": False,
+        "above_median": False,
+        "submission_exists": submission.is_file(),
+        "valid_submission": False,
+        "is_lower_better": None,
+        "created_at": _now(),
         "submission_path": _rel(submission, root),
     }
 
@@ -131,14 +167,19 @@ def _agent_reason(run_info: dict[str, Any], submission_reason: str) -> str:
 
 def _competition_hash(comp: Competition, root: Path) -> str:
     folder = root / "competitions" / comp.id
-    parts = {name: sha256_file(folder / name) for name in ("competition.yaml", comp.leaderboard)
-             if (folder / name).is_file()}
+    parts = {
+        name: sha256_file(folder / name)
+        for name in ("competition.yaml", comp.leaderboard)
+        if (folder / name).is_file()
+    }
     return sha256_json(parts)
 
 
 def _git_revision(root: Path) -> str | None:
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None

@@ -17,9 +17,12 @@ from typing import Any
 from .record import STATUSES
 
 PERCENTAGES = {
-    "any_medal": lambda r: r["any_medal"], "gold_medal": lambda r: r["gold_medal"],
-    "silver_medal": lambda r: r["silver_medal"], "bronze_medal": lambda r: r["bronze_medal"],
-    "above_median": lambda r: r["above_median"], "valid_submission": lambda r: r["valid_submission"],
+    "any_medal": lambda r: r["any_medal"],
+    "gold_medal": lambda r: r["gold_medal"],
+    "silver_medal": lambda r: r["silver_medal"],
+    "bronze_medal": lambda r: r["bronze_medal"],
+    "above_median": lambda r: r["above_median"],
+    "valid_submission": lambda r: r["valid_submission"],
     "submission_exists": lambda r: r["submission_exists"],
 }
 
@@ -40,8 +43,14 @@ def mean_sem(values: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
-def aggregate(records: list[dict[str, Any]], agents: list[str], competition_ids: list[str], seeds: list[int],
-              set_name: str, complexity: dict[str, str]) -> dict[str, Any]:
+def aggregate(
+    records: list[dict[str, Any]],
+    agents: list[str],
+    competition_ids: list[str],
+    seeds: list[int],
+    set_name: str,
+    complexity: dict[str, str],
+) -> dict[str, Any]:
     """Build the report for every agent over one competition set (and its complexity groups)."""
     by_cell = {(r["agent"], r["competition_id"], r["seed"]): r for r in records}
     groups = {set_name: competition_ids}
@@ -49,14 +58,20 @@ def aggregate(records: list[dict[str, Any]], agents: list[str], competition_ids:
         members = [c for c in competition_ids if complexity[c] == level]
         if level != set_name and members != competition_ids:
             groups[level] = members
-    report: dict[str, Any] = {"competition_set": set_name, "competitions": competition_ids, "seeds": seeds,
-                              "sem": "sample standard deviation (ddof=1) / sqrt(number of complete seeds)",
-                              "agents": {}}
+    report: dict[str, Any] = {
+        "competition_set": set_name,
+        "competitions": competition_ids,
+        "seeds": seeds,
+        "sem": "sample standard deviation (ddof=1) / sqrt(number of complete seeds)",
+        "agents": {},
+    }
     for agent in agents:
         entry: dict[str, Any] = {"groups": {}, "status_counts": {}, "per_competition": {}}
         for name, members in groups.items():
             entry["groups"][name] = _group_summary(by_cell, agent, members, seeds)
-        agent_records = [by_cell[(agent, c, s)] for c in competition_ids for s in seeds if (agent, c, s) in by_cell]
+        agent_records = [
+            by_cell[(agent, c, s)] for c in competition_ids for s in seeds if (agent, c, s) in by_cell
+        ]
         counts = Counter(r["status"] for r in agent_records)
         entry["status_counts"] = {status: counts.get(status, 0) for status in STATUSES}
         for cid in competition_ids:
@@ -66,7 +81,7 @@ def aggregate(records: list[dict[str, Any]], agents: list[str], competition_ids:
 
 
 def headline(report: dict[str, Any]) -> dict[str, Any]:
-    """The few numbers ``dvc metrics show`` displays: any-medal % mean and SEM per agent and group."""
+    """Pick the few numbers ``dvc metrics show`` displays: any-medal % mean and SEM per agent and group."""
     out: dict[str, Any] = {}
     for agent, entry in report["agents"].items():
         for group, summary in entry["groups"].items():
@@ -79,33 +94,51 @@ def headline(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def to_markdown(report: dict[str, Any]) -> str:
-    """A human-readable report: headline table, per-status counts, per-competition table."""
-    lines = [f"# Report: competition set `{report['competition_set']}`", "",
-             f"Seeds: {report['seeds']}. Any-medal % is the mean ± SEM over complete seeds; "
-             f"SEM = {report['sem']}.", "", "| agent | group | competitions | complete seeds | any medal % | "
-             "gold % | above median % | valid % |", "|---|---|---|---|---|---|---|---|"]
+    """Render a human-readable report: headline table, per-status counts, per-competition table."""
+    lines = [
+        f"# Report: competition set `{report['competition_set']}`",
+        "",
+        f"Seeds: {report['seeds']}. Any-medal % is the mean ± SEM over complete seeds; "
+        f"SEM = {report['sem']}.",
+        "",
+        "| agent | group | competitions | complete seeds | any medal % | gold % | above median % | valid % |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for agent, entry in report["agents"].items():
         for group, s in entry["groups"].items():
             m = s["metrics"]
-            lines.append(f"| {agent} | {group} | {s['competitions']} | {len(s['complete_seeds'])} | "
-                         f"{_pm(m['any_medal'])} | {_pm(m['gold_medal'])} | {_pm(m['above_median'])} | "
-                         f"{_pm(m['valid_submission'])} |")
+            lines.append(
+                f"| {agent} | {group} | {s['competitions']} | {len(s['complete_seeds'])} | "
+                f"{_pm(m['any_medal'])} | {_pm(m['gold_medal'])} | {_pm(m['above_median'])} | "
+                f"{_pm(m['valid_submission'])} |"
+            )
             if s["incomplete_seeds"]:
                 lines.append(f"|  | (incomplete seeds left out: {s['incomplete_seeds']}) | | | | | | |")
-    lines += ["", "## Cells by status", "", "| agent | " + " | ".join(STATUSES) + " |",
-              "|---|" + "---|" * len(STATUSES)]
+    lines += [
+        "",
+        "## Cells by status",
+        "",
+        "| agent | " + " | ".join(STATUSES) + " |",
+        "|---|" + "---|" * len(STATUSES),
+    ]
     for agent, entry in report["agents"].items():
         lines.append(f"| {agent} | " + " | ".join(str(entry["status_counts"][s]) for s in STATUSES) + " |")
-    lines += ["", "## Per competition", "",
-              "| agent | competition | seed | status | score | gold | silver | bronze | median | medal |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Per competition",
+        "",
+        "| agent | competition | seed | status | score | gold | silver | bronze | median | medal |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for agent, entry in report["agents"].items():
         for cid, rows in entry["per_competition"].items():
             for row in rows:
-                lines.append(f"| {agent} | {cid} | {row['seed']} | {row['status']} | {_num(row['score'])} | "
-                             f"{_num(row['gold_threshold'])} | {_num(row['silver_threshold'])} | "
-                             f"{_num(row['bronze_threshold'])} | {_num(row['median_threshold'])} | "
-                             f"{row['medal']} |")
+                lines.append(
+                    f"| {agent} | {cid} | {row['seed']} | {row['status']} | {_num(row['score'])} | "
+                    f"{_num(row['gold_threshold'])} | {_num(row['silver_threshold'])} | "
+                    f"{_num(row['bronze_threshold'])} | {_num(row['median_threshold'])} | "
+                    f"{row['medal']} |"
+                )
     return "\n".join(lines) + "\n"
 
 
@@ -118,19 +151,42 @@ def _group_summary(by_cell: dict, agent: str, members: list[str], seeds: list[in
     complete = [s for s in seeds if all((agent, c, s) in by_cell for c in members)]
     metrics = {}
     for name, flag in PERCENTAGES.items():
-        per_seed = [100.0 * sum(bool(flag(by_cell[(agent, c, s)])) for c in members) / len(members) for s in complete]
+        per_seed = [
+            100.0 * sum(bool(flag(by_cell[(agent, c, s)])) for c in members) / len(members) for s in complete
+        ]
         mean, sem = mean_sem(per_seed) if per_seed else (None, None)
         metrics[name] = {"mean": mean, "sem": sem, "per_seed": per_seed}
-    return {"competitions": len(members), "complete_seeds": complete,
-            "incomplete_seeds": [s for s in seeds if s not in complete], "metrics": metrics}
+    return {
+        "competitions": len(members),
+        "complete_seeds": complete,
+        "incomplete_seeds": [s for s in seeds if s not in complete],
+        "metrics": metrics,
+    }
 
 
 def _cell_row(record: dict[str, Any] | None, seed: int) -> dict[str, Any]:
     if record is None:
-        return {"seed": seed, "status": "missing", "score": None, "gold_threshold": None, "silver_threshold": None,
-                "bronze_threshold": None, "median_threshold": None, "medal": "", "reason": ""}
+        return {
+            "seed": seed,
+            "status": "missing",
+            "score": None,
+            "gold_threshold": None,
+            "silver_threshold": None,
+            "bronze_threshold": None,
+            "median_threshold": None,
+            "medal": "",
+            "reason": "",
+        }
     medal = next((m for m in ("gold", "silver", "bronze") if record.get(f"{m}_medal")), "")
-    keys = ("status", "score", "gold_threshold", "silver_threshold", "bronze_threshold", "median_threshold", "reason")
+    keys = (
+        "status",
+        "score",
+        "gold_threshold",
+        "silver_threshold",
+        "bronze_threshold",
+        "median_threshold",
+        "reason",
+    )
     return {"seed": seed, "medal": medal, **{k: record.get(k) for k in keys}}
 
 

@@ -63,12 +63,20 @@ class RunRecord:
 
 
 def cell_config(agent: AgentConfig, hardware: Hardware, runner: str, seed: int) -> dict:
-    """The resolved configuration of one cell, as recorded (and hashed) in its lineage."""
+    """Return the resolved configuration of one cell, as recorded (and hashed) in its lineage."""
     return {"agent": agent.model_dump(), "hardware": hardware.model_dump(), "runner": runner, "seed": seed}
 
 
-def run_local(competition_id: str, agent_name: str, agent: AgentConfig, hardware: Hardware, seed: int,
-              public: Path, out: Path, root: Path) -> RunRecord:
+def run_local(
+    competition_id: str,
+    agent_name: str,
+    agent: AgentConfig,
+    hardware: Hardware,
+    seed: int,
+    public: Path,
+    out: Path,
+    root: Path,
+) -> RunRecord:
     """Run the agent as a local subprocess and write ``out/{submission.csv,code/,logs/,run.json}``."""
     agent_dir = (root / agent.path).resolve()
     if not (agent_dir / agent.command[-1]).exists() and not shutil.which(agent.command[0]):
@@ -88,7 +96,9 @@ def run_local(competition_id: str, agent_name: str, agent: AgentConfig, hardware
         env = _agent_env(competition_id, agent, hardware, seed, home, dirs)
         command = [sys.executable if part == "python" else part for part in agent.command]
         started, t0 = _now(), time.monotonic()
-        status, code = _supervise(command, dirs["agent"], env, hardware.time_limit_secs, out / "agent_output.log")
+        status, code = _supervise(
+            command, dirs["agent"], env, hardware.time_limit_secs, out / "agent_output.log"
+        )
         seconds = round(time.monotonic() - t0, 3)
         finished = _now()
         notes: list[str] = []
@@ -96,12 +106,23 @@ def run_local(competition_id: str, agent_name: str, agent: AgentConfig, hardware
         _copy_tree_out(dirs["code"], out / "code", notes)
         _copy_tree_out(dirs["logs"], out / "logs", notes)
     record = RunRecord(
-        competition_id=competition_id, agent=agent_name, seed=seed, runner="local", status=status,
-        exit_code=code, started_at=started, finished_at=finished, agent_seconds=seconds,
-        time_limit_secs=hardware.time_limit_secs, hardware=hardware.model_dump(),
-        limits_enforced=["time_limit_secs", "cpus (thread env vars only)"], submission_exists=exists,
-        extraction_notes=notes, agent_sha256=sha256_tree(agent_dir),
-        config_sha256=sha256_json(cell_config(agent, hardware, "local", seed)), public_sha256=sha256_tree(public),
+        competition_id=competition_id,
+        agent=agent_name,
+        seed=seed,
+        runner="local",
+        status=status,
+        exit_code=code,
+        started_at=started,
+        finished_at=finished,
+        agent_seconds=seconds,
+        time_limit_secs=hardware.time_limit_secs,
+        hardware=hardware.model_dump(),
+        limits_enforced=["time_limit_secs", "cpus (thread env vars only)"],
+        submission_exists=exists,
+        extraction_notes=notes,
+        agent_sha256=sha256_tree(agent_dir),
+        config_sha256=sha256_json(cell_config(agent, hardware, "local", seed)),
+        public_sha256=sha256_tree(public),
         python=sys.version.split()[0],
     )
     tmp_json = out / "run.json.tmp"
@@ -110,20 +131,34 @@ def run_local(competition_id: str, agent_name: str, agent: AgentConfig, hardware
     return record
 
 
-def _agent_env(competition_id: str, agent: AgentConfig, hardware: Hardware, seed: int, home: Path,
-               dirs: dict[str, Path]) -> dict[str, str]:
+def _agent_env(
+    competition_id: str, agent: AgentConfig, hardware: Hardware, seed: int, home: Path, dirs: dict[str, Path]
+) -> dict[str, str]:
     threads = str(max(1, int(hardware.cpus)))
     env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8",
-        "PYTHONHASHSEED": str(seed), "PYTHONDONTWRITEBYTECODE": "1",
-        "OMP_NUM_THREADS": threads, "OPENBLAS_NUM_THREADS": threads, "MKL_NUM_THREADS": threads,
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": str(seed),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "OMP_NUM_THREADS": threads,
+        "OPENBLAS_NUM_THREADS": threads,
+        "MKL_NUM_THREADS": threads,
         "OMP_WAIT_POLICY": "PASSIVE",  # spinning OpenMP waits slow boosting 5-10x on a busy small host
-        "DATA_DIR": str(dirs["data"]), "SUBMISSION_DIR": str(dirs["submission"]), "CODE_DIR": str(dirs["code"]),
-        "LOGS_DIR": str(dirs["logs"]), "AGENT_DIR": str(dirs["agent"]),
-        "INSTRUCTIONS_FILE": str(home / "instructions.txt"), "COMPETITION_ID": competition_id,
-        "SEED": str(seed), "TIME_LIMIT_SECS": str(hardware.time_limit_secs),
-        "HARDWARE_NAME": hardware.name, "HARDWARE_CPUS": threads, "HARDWARE_MEMORY": hardware.memory,
-        "HARDWARE_GPUS": str(hardware.gpus), "AGENT_KWARGS": json.dumps(agent.kwargs, sort_keys=True),
+        "DATA_DIR": str(dirs["data"]),
+        "SUBMISSION_DIR": str(dirs["submission"]),
+        "CODE_DIR": str(dirs["code"]),
+        "LOGS_DIR": str(dirs["logs"]),
+        "AGENT_DIR": str(dirs["agent"]),
+        "INSTRUCTIONS_FILE": str(home / "instructions.txt"),
+        "COMPETITION_ID": competition_id,
+        "SEED": str(seed),
+        "TIME_LIMIT_SECS": str(hardware.time_limit_secs),
+        "HARDWARE_NAME": hardware.name,
+        "HARDWARE_CPUS": threads,
+        "HARDWARE_MEMORY": hardware.memory,
+        "HARDWARE_GPUS": str(hardware.gpus),
+        "AGENT_KWARGS": json.dumps(agent.kwargs, sort_keys=True),
     }
     for key in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):  # machine-specific BLAS fixes stay in force
         if key in os.environ:
@@ -131,10 +166,19 @@ def _agent_env(competition_id: str, agent: AgentConfig, hardware: Hardware, seed
     return env
 
 
-def _supervise(command: list[str], cwd: Path, env: dict[str, str], limit: int, log: Path) -> tuple[str, int | None]:
+def _supervise(
+    command: list[str], cwd: Path, env: dict[str, str], limit: int, log: Path
+) -> tuple[str, int | None]:
     with log.open("wb") as fh:
-        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=fh, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=env,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         try:
             code = proc.wait(timeout=limit)
         except subprocess.TimeoutExpired:

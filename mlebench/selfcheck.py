@@ -19,19 +19,30 @@ def selfcheck(comp: Competition, public: Path, private: Path) -> tuple[dict[str,
 
     results: dict[str, Any] = {}
     failures: list[str] = []
-    for name, path, want_gold in (("answers", private / comp.submission.answers, True),
-                                  ("sample_submission", public / "sample_submission.csv", False)):
+    for name, path, want_gold in (
+        ("answers", private / comp.submission.answers, True),
+        ("sample_submission", public / "sample_submission.csv", False),
+    ):
         res = grade(comp, path, private)
-        results[name] = {"status": res.status, "reason": res.reason, "score": res.score,
-                         "gold": res.medals.gold, "any_medal": res.medals.any_medal,
-                         "thresholds": asdict(res.thresholds)}
+        results[name] = {
+            "status": res.status,
+            "reason": res.reason,
+            "score": res.score,
+            "gold": res.medals.gold,
+            "any_medal": res.medals.any_medal,
+            "thresholds": asdict(res.thresholds),
+        }
         if res.status != "ok":
             failures.append(f"{comp.id}: the {name} is not a valid submission: {res.reason}")
         elif want_gold and not res.medals.gold:
-            failures.append(f"{comp.id}: the answers score {res.score}, which does not reach the gold threshold "
-                            f"{res.thresholds.gold}: check the metric, its direction and the leaderboard")
+            failures.append(
+                f"{comp.id}: the answers score {res.score}, which does not reach the gold threshold "
+                f"{res.thresholds.gold}: check the metric, its direction and the leaderboard"
+            )
         elif not want_gold and res.medals.any_medal:
-            failures.append(f"{comp.id}: the sample submission scores {res.score} and wins a medal "
-                            f"(bronze threshold {res.thresholds.bronze}): the leaderboard is too weak")
+            failures.append(
+                f"{comp.id}: the sample submission scores {res.score} and wins a medal "
+                f"(bronze threshold {res.thresholds.bronze}): the leaderboard is too weak"
+            )
     results["ok"] = not failures
     return results, failures

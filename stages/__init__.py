@@ -1,0 +1,1 @@
+"""DVC stage entry points: one thin module per stage (read params, call the library, write outputs)."""

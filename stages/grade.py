@@ -14,11 +14,18 @@ from mlebench.stage import cell_args, run_stage
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Grade runs/<agent>/<competition>/<seed>/submission.csv into grades/<agent>/<competition>/<seed>.json."""
+    """Grade runs/<agent>/<id>/<seed>/submission.csv into grades/<agent>/<id>/<seed>.json."""
     args = cell_args(__doc__ or "", argv)
     comp = load_competition(args.competition)
-    record = grade_run(comp, args.agent, args.seed, run_dir(args.agent, comp.id, args.seed),
-                       public_dir(comp.id), private_dir(comp.id), repo_root())
+    record = grade_run(
+        comp,
+        args.agent,
+        args.seed,
+        run_dir(args.agent, comp.id, args.seed),
+        public_dir(comp.id),
+        private_dir(comp.id),
+        repo_root(),
+    )
     write_record(record, grade_path(args.agent, comp.id, args.seed))
     print(f"{args.agent}/{comp.id}/seed {args.seed}: {record['status']} score={record['score']}")
     return 0

@@ -14,11 +14,22 @@ def main(argv: list[str] | None = None) -> int:
     params = stage_params([f"agent.{args.agent}", "hardware", "runner", "docker"])
     agent = AgentConfig.model_validate(params[f"agent.{args.agent}"])
     hardware = Hardware.model_validate(params["hardware"])
-    record = run_cell(params["runner"], DockerSettings.model_validate(params["docker"]), args.competition,
-                      args.agent, agent, hardware, args.seed, public_dir(args.competition),
-                      run_dir(args.agent, args.competition, args.seed), repo_root())
-    print(f"{args.agent}/{args.competition}/seed {args.seed}: {record.status} in {record.agent_seconds} s "
-          f"({record.runner} runner)")
+    record = run_cell(
+        params["runner"],
+        DockerSettings.model_validate(params["docker"]),
+        args.competition,
+        args.agent,
+        agent,
+        hardware,
+        args.seed,
+        public_dir(args.competition),
+        run_dir(args.agent, args.competition, args.seed),
+        repo_root(),
+    )
+    print(
+        f"{args.agent}/{args.competition}/seed {args.seed}: {record.status} in {record.agent_seconds} s "
+        f"({record.runner} runner)"
+    )
     return 0
 
 

@@ -46,15 +46,31 @@ def test_grade_jsonl_writes_an_mlebench_style_report(
     lines = [
         "# comments and blank lines are skipped",
         "",
-        json.dumps({"competition_id": "titanic-lite",
-                    "submission_path": str(prepared.public / "sample_submission.csv")}),
+        json.dumps(
+            {
+                "competition_id": "titanic-lite",
+                "submission_path": str(prepared.public / "sample_submission.csv"),
+            }
+        ),
         json.dumps({"competition_id": "titanic-lite", "submission_path": str(tmp_path / "missing.csv")}),
     ]
     jsonl = tmp_path / "subs.jsonl"
     jsonl.write_text("\n".join(lines) + "\n")
     out = tmp_path / "out"
-    assert main(["grade", "--submission", str(jsonl), "--output-dir", str(out), "--data-dir",
-                 str(prepared.out.parent)]) == 0
+    assert (
+        main(
+            [
+                "grade",
+                "--submission",
+                str(jsonl),
+                "--output-dir",
+                str(out),
+                "--data-dir",
+                str(prepared.out.parent),
+            ]
+        )
+        == 0
+    )
     (report_file,) = out.glob("*_grading_report.json")
     report = json.loads(report_file.read_text())
     assert report["total_runs"] == 2 and report["total_runs_with_submissions"] == 1

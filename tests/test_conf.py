@@ -55,4 +55,4 @@ def test_unknown_ids_and_empty_sets_are_clear_errors() -> None:
     with pytest.raises(ConfigError, match="unknown ids"):
         resolve(compose(["competition_set=custom", "competition_set.ids=[nope]"], root=ROOT), ROOT)
     with pytest.raises(ConfigError, match="selects no competitions"):
-        resolve(compose(["competition_set=high"], root=ROOT), ROOT)
+        resolve(compose(["competition_set.where={complexity:[none-such]}"], root=ROOT), ROOT)

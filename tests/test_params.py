@@ -7,10 +7,21 @@ import pytest
 from mlebench.errors import ConfigError
 from mlebench.params import validate_plan
 
-GOOD = {"agent": {"dummy": {"path": "agents/dummy", "command": ["python", "main.py"], "kwargs": {}}},
-        "competition_set": {"name": "x", "ids": ["a"]}, "runner": "local", "seeds": [0],
-        "hardware": {"name": "cpu", "cpus": 2, "memory": "4g", "shm_size": "1g", "pids": 64, "gpus": 0,
-                     "time_limit_secs": 60}}
+GOOD = {
+    "agent": {"dummy": {"path": "agents/dummy", "command": ["python", "main.py"], "kwargs": {}}},
+    "competition_set": {"name": "x", "ids": ["a"]},
+    "runner": "local",
+    "seeds": [0],
+    "hardware": {
+        "name": "cpu",
+        "cpus": 2,
+        "memory": "4g",
+        "shm_size": "1g",
+        "pids": 64,
+        "gpus": 0,
+        "time_limit_secs": 60,
+    },
+}
 
 
 def test_good_plan_validates() -> None:
@@ -23,8 +34,15 @@ def test_placeholder_is_rejected_with_its_key() -> None:
         validate_plan(bad, "params.yaml")
 
 
-@pytest.mark.parametrize(("patch", "key"), [({"seeds": [0, 0]}, "seeds"), ({"runner": "k8s"}, "runner"),
-                                            ({"extra": 1}, "extra"), ({"seeds": []}, "seeds")])
+@pytest.mark.parametrize(
+    ("patch", "key"),
+    [
+        ({"seeds": [0, 0]}, "seeds"),
+        ({"runner": "k8s"}, "runner"),
+        ({"extra": 1}, "extra"),
+        ({"seeds": []}, "seeds"),
+    ],
+)
 def test_bad_values_name_the_key(patch: dict, key: str) -> None:
     with pytest.raises(ConfigError, match=key):
         validate_plan({**GOOD, **patch}, "params.yaml")

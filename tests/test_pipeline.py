@@ -19,8 +19,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPS = ["titanic-lite", "chicago-ridership"]
-LINEAGE = ["public_sha256", "private_sha256", "submission_sha256", "agent_sha256", "config_sha256",
-           "grader_sha256", "competition_sha256"]
+LINEAGE = [
+    "public_sha256",
+    "private_sha256",
+    "submission_sha256",
+    "agent_sha256",
+    "config_sha256",
+    "grader_sha256",
+    "competition_sha256",
+]
 
 pytestmark = pytest.mark.slow
 
@@ -30,22 +37,32 @@ def _run(args: list[str], cwd: Path, check: bool = True) -> subprocess.Completed
     env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
     proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=1200)
     if check and proc.returncode != 0:
-        raise AssertionError(f"{' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+        raise AssertionError(
+            f"{' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+        )
     return proc
 
 
 def _stale(repo: Path) -> set[str]:
     out = json.loads(_run(["dvc", "status", "--json"], repo).stdout or "{}")
-    return {name.split(":")[-1] + "@" + name.split("/")[1] if name.startswith("pipelines/") else name for name in out}
+    return {
+        name.split(":")[-1] + "@" + name.split("/")[1] if name.startswith("pipelines/") else name
+        for name in out
+    }
 
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A git copy of the working tree (tracked and untracked-but-not-ignored files), planned for two comps."""
+    """Copy the working tree (tracked and untracked-not-ignored files) to a git repo planned for 2 comps."""
     base = tmp_path_factory.mktemp("e2e")
     dest = base / "repo"
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True,
-                           check=True).stdout.decode().split("\0")
+    files = (
+        subprocess.run(
+            ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True, check=True
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for rel in filter(None, files):
         src = ROOT / rel
         if src.is_file():
@@ -54,8 +71,18 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _run(["git", "init", "-q"], dest)
     for remote in ("storage", "answers"):
         _run(["dvc", "remote", "modify", "--local", remote, "url", str(base / "remote" / remote)], dest)
-    _run([sys.executable, "-m", "mlebench.cli", "plan", "competition_set=custom",
-          f"competition_set.ids=[{','.join(COMPS)}]", "seeds=[0,1]"], dest)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "mlebench.cli",
+            "plan",
+            "competition_set=custom",
+            f"competition_set.ids=[{','.join(COMPS)}]",
+            "seeds=[0,1]",
+        ],
+        dest,
+    )
     _run(["git", "add", "-A"], dest)
     _run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "e2e"], dest)
     _run(["dvc", "repro"], dest)

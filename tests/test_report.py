@@ -10,11 +10,25 @@ from mlebench.report import aggregate, headline, mean_sem, to_markdown
 
 
 def _rec(agent: str, cid: str, seed: int, medal: bool, status: str = "ok") -> dict:
-    return {"agent": agent, "competition_id": cid, "seed": seed, "status": status, "score": 1.0,
-            "any_medal": medal, "gold_medal": medal, "silver_medal": False, "bronze_medal": False,
-            "above_median": medal, "valid_submission": status == "ok", "submission_exists": True,
-            "gold_threshold": 1.0, "silver_threshold": 0.9, "bronze_threshold": 0.8, "median_threshold": 0.5,
-            "reason": ""}
+    return {
+        "agent": agent,
+        "competition_id": cid,
+        "seed": seed,
+        "status": status,
+        "score": 1.0,
+        "any_medal": medal,
+        "gold_medal": medal,
+        "silver_medal": False,
+        "bronze_medal": False,
+        "above_median": medal,
+        "valid_submission": status == "ok",
+        "submission_exists": True,
+        "gold_threshold": 1.0,
+        "silver_threshold": 0.9,
+        "bronze_threshold": 0.8,
+        "median_threshold": 0.5,
+        "reason": "",
+    }
 
 
 def test_sem_is_sample_std_over_sqrt_n() -> None:
@@ -25,9 +39,13 @@ def test_sem_is_sample_std_over_sqrt_n() -> None:
 
 def test_any_medal_percentage_over_complete_seeds_only() -> None:
     comps = ["a", "b"]
-    records = [_rec("x", "a", 0, True), _rec("x", "b", 0, False),    # seed 0: 50 %
-               _rec("x", "a", 1, True), _rec("x", "b", 1, True),     # seed 1: 100 %
-               _rec("x", "a", 2, True)]                              # seed 2 incomplete
+    records = [
+        _rec("x", "a", 0, True),
+        _rec("x", "b", 0, False),  # seed 0: 50 %
+        _rec("x", "a", 1, True),
+        _rec("x", "b", 1, True),  # seed 1: 100 %
+        _rec("x", "a", 2, True),
+    ]  # seed 2 incomplete
     report = aggregate(records, ["x"], comps, [0, 1, 2], "set", {"a": "embedded", "b": "embedded"})
     group = report["agents"]["x"]["groups"]["set"]
     assert group["complete_seeds"] == [0, 1] and group["incomplete_seeds"] == [2]
@@ -45,4 +63,4 @@ def test_status_counts_and_complexity_groups() -> None:
     assert entry["status_counts"]["invalid_submission"] == 1 and entry["status_counts"]["agent_timeout"] == 1
     assert set(entry["groups"]) == {"all", "low", "high"}
     assert entry["groups"]["high"]["metrics"]["any_medal"]["mean"] == 100.0
-    assert entry["groups"]["all"]["metrics"]["any_medal"]["sem"] == 0.0   # one seed
+    assert entry["groups"]["all"]["metrics"]["any_medal"]["sem"] == 0.0  # one seed

@@ -30,15 +30,22 @@ def _public(tmp_path: Path) -> Path:
 
 
 def test_agent_sees_public_data_and_its_configured_kwargs(tmp_path: Path) -> None:
-    root, agent = _agent(tmp_path, """
+    root, agent = _agent(
+        tmp_path,
+        """
 d = pathlib.Path(os.environ["DATA_DIR"])
-info = {k: os.environ[k] for k in ("COMPETITION_ID", "SEED", "TIME_LIMIT_SECS", "HARDWARE_CPUS", "AGENT_KWARGS")}
+keys = ("COMPETITION_ID", "SEED", "TIME_LIMIT_SECS", "HARDWARE_CPUS", "AGENT_KWARGS")
+info = {k: os.environ[k] for k in keys}
 info["files"] = sorted(p.name for p in d.iterdir())
 info["instructions"] = pathlib.Path(os.environ["INSTRUCTIONS_FILE"]).is_file()
 pathlib.Path(os.environ["LOGS_DIR"], "info.json").write_text(json.dumps(info))
 pathlib.Path(os.environ["CODE_DIR"], "train.py").write_text("print(1)")
-(pathlib.Path(os.environ["SUBMISSION_DIR"]) / "submission.csv").write_bytes((d / "sample_submission.csv").read_bytes())
-""", model="gpt-x", temperature=0.5)
+sub = pathlib.Path(os.environ["SUBMISSION_DIR"]) / "submission.csv"
+sub.write_bytes((d / "sample_submission.csv").read_bytes())
+""",
+        model="gpt-x",
+        temperature=0.5,
+    )
     out = tmp_path / "out"
     record = run_local("comp-a", "probe", agent, HW, 3, _public(tmp_path), out, root)
     assert record.status == "ok" and record.exit_code == 0 and record.submission_exists
@@ -52,10 +59,13 @@ pathlib.Path(os.environ["CODE_DIR"], "train.py").write_text("print(1)")
 
 
 def test_public_data_is_read_only_for_the_agent(tmp_path: Path) -> None:
-    root, agent = _agent(tmp_path, """
+    root, agent = _agent(
+        tmp_path,
+        """
 p = pathlib.Path(os.environ["DATA_DIR"]) / "sample_submission.csv"
 print(oct(p.stat().st_mode & 0o777))
-""")
+""",
+    )
     out = tmp_path / "out"
     run_local("c", "probe", agent, HW, 0, _public(tmp_path), out, root)
     assert "0o444" in (out / "agent_output.log").read_text()
@@ -68,10 +78,13 @@ def test_failing_agent_is_recorded_not_raised(tmp_path: Path) -> None:
 
 
 def test_agent_is_killed_at_the_time_limit_and_its_partial_submission_kept(tmp_path: Path) -> None:
-    root, agent = _agent(tmp_path, """
+    root, agent = _agent(
+        tmp_path,
+        """
 (pathlib.Path(os.environ["SUBMISSION_DIR"]) / "submission.csv").write_text("id,y\\n1,1\\n")
 time.sleep(600)
-""")
+""",
+    )
     hw = HW.model_copy(update={"time_limit_secs": 2})
     t0 = time.monotonic()
     record = run_local("c", "probe", agent, hw, 0, _public(tmp_path), tmp_path / "out", root)
@@ -83,10 +96,13 @@ time.sleep(600)
 def test_symlinked_submission_is_not_followed(tmp_path: Path) -> None:
     secret = tmp_path / "secret.csv"
     secret.write_text("id,y\n1,42\n")
-    root, agent = _agent(tmp_path, f"""
+    root, agent = _agent(
+        tmp_path,
+        f"""
 os.symlink({str(secret)!r}, pathlib.Path(os.environ["SUBMISSION_DIR"]) / "submission.csv")
 os.symlink({str(secret)!r}, pathlib.Path(os.environ["CODE_DIR"]) / "leak.csv")
-""")
+""",
+    )
     out = tmp_path / "out"
     record = run_local("c", "probe", agent, HW, 0, _public(tmp_path), out, root)
     assert not record.submission_exists and not (out / "submission.csv").exists()

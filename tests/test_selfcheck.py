@@ -15,7 +15,7 @@ from mlebench.selfcheck import selfcheck
 
 @pytest.fixture
 def titanic_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A repository root holding only a copy of titanic-lite's folder, whose leaderboard a test may rewrite."""
+    """Make a repository root with a copy of titanic-lite's folder whose leaderboard a test may rewrite."""
     shutil.copytree(COMPETITIONS / "titanic-lite", tmp_path / "competitions" / "titanic-lite")
     (tmp_path / "conf").mkdir()
     monkeypatch.setenv("MLEBENCH_ROOT", str(tmp_path))
