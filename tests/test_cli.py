@@ -76,3 +76,15 @@ def test_grade_jsonl_writes_an_mlebench_style_report(
     assert report["total_runs"] == 2 and report["total_runs_with_submissions"] == 1
     assert report["total_valid_submissions"] == 1 and report["total_medals"] == 0
     assert [r["status"] for r in report["competition_reports"]] == ["ok", "no_submission"]
+
+
+@pytest.mark.parametrize(
+    ("name", "count"),
+    [("low", 22), ("lite", 22), ("medium", 38), ("high", 15), ("all", 75), ("dev", 7), ("systemcard", 30)],
+)
+def test_mlebench_competition_sets_have_their_published_sizes(
+    name: str, count: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["list", "--competition-set", name]) == 0
+    ids = capsys.readouterr().out.split()
+    assert len(ids) == count == len(set(ids))

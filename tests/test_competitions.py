@@ -48,7 +48,11 @@ def test_description_exists(folder: Path) -> None:
 def test_description_names_every_submission_column(folder: Path) -> None:
     comp = parse_declaration(folder / "competition.yaml")
     text = (folder / comp.description).read_text(encoding="utf-8")
-    missing = [c for c in comp.submission.columns if not re.search(rf"\b{re.escape(c)}\b", text)]
+    columns = comp.submission.columns
+    if len(columns) > 12:  # one column per class or target: the sample submission lists them, the text points there
+        columns = [comp.submission.id_column]
+        assert "sample_submission.csv" in text, "a wide submission's description must point at sample_submission.csv"
+    missing = [c for c in columns if not re.search(rf"\b{re.escape(c)}\b", text)]
     assert not missing, f"description.md never mentions submission column(s) {missing}"
 
 
@@ -69,11 +73,10 @@ def test_embedded_sources_are_pinned(folder: Path) -> None:
 
 
 def test_checker_finds_nothing(folder: Path) -> None:
-    """Everything the checker looks at, incl. leaderboard order (skipped while leaderboards are missing)."""
-    registry = pytest.importorskip("graders.registry")
-    problems = check_folder(folder, registry)
-    missing_board = [p for p in problems if "leaderboard file is missing" in p.message]
-    others = [str(p) for p in problems if p not in missing_board]
-    assert others == []
-    if missing_board:
-        pytest.skip(str(missing_board[0]))
+    """Everything the checker looks at: schema, metric and args, description, prepare.py, leaderboard order.
+
+    A competition without declared ``medals:`` must ship its leaderboard file.
+    """
+    from graders import registry
+
+    assert [str(p) for p in check_folder(folder, registry)] == []

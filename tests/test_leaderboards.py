@@ -13,14 +13,14 @@ import pytest
 from graders.grade import grade
 from graders.leaderboard import load_leaderboard
 from graders.registry import get_metric
-from mlebench.declarations import all_competition_ids, load_competition
+from mlebench.declarations import load_competition
 from mlebench.leaderboards import COLUMNS, build_leaderboard, leaderboard_frame
 from mlebench.leaderboards import population as pop
 from mlebench.leaderboards.build import MIN_TEAMS, Entry
 from mlebench.leaderboards.outputs import Output
 from mlebench.leaderboards.solution import solution
 from mlebench.leaderboards.tabular import TabularTask
-from mlebench.paths import private_dir, public_dir
+from mlebench.paths import competitions_dir, private_dir, public_dir
 
 MODULES = [
     "build", "columns", "images", "models", "outputs", "population", "report", "sampling", "scoring",
@@ -142,12 +142,9 @@ def test_randomised_solutions_are_deterministic(toy_root: Path) -> None:
 
 
 def _committed() -> list[str]:
-    ids = []
-    for cid in all_competition_ids():
-        comp = load_competition(cid)
-        if comp.complexity == "embedded" and comp.leaderboard_path.is_file():
-            ids.append(cid)
-    return ids
+    """Embedded competitions with a built leaderboard (only their declarations are loaded)."""
+    built = sorted(path.parent.name for path in competitions_dir().glob("*/leaderboard.csv"))
+    return [cid for cid in built if load_competition(cid).complexity == "embedded"]
 
 
 @pytest.mark.parametrize("competition_id", _committed())

@@ -359,3 +359,136 @@ def test_parse_rles_without_a_size_checks_structure_only():
     runs = parse_rles(["1000000 5", "3 1 1 1"])
     assert list(runs.problems) == [1]
     assert runs.pixel_sums().tolist() == [5.0, 0.0]
+
+
+# ------------------------------------------------------------------------- family A kinds (metrics-A)
+
+
+def test_binary_scores_may_leave_zero_one_but_probabilities_may_not():
+    answers = _table(id=["a", "b"], Label=[0, 1])
+    submission = _table(id=["a", "b"], Label=["-2.5", "7"])
+    _, y_pred = validate(submission, answers, _spec("Label"), get_metric("roc_auc_weighted_tpr"))
+    assert y_pred.tolist() == [-2.5, 7.0]
+    assert _reasons(submission, answers, _spec("Label"), "binary_log_loss") == [
+        "column 'Label': 2 values are outside [0, 1] (a probability): id 'a': '-2.5', id 'b': '7'"
+    ]
+
+
+def test_numeric_columns_come_back_as_a_matrix_in_declared_order():
+    answers = _table(id=["a", "b"], x=[0, 1], y=[1, 0])
+    submission = _table(y=["0.9", "0.2"], x=["0.1", "0.8"], id=["a", "b"])
+    y_true, y_pred = validate(submission, answers, _spec("x", "y"), get_metric("roc_auc_mean_columns"))
+    assert y_true.tolist() == [[0, 1], [1, 0]] and y_pred.tolist() == [[0.1, 0.9], [0.8, 0.2]]
+
+
+def test_text_cells_may_be_blank():
+    answers = _table(id=["a", "b"], Tags=["c# java", "python"])
+    submission = _table(id=["b", "a"], Tags=["", "java"])
+    y_true, y_pred = validate(submission, answers, _spec("Tags"), get_metric("f1_micro_multilabel"))
+    assert y_true.tolist() == ["c# java", "python"] and y_pred.tolist() == ["java", ""]
+
+
+def test_a_permutation_must_hold_exactly_the_answer_tokens():
+    answers = _table(id=["n1", "n2", "n3", "n4"], cell_order=["a b c", "x y", "p q", "k"])
+    submission = _table(id=["n1", "n2", "n3", "n4"], cell_order=["c b a", "x", "p z", "k k"])
+    assert _reasons(submission, answers, _spec("cell_order"), "kendall_tau_cell_order") == [
+        "column 'cell_order': 3 values are not a reordering of the expected tokens: "
+        "id 'n2': 1 tokens for 2 expected, missing ['y'], "
+        "id 'n3': 2 tokens for 2 expected, missing ['q'], unknown ['z'], "
+        "id 'n4': 2 tokens for 1 expected, repeated tokens"
+    ]
+
+
+def test_point_lists_must_be_label_x_y_triples():
+    answers = _table(id=["p1", "p2", "p3"], labels=["U+0041 0 0 10 10", "", "U+0042 1 1 2 2"])
+    submission = _table(id=["p1", "p2", "p3"], labels=["U+0041 5 5", "U+0041 5", "U+0042 x 1"])
+    assert _reasons(submission, answers, _spec("labels"), "kuzushiji_f1") == [
+        "column 'labels': 2 malformed point lists: id 'p2': 'U+0041 5' (2 values; expected groups of 3), "
+        "id 'p3': 'U+0042 x 1' ('x' is not a finite number)"
+    ]
+    blank_ok = submission.assign(labels=["U+0041 5 5", "", ""])
+    validate(blank_ok, answers, _spec("labels"), get_metric("kuzushiji_f1"))
+
+
+def test_integer_sequences_must_be_non_blank_integers():
+    answers = _table(id=["a", "b", "c"], Sequence=["1 2", "3", "4 5"])
+    submission = _table(id=["a", "b", "c"], Sequence=["2 1", "", "4 x"])
+    assert _reasons(submission, answers, _spec("Sequence"), "normalized_levenshtein") == [
+        "column 'Sequence': 2 values are not a whitespace-separated list of integers: "
+        "id 'b': '', id 'c': '4 x'"
+    ]
+
+
+def test_integer_labels_compare_as_integers_like_v1s_astype_int():
+    answers = _table(id=["a", "b", "c", "d"], Predicted=[7, 12, 3, 3])
+    submission = _table(id=["a", "b", "c", "d"], Predicted=["07", "12.0", "3.9", "1e0"])
+    y_true, y_pred = validate(submission, answers, _spec("Predicted"), get_metric("f1_macro"))
+    assert y_true.tolist() == [7, 12, 3, 3] and y_pred.tolist() == [7, 12, 3, 1]
+    broken = submission.assign(Predicted=["7", "", "x", "3"])
+    assert _reasons(broken, answers, _spec("Predicted"), "f1_macro") == [
+        "column 'Predicted': 1 empty value: id 'b'",
+        "column 'Predicted': 1 value is not a number: id 'c': 'x'",
+    ]
+
+
+def test_kl_divergence_rows_need_only_round_to_one_at_five_decimals():
+    """v1's hms grader checks ``round(row_sum, 5) == 1``, looser than the log-loss graders' 1e-6."""
+    answers = _table(id=["a", "b"], x=[3, 0], y=[1, 2])
+    submission = _table(id=["a", "b"], x=["0.500004", "0.50001"], y=["0.5", "0.5"])
+    assert _reasons(submission, answers, _spec("x", "y"), "kl_divergence") == [
+        "class probabilities must sum to 1 (within 5e-06) in every row: 1 row does not: "
+        "id 'b' sums to 1.00001"
+    ]
+    assert "id 'a' sums to 1.000004" in " ".join(_reasons(submission, answers, _spec("x", "y"), "log_loss"))
+
+
+# ------------------------------------------------------------------------- family B kinds (metrics-B)
+
+
+def test_numeric_tables_keep_every_answer_column_and_the_submission_file_positions():
+    answers = _table(id=["a", "b", "c"], y=[1, 2, 3], type=["p", "q", "p"])
+    submission = _table(id=["c", "a", "b"], y=["30", "10", "20"])
+    y_true, y_pred = validate(submission, answers, _spec("y"), get_metric("log_mae_by_group"))
+    assert list(y_true.columns) == ["id", "y", "type"] and y_true["type"].tolist() == ["p", "q", "p"]
+    assert y_pred["y"].tolist() == [10.0, 20.0, 30.0]  # answers' row order ...
+    assert y_pred.index.tolist() == [1, 2, 0]  # ... indexed by the row's position in the submission file
+
+
+def test_numeric_tables_reject_nan_and_negative_values_where_the_metric_does():
+    answers = _table(id=["a", "b"], f=[0.1, 0.2], g=[1, 2])
+    submission = _table(id=["a", "b"], f=["nan", "0.1"], g=["-1", "2"])
+    assert _reasons(submission, answers, _spec("f", "g"), "mean_rmsle_columns") == [
+        "column 'f': 1 NaN value: id 'a': 'nan'",
+        "column 'g': 1 value is below 0, which mean_rmsle_columns does not accept: id 'a': '-1'",
+    ]
+
+
+def test_rle_tables_accept_a_dash_as_the_empty_mask_and_name_malformed_cells():
+    answers = _table(id=["a", "b"], encoded_pixels=["1 2", "-"], height=[2, 2], width=[2, 2])
+    submission = _table(id=["a", "b"], encoded_pixels=["-", "3 1 1 1"])
+    assert _reasons(submission, answers, _spec("encoded_pixels"), "dice_global_rle") == [
+        "column 'encoded_pixels': 1 malformed RLE value: id 'b': '3 1 1 1' "
+        "(run starts are not ascending: 3 then 1)"
+    ]
+    spec, metric = _spec("encoded_pixels"), get_metric("dice_global_rle")
+    _, y_pred = validate(submission.iloc[:1], answers.iloc[:1], spec, metric)
+    assert y_pred["encoded_pixels"].tolist() == [""]
+
+
+def test_box_strings_must_hold_whole_tuples_of_finite_numbers():
+    answers = _table(id=["a", "b", "c"], PredictionString=["none 1 0 0 1 1"] * 3)
+    submission = _table(id=["a", "b", "c"], PredictionString=["none 1 0 0 1", "opacity x 0 0 1 1", ""])
+    assert _reasons(submission, answers, _spec("PredictionString"), "voc_map") == [
+        "column 'PredictionString': 3 malformed prediction strings: "
+        "id 'a': 'none 1 0 0 1' (5 values; expected groups of 6), "
+        "id 'b': 'opacity x 0 0 1 1' ('x' is not a finite number), id 'c': '' (empty value)"
+    ]
+
+
+def test_3d_boxes_may_be_blank_but_sizes_must_be_positive():
+    answers = _table(id=["a", "b"], PredictionString=["1 0 0 0 2 4 2 0 car"] * 2)
+    submission = _table(id=["a", "b"], PredictionString=["", "0.5 0 0 0 2 -4 2 0 car"])
+    assert _reasons(submission, answers, _spec("PredictionString"), "map_3d") == [
+        "column 'PredictionString': 1 malformed prediction string: id 'b': '0.5 0 0 0 2 -4 2 0 car' "
+        "(box size '-4' is not > 0)"
+    ]

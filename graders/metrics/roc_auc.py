@@ -50,3 +50,67 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike) -> float:
         raise ValueError("roc_auc is undefined when y_true holds only one class")
     ranks = rankdata(score)  # average ranks, so tied scores count one half
     return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def roc_auc_mean_columns(y_true: ArrayLike, y_score: ArrayLike) -> float:
+    """Mean over columns of the binary ROC AUC (scikit-learn's ``average="macro"``).
+
+    Rows whose answers sum to less than 0 are left out first: jigsaw-toxic-comment's answers mark
+    unscored rows with -1 in every column, and MLE-bench drops them the same way. Each column must
+    then hold both classes.
+
+    Parameters
+    ----------
+    y_true
+        ``(n_rows, n_columns)`` array of 0/1 labels (or -1 rows to ignore).
+    y_score
+        ``(n_rows, n_columns)`` array of scores, columns in the same order.
+
+    Returns
+    -------
+    float
+        Mean AUC in [0, 1]; higher is better.
+
+    Examples
+    --------
+    >>> y_true = [[0, 1], [1, 0], [1, 1], [-1, -1]]
+    >>> roc_auc_mean_columns(y_true, [[0.1, 0.9], [0.8, 0.2], [0.3, 0.4], [0.9, 0.0]])  # 1 and 1
+    1.0
+    >>> roc_auc_mean_columns(y_true, [[0.5, 0.5], [0.5, 0.5], [0.5, 0.5], [0.5, 0.5]])
+    0.5
+
+    """
+    true, score = paired(y_true, y_score, dtype=np.float64, ndim=2)
+    scored = true.sum(axis=1) >= 0
+    true, score = true[scored], score[scored]
+    return float(np.mean([roc_auc(true[:, c], score[:, c]) for c in range(true.shape[1])]))
+
+
+def roc_auc_flattened(y_true: ArrayLike, y_score: ArrayLike) -> float:
+    """One ROC AUC over every (row, column) cell pooled together (mlsp-2013-birds).
+
+    MLE-bench's mlsp-2013-birds answers hold one row per (recording, species) pair, so the pooled AUC
+    is a plain AUC over that column; a 2-D input is flattened first.
+
+    Parameters
+    ----------
+    y_true
+        Array of 0/1 labels, 1-D or ``(n_rows, n_columns)``.
+    y_score
+        Scores of the same shape.
+
+    Returns
+    -------
+    float
+        AUC in [0, 1]; higher is better.
+
+    Examples
+    --------
+    >>> roc_auc_flattened([[0, 1], [1, 0]], [[0.1, 0.9], [0.2, 0.3]])  # 3 of 4 (positive, negative) pairs
+    0.75
+
+    """
+    true, score = np.asarray(y_true, dtype=np.float64), np.asarray(y_score, dtype=np.float64)
+    if true.shape != score.shape:
+        raise ValueError(f"y_true and y_score must have the same shape, got {true.shape} and {score.shape}")
+    return roc_auc(true.ravel(), score.ravel())

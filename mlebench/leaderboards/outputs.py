@@ -23,7 +23,9 @@ __all__ = ["Output", "infer_output"]
 # graders.registry.Metric.kind -> output mode
 _MODES = {
     "labels": "label",
+    "integer_labels": "label",
     "binary_probability": "probability",
+    "binary_score": "probability",
     "regression": "value",
     "probabilities": "class-probabilities",
 }

@@ -7,14 +7,15 @@ solution's feature set and model family, then the estimator from :mod:`.models`.
 Feature sets:
 
 - ``all``: every usable column;
-- ``numeric``: numeric and calendar columns only;
+- ``numeric``: the numeric columns only (no categorical, text or calendar columns);
 - ``few``: the three numeric columns most correlated with the target on the rows the solution sees;
 - ``text-word`` / ``text-char``: only the free text, as word 1-2-gram or character 2-4-gram TF-IDF.
 
 Encodings follow the family: scaled one-hot for linear, distance and neural models; ordinal codes for
 trees; sparse TF-IDF for linear models and multinomial naive Bayes, and a truncated SVD projection of it
 (``components`` dimensions) for the rest. Regression targets that are positive and right-skewed are
-learned on a log scale (``target=log``) unless the solution says ``target=raw``.
+learned on a log scale, others on their own scale; a solution's ``target`` (``log`` or ``raw``) overrides
+that choice.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ class TabularTask:
         sets = ["all"]
         if self.roles.text:
             sets += ["text-word", "text-char"]
-        if (self.roles.categorical or self.roles.text) and self.roles.numeric_names():
+        if (self.roles.categorical or self.roles.text or self.roles.date_id) and self.roles.numeric:
             sets.append("numeric")
         if len(self.roles.numeric_names()) > 3:
             sets.append("few")
@@ -90,7 +91,10 @@ class TabularTask:
     def population(self) -> list[Solution]:
         """Return the reference population for this competition."""
         text_only = bool(self.roles.text) and not self.roles.numeric_names() and not self.roles.categorical
-        return tabular_population(self.output.task, self.feature_sets, text_only=text_only)
+        log_target = self.output.task == "regression" and _skewed_positive(self.target)
+        return tabular_population(
+            self.output.task, self.feature_sets, text_only=text_only, log_target=log_target
+        )
 
     def predict(self, solution: Solution) -> pd.DataFrame:
         """Fit ``solution`` on its share of the training rows and return its submission frame."""
@@ -123,7 +127,7 @@ class TabularTask:
         categorical = list(self.roles.categorical)
         text = bool(self.roles.text)
         if features == "numeric":
-            categorical, text = [], False
+            numeric, categorical, text = list(self.roles.numeric), [], False
         elif features == "few":
             numeric, categorical, text = _most_correlated(x[numeric], y, 3), [], False
         elif features.startswith("text-"):

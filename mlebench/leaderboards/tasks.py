@@ -11,8 +11,8 @@ The rules, checked in order:
 1. the metric grades run-length encoded masks → :class:`~.segmentation.SegmentationTask`;
 2. ``train_series.csv`` is present (long-format series) → :class:`~.series.SeriesTask`;
 3. a ``train/`` folder of images is present → :class:`~.images.ImageTask`;
-4. labels are graded and the training answers are mostly distinct strings (an answer is generated,
-   not chosen from a few classes) → :class:`~.transduction.TransductionTask`;
+4. labels or text are graded and the training answers are mostly distinct strings (an answer is
+   generated, not chosen from a few classes) → :class:`~.transduction.TransductionTask`;
 5. anything else → :class:`~.tabular.TabularTask`.
 """
 
@@ -64,10 +64,7 @@ def load_task(comp: Competition, public: Path, metric: Metric) -> Task:
         return ImageTask.load(public, infer_output(id_column, columns, metric.kind, target))
     train = pd.read_csv(public / "train.csv")
     target = train[columns[0]]
-    if (
-        metric.kind == "labels"
-        and not pd.api.types.is_numeric_dtype(target)
-        and target.nunique() > len(train) / 2
-    ):
+    generated = not pd.api.types.is_numeric_dtype(target) and target.nunique() > len(train) / 2
+    if metric.kind in ("labels", "text") and generated:
         return TransductionTask.load(public, id_column, columns[0])
     return TabularTask.load(public, infer_output(id_column, columns, metric.kind, target))

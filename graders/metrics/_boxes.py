@@ -1,0 +1,90 @@
+"""Parse prediction strings of fixed-size box tuples, many rows at once (private).
+
+A prediction string is whitespace-separated tokens in tuples of ``size``; the token at ``label_at`` is a
+label (any text) and every other token must be a finite number. Used by the detection metrics and by
+:func:`graders.submission.validate` (kind ``boxes``), so both read strings identically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Tuple size, label position and whether a blank cell (no boxes) is allowed."""
+
+    size: int
+    label_at: int
+    blank_ok: bool
+    positive: tuple[int, ...] = ()  # positions among the numbers that must be > 0
+
+
+LAYOUTS = {
+    "voc_map": Layout(size=6, label_at=0, blank_ok=False),  # label conf x1 y1 x2 y2
+    "coco_map": Layout(size=6, label_at=0, blank_ok=False),  # class_id score x1 y1 x2 y2
+    "map_3d": Layout(size=9, label_at=8, blank_ok=True, positive=(4, 5, 6)),  # conf cx cy cz w l h yaw class
+}
+"""The layout of each detection metric's prediction strings, by registry name."""
+
+
+@dataclass(frozen=True)
+class Boxes:
+    """Tuples parsed from ``count`` strings: tuple ``k`` belongs to row ``owner[k]``."""
+
+    count: int
+    owner: np.ndarray
+    labels: np.ndarray
+    numbers: np.ndarray  # (n_tuples, size - 1) floats, the non-label tokens in order
+    problems: dict[int, str] = field(default_factory=dict)
+
+
+def parse_boxes(strings: np.ndarray, layout: Layout) -> Boxes:
+    """Parse many prediction strings; malformed rows are listed in ``problems`` and contribute no boxes.
+
+    Examples
+    --------
+    >>> b = parse_boxes(np.array(["a 1 0 0 1 1 b 0.5 0 0 2 2", "a 1", "", "a x 0 0 1 1"], dtype=object),
+    ...                 LAYOUTS["voc_map"])
+    >>> b.owner.tolist(), b.labels.tolist()
+    ([0, 0], ['a', 'b'])
+    >>> b.problems  # doctest: +NORMALIZE_WHITESPACE
+    {1: '2 values; expected groups of 6', 2: 'empty value',
+     3: "'x' is not a finite number"}
+
+    """
+    values = pd.Series(strings, dtype=object)
+    values = values.where(values.notna(), "").astype(str)
+    tokens = values.str.split()
+    counts = tokens.str.len().to_numpy(dtype=np.intp)
+    problems: dict[int, str] = {}
+    for row in np.flatnonzero(counts % layout.size != 0):
+        problems[int(row)] = f"{counts[row]} values; expected groups of {layout.size}"
+    if not layout.blank_ok:
+        for row in np.flatnonzero(counts == 0):
+            problems[int(row)] = "empty value"
+    flat = tokens.explode().dropna()
+    row_of = flat.index.to_numpy(dtype=np.intp)
+    flat = flat.to_numpy(dtype=object)
+    position = np.arange(len(flat)) - np.repeat(np.cumsum(counts) - counts, counts)
+    is_label = position % layout.size == layout.label_at
+    numbers = pd.to_numeric(pd.Series(flat[~is_label]), errors="coerce").to_numpy(dtype=np.float64)
+    bad = ~np.isfinite(numbers)
+    for k in np.flatnonzero(bad):
+        problems.setdefault(int(row_of[~is_label][k]), f"{flat[~is_label][k]!r} is not a finite number")
+    if layout.positive:
+        n_numbers = layout.size - 1
+        at = np.arange(len(numbers)) % n_numbers
+        for k in np.flatnonzero(np.isin(at, layout.positive) & ~bad & (numbers <= 0)):
+            problems.setdefault(int(row_of[~is_label][k]), f"box size {flat[~is_label][k]!r} is not > 0")
+    good_rows = np.ones(len(values), dtype=bool)
+    good_rows[list(problems)] = False
+    keep_tokens = good_rows[row_of]
+    n_per_row = np.where(good_rows, counts // layout.size, 0)
+    owner = np.repeat(np.arange(len(values)), n_per_row)
+    labels = flat[is_label & keep_tokens]
+    numbers = numbers[keep_tokens[~is_label]].reshape(-1, layout.size - 1)
+    return Boxes(len(values), owner, labels.astype(str), numbers, dict(sorted(problems.items())))

@@ -1,0 +1,73 @@
+"""Correlation scores: Pearson's r on one column, and Spearman's rho averaged over columns."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+from ._arrays import paired
+
+
+def pearson(y_true: ArrayLike, y_pred: ArrayLike) -> float:
+    """Pearson correlation coefficient between predictions and answers (``scipy.stats.pearsonr``).
+
+    A constant prediction (or constant answers) has no correlation: the score is **NaN**, not an
+    error. MLE-bench's us-patent-phrase-to-phrase-matching sample submission (all zeros) scores NaN.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        1-D numeric arrays, aligned by row, at least 2 rows.
+
+    Returns
+    -------
+    float
+        r in [-1, 1], or NaN; higher is better.
+
+    Examples
+    --------
+    >>> pearson([1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 6.0, 8.0])
+    1.0
+    >>> pearson([1.0, 2.0, 3.0], [0.0, 0.0, 0.0])
+    nan
+
+    """
+    true, pred = paired(y_true, y_pred, dtype=np.float64, ndim=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.ConstantInputWarning)
+        return float(stats.pearsonr(true, pred).statistic)
+
+
+def spearman_mean_columns(y_true: ArrayLike, y_pred: ArrayLike) -> float:
+    """Mean over columns of Spearman's rank correlation (``scipy.stats.spearmanr``, average ranks for ties).
+
+    As in MLE-bench's google-quest-challenge grader, a column where either side is constant has a NaN
+    correlation and the NaN propagates to the mean (``np.mean``, not ``np.nanmean``).
+
+    Parameters
+    ----------
+    y_true, y_pred
+        ``(n_rows, n_columns)`` numeric arrays, columns in the same order.
+
+    Returns
+    -------
+    float
+        Mean rho in [-1, 1], or NaN; higher is better.
+
+    Examples
+    --------
+    >>> y_true = [[1, 0], [2, 1], [3, 0]]
+    >>> round(spearman_mean_columns(y_true, [[10, 0.2], [20, 0.9], [30, 0.1]]), 6)  # 1 and 0.866
+    0.933013
+    >>> spearman_mean_columns(y_true, [[10, 0.5], [20, 0.5], [30, 0.5]])
+    nan
+
+    """
+    true, pred = paired(y_true, y_pred, dtype=np.float64, ndim=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.ConstantInputWarning)
+        rhos = [stats.spearmanr(pred[:, c], true[:, c]).statistic for c in range(true.shape[1])]
+    return float(np.mean(rhos))

@@ -1,0 +1,75 @@
+"""Per trip, the mean of the 50th and 95th percentile haversine errors; then the mean over trips.
+
+Used by smartphone-decimeter-2022.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ._tables import check_variant, floats, tables
+
+EARTH_RADIUS_M = 6_371_000.0
+
+
+def haversine_p50_p95(
+    y_true: pd.DataFrame,
+    y_pred: pd.DataFrame,
+    *,
+    trip_column: str = "tripId",
+    lat_column: str = "LatitudeDegrees",
+    lon_column: str = "LongitudeDegrees",
+    variant: str = "v1",
+) -> float:
+    """Per trip, ``(p50 + p95) / 2`` of the haversine distances in metres; then the mean over trips.
+
+    Percentiles are numpy's (linear interpolation). v1 takes each trip's answer rows in the answers' file
+    order and the submission's rows of that trip in the *submission's* file order and pairs them by
+    position (no timestamp check; spec section 9.2 item 7); ``variant="fixed"`` pairs rows by id. A row's
+    trip is the answers' trip of its id.
+
+    Parameters
+    ----------
+    y_true
+        Answers frame (``numeric_table`` kind) with the trip, latitude and longitude columns.
+    y_pred
+        Submitted latitude and longitude as floats, answers' row order, indexed by submission file position.
+    trip_column, lat_column, lon_column
+        Column names.
+    variant
+        ``"v1"`` (default) or ``"fixed"``.
+
+    Returns
+    -------
+    float
+        Metres; lower is better.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"tripId": ["a", "a"], "LatitudeDegrees": ["0", "0"],
+    ...                   "LongitudeDegrees": ["0", "1"]})
+    >>> p = pd.DataFrame({"LatitudeDegrees": [0.0, 0.0], "LongitudeDegrees": [0.0, 0.0]})
+    >>> round(haversine_p50_p95(t, p), 1)  # errors 0 and 111195 m: (55597.5 + 105635.2) / 2
+    80616.3
+
+    """
+    check_variant(variant)
+    y_true, y_pred = tables(y_true, y_pred)
+    trips, trip = np.unique(y_true[trip_column].to_numpy(dtype=str), return_inverse=True)
+    true_rows = np.lexsort((np.arange(len(trip)), trip))  # by trip, then answers' file order
+    if variant == "v1":
+        pred_rows = np.lexsort((np.asarray(y_pred.index), trip))  # by trip, then submission file order
+    else:
+        pred_rows = true_rows
+    lat1, lon1 = (
+        np.radians(floats(y_true, lat_column)[true_rows]),
+        np.radians(floats(y_true, lon_column)[true_rows]),
+    )
+    lat2 = np.radians(y_pred[lat_column].to_numpy(np.float64)[pred_rows])
+    lon2 = np.radians(y_pred[lon_column].to_numpy(np.float64)[pred_rows])
+    a = np.sin((lat2 - lat1) / 2) ** 2 + np.cos(lat1) * np.cos(lat2) * np.sin((lon2 - lon1) / 2) ** 2
+    distance = 2 * EARTH_RADIUS_M * np.arcsin(a**0.5)
+    by_trip = pd.Series(distance).groupby(trip[true_rows], sort=True)
+    p50, p95 = by_trip.quantile(0.5).to_numpy(), by_trip.quantile(0.95).to_numpy()
+    return float(np.mean((p50 + p95) / 2))

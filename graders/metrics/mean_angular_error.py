@@ -1,0 +1,49 @@
+"""Mean angle between true and predicted directions (icecube-neutrinos-in-deep-ice)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ._tables import floats, tables
+
+
+def mean_angular_error(
+    y_true: pd.DataFrame,
+    y_pred: pd.DataFrame,
+    *,
+    azimuth_column: str = "azimuth",
+    zenith_column: str = "zenith",
+) -> float:
+    """Mean over rows of the angle, in radians, between the true and predicted unit direction vectors.
+
+    Each direction ``(azimuth, zenith)`` becomes ``(sin z cos a, sin z sin a, cos z)``; the dot product is
+    clipped to [-1, 1] before ``arccos``, as in v1 (Kaggle's formula).
+
+    Parameters
+    ----------
+    y_true, y_pred
+        Answers frame and submitted floats (``numeric_table`` kind), aligned by id.
+    azimuth_column, zenith_column
+        Column names.
+
+    Returns
+    -------
+    float
+        Mean angular error in [0, pi]; lower is better.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"azimuth": ["0", "0"], "zenith": ["0", "1.5707963267948966"]})
+    >>> p = pd.DataFrame({"azimuth": [1.0, 3.141592653589793], "zenith": [0.0, 1.5707963267948966]})
+    >>> round(mean_angular_error(t, p), 6)  # same pole, then opposite horizontal directions: (0 + pi) / 2
+    1.570796
+
+    """
+    y_true, y_pred = tables(y_true, y_pred)
+    a1, z1 = floats(y_true, azimuth_column), floats(y_true, zenith_column)
+    a2, z2 = y_pred[azimuth_column].to_numpy(np.float64), y_pred[zenith_column].to_numpy(np.float64)
+    dot = np.sin(z1) * np.sin(z2) * (np.cos(a1) * np.cos(a2) + np.sin(a1) * np.sin(a2)) + np.cos(z1) * np.cos(
+        z2
+    )
+    return float(np.mean(np.abs(np.arccos(np.clip(dot, -1.0, 1.0)))))

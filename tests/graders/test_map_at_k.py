@@ -1,0 +1,22 @@
+"""Golden cases and edge cases for ``map_at_k``."""
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from graders.metrics import map_at_k
+
+GOLDEN = json.loads((Path(__file__).parent / "cases" / "map_at_k.json").read_text())
+CASES = GOLDEN["cases"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_golden(case):
+    args = {**GOLDEN.get("args", {}), **case.get("args", {})}
+    score = map_at_k(case["y_true"], case["y_pred"], **args)
+    if case["expected"] == "nan":
+        assert math.isnan(score)
+    else:
+        assert score == pytest.approx(case["expected"], abs=1e-12)
