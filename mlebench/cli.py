@@ -184,29 +184,13 @@ def _private(competition_id: str, data_dir: Path | None) -> Path:
 
 
 def _mlebench_report(comp, result, path: Path) -> dict:  # noqa: ANN001 - graders' result type
+    """MLE-bench's per-competition report fields (plus status and reason) for one graded submission."""
     from datetime import UTC, datetime
 
-    t, m = result.thresholds, result.medals
-    return {
-        "competition_id": comp.id,
-        "score": result.score,
-        "gold_threshold": t.gold,
-        "silver_threshold": t.silver,
-        "bronze_threshold": t.bronze,
-        "median_threshold": t.median,
-        "any_medal": m.any_medal,
-        "gold_medal": m.gold,
-        "silver_medal": m.silver,
-        "bronze_medal": m.bronze,
-        "above_median": m.above_median,
-        "submission_exists": result.submission_exists,
-        "valid_submission": result.valid_submission,
-        "is_lower_better": result.is_lower_better,
-        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "submission_path": str(path),
-        "status": result.status,
-        "reason": result.reason,
-    }
+    fields = result.to_dict()
+    fields.pop("grade_seconds")
+    created = datetime.now(UTC).isoformat(timespec="seconds")
+    return {"competition_id": comp.id, **fields, "created_at": created, "submission_path": str(path)}
 
 
 def _plan(args: argparse.Namespace) -> int:

@@ -107,24 +107,10 @@ def write_record(record: dict[str, Any], path: Path) -> None:
 
 
 def _result_fields(result: Any, submission: Path, root: Path) -> dict[str, Any]:
-    t, m = result.thresholds, result.medals
-    return {
-        "score": result.score,
-        "gold_threshold": t.gold,
-        "silver_threshold": t.silver,
-        "bronze_threshold": t.bronze,
-        "median_threshold": t.median,
-        "any_medal": m.any_medal,
-        "gold_medal": m.gold,
-        "silver_medal": m.silver,
-        "bronze_medal": m.bronze,
-        "above_median": m.above_median,
-        "submission_exists": result.submission_exists,
-        "valid_submission": result.valid_submission,
-        "is_lower_better": result.is_lower_better,
-        "created_at": _now(),
-        "submission_path": _rel(submission, root),
-    }
+    fields = result.to_dict()
+    for key in ("status", "reason", "grade_seconds"):  # the record sets these from the cell as a whole
+        fields.pop(key)
+    return {**fields, "created_at": _now(), "submission_path": _rel(submission, root)}
 
 
 def _empty_result(submission: Path, root: Path) -> dict[str, Any]:

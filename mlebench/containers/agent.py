@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ConfigError
 from ..hashing import sha256_json, sha256_tree
 from ..params import AgentConfig, DockerSettings, Hardware
-from ..runner import INSTRUCTIONS, cell_config
+from ..runner import INSTRUCTIONS, RunRecord, cell_config
 from ..runner import _agent_env as local_agent_env
 from . import extract
 from .engine import InfraError, connect, is_engine_failure, with_retries
@@ -68,7 +68,7 @@ In this container:
 
 
 @dataclass(frozen=True)
-class ContainerRunRecord:
+class ContainerRunRecord(RunRecord):
     """What ``run.json`` holds for a cell the Docker runner ran.
 
     The first fields mean what they mean in :class:`mlebench.runner.RunRecord` (``runner`` is ``docker``;
@@ -83,24 +83,6 @@ class ContainerRunRecord:
     log with a traceback, for ``infra_error``).
     """
 
-    competition_id: str
-    agent: str
-    seed: int
-    runner: str
-    status: str
-    exit_code: int | None
-    started_at: str
-    finished_at: str
-    agent_seconds: float
-    time_limit_secs: int
-    hardware: dict
-    limits_enforced: list[str]
-    submission_exists: bool
-    extraction_notes: list[str]
-    agent_sha256: str
-    config_sha256: str
-    public_sha256: str
-    python: str
     reason: str = ""
     network: str = "none"
     images: dict = field(default_factory=dict)
