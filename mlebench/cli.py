@@ -73,6 +73,12 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="validate every competition folder and report all problems at once")
     p.set_defaults(func=_check)
 
+    p = sub.add_parser("thresholds", help="recompute medal thresholds from a leaderboard CSV (Kaggle rules)")
+    p.add_argument("-c", "--competition-id", metavar="ID", required=True)
+    p.add_argument("--leaderboard", type=Path, required=True, help="CSV in rank order with a `score` column")
+    p.add_argument("--write", action="store_true", help="replace the declaration's medals: block")
+    p.set_defaults(func=_thresholds)
+
     p = sub.add_parser("leaderboard", help="(re)build reference leaderboards of embedded competitions")
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("-c", "--competition-id", metavar="ID")
@@ -233,6 +239,22 @@ def _check(args: argparse.Namespace) -> int:
         print(f"{problem.where}: {problem.message}")
     print(f"{len(problems)} problem(s)" if problems else "all competition folders are valid")
     return 1 if problems else 0
+
+
+def _thresholds(args: argparse.Namespace) -> int:
+    from .declarations import load_competition
+    from .thresholds import recompute, write_medals
+
+    comp = load_competition(args.competition_id)
+    values = recompute(comp, args.leaderboard)
+    print(json.dumps(values, indent=2))
+    if comp.medals is not None:
+        old = comp.medals
+        state = "unverified" if old.unverified else "verified"
+        print(f"declared ({state}): gold {old.gold}, silver {old.silver}, bronze {old.bronze}, median {old.median}")
+    if args.write:
+        print(f"wrote {write_medals(comp, values, args.leaderboard)}")
+    return 0
 
 
 def _leaderboard(args: argparse.Namespace) -> int:

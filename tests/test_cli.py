@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from embedded_fixtures import EMBEDDED, Prepared
+from embedded_fixtures import ROOT as EMBEDDED_ROOT
 
 from mlebench.cli import main
 
@@ -88,3 +89,36 @@ def test_mlebench_competition_sets_have_their_published_sizes(
     assert main(["list", "--competition-set", name]) == 0
     ids = capsys.readouterr().out.split()
     assert len(ids) == count == len(set(ids))
+
+
+def test_thresholds_recomputed_from_a_leaderboard_and_written_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    from mlebench.declarations import load_competition
+
+    root = tmp_path / "repo"
+    shutil.copytree(
+        EMBEDDED_ROOT / "competitions" / "spaceship-titanic", root / "competitions" / "spaceship-titanic"
+    )
+    (root / "conf").mkdir()
+    monkeypatch.setenv("MLEBENCH_ROOT", str(root))
+    board = tmp_path / "lb.csv"  # 120 teams: gold is rank 10, silver int(0.2 n) = 24, bronze int(0.4 n) = 48
+    board.write_text("score\n" + "\n".join(f"{1 - i / 1000:.3f}" for i in range(120)) + "\n")
+    assert main(["thresholds", "-c", "spaceship-titanic", "--leaderboard", str(board), "--write"]) == 0
+    printed = json.loads(capsys.readouterr().out.split("\ndeclared")[0])
+    assert printed == pytest.approx(
+        {"gold": 0.991, "silver": 0.977, "bronze": 0.953, "median": 0.9405, "teams": 120}
+    )
+    medals = load_competition("spaceship-titanic").medals
+    assert medals is not None and not medals.unverified and medals.gold == 0.991 and "lb.csv" in medals.source
+
+
+def test_thresholds_reject_a_leaderboard_in_the_wrong_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = tmp_path / "lb.csv"
+    board.write_text("score\n0.1\n0.5\n0.9\n")  # accuracy is higher-better: this is worst first
+    assert main(["thresholds", "-c", "spaceship-titanic", "--leaderboard", str(board)]) == 2
+    assert "lb.csv" in capsys.readouterr().err
