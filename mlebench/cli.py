@@ -251,7 +251,8 @@ def _thresholds(args: argparse.Namespace) -> int:
     if comp.medals is not None:
         old = comp.medals
         state = "unverified" if old.unverified else "verified"
-        print(f"declared ({state}): gold {old.gold}, silver {old.silver}, bronze {old.bronze}, median {old.median}")
+        print(f"declared ({state}): gold {old.gold}, silver {old.silver}, bronze {old.bronze}, "
+              f"median {old.median}")
     if args.write:
         print(f"wrote {write_medals(comp, values, args.leaderboard)}")
     return 0
