@@ -100,6 +100,8 @@ class Submission(_Strict):
     id_column: str
     columns: list[str] = Field(min_length=2)
     answers: str = "answers.csv"
+    # Columns the answers carry beyond the submission's, for the grader only (groups, masks, image sizes).
+    answer_columns: list[str] = []
 
     @model_validator(mode="after")
     def _id_first(self) -> Submission:
@@ -107,7 +109,15 @@ class Submission(_Strict):
             raise ValueError(f"submission.columns must start with id_column {self.id_column!r}")
         if len(set(self.columns)) != len(self.columns):
             raise ValueError("submission.columns has duplicates")
+        extra = self.answer_columns
+        if set(extra) & set(self.columns) or len(set(extra)) != len(extra):
+            raise ValueError("submission.answer_columns must be distinct and not among submission.columns")
         return self
+
+    @property
+    def answers_layout(self) -> list[str]:
+        """Columns of the private answers file: the submission's, then the answer-only ones."""
+        return self.columns + self.answer_columns
 
     @property
     def target_columns(self) -> list[str]:

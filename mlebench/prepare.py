@@ -103,7 +103,10 @@ def check_layout(comp: Competition, public: Path, private: Path) -> list[str]:
         public / "sample_submission.csv", "public/sample_submission.csv", columns, problems
     )
     answers = _read_checked(
-        private / comp.submission.answers, f"private/{comp.submission.answers}", columns, problems
+        private / comp.submission.answers,
+        f"private/{comp.submission.answers}",
+        comp.submission.answers_layout,
+        problems,
     )
     if sample is not None and answers is not None and set(sample[id_col]) != set(answers[id_col]):
         problems.append(
@@ -181,7 +184,7 @@ def _read_checked(path: Path, label: str, columns: list[str], problems: list[str
         return None
     frame = read_csv_text(path)
     if list(frame.columns) != columns:
-        problems.append(f"{label} has columns {list(frame.columns)}; submission.columns is {columns}")
+        problems.append(f"{label} has columns {list(frame.columns)}; expected {columns}")
         return None
     if frame[columns[0]].duplicated().any():
         problems.append(f"{label} repeats ids in {columns[0]!r}")

@@ -14,7 +14,7 @@ import pytest
 from embedded_fixtures import COMPETITIONS, EMBEDDED, Prepared
 from PIL import Image
 
-from mlebench.declarations import Competition, Split, parse_declaration
+from mlebench.declarations import Competition, Split, Submission, parse_declaration
 from mlebench.errors import ConfigError, DataError
 from mlebench.prepare import check_layout, prepare_competition, read_csv_text, read_rdata, write_png
 from mlebench.splitting import shuffled_ids, split_frame
@@ -334,3 +334,24 @@ def test_loading_prepare_writes_no_bytecode(tmp_path: Path, monkeypatch: pytest.
     prepare_competition(comp, raw, tmp_path / "prepared", folder=folder)
     assert sorted(p.name for p in folder.iterdir()) == ["competition.yaml", "description.md", "prepare.py"]
     assert sys.dont_write_bytecode is False
+
+
+def test_answer_only_columns_are_required_in_the_answers_and_may_be_public_features(tmp_path: Path) -> None:
+    """Graders such as ventilator's masked MAE need columns the submission does not carry (u_out)."""
+    comp, folder, raw = _toy(
+        tmp_path,
+        GOOD_BODY.replace('"y": [1, 0]}).to_csv(private', '"y": [1, 0], "x": [0.1, 0.2]}).to_csv(private'),
+    )
+    with_extra = comp.model_copy(
+        update={"submission": comp.submission.model_copy(update={"answer_columns": ["x"]})}
+    )
+    prepare_competition(with_extra, raw, tmp_path / "ok", folder=folder)  # x is also a public test feature
+    with pytest.raises(
+        DataError, match=r"answers.csv has columns \['id', 'y', 'x'\]; expected \['id', 'y'\]"
+    ):
+        prepare_competition(comp, raw, tmp_path / "bad", folder=folder)
+
+
+def test_answer_columns_may_not_repeat_submission_columns() -> None:
+    with pytest.raises(ValueError, match="answer_columns"):
+        Submission(id_column="id", columns=["id", "y"], answer_columns=["y"])
