@@ -88,3 +88,15 @@ def parse_boxes(strings: np.ndarray, layout: Layout) -> Boxes:
     labels = flat[is_label & keep_tokens]
     numbers = numbers[keep_tokens[~is_label]].reshape(-1, layout.size - 1)
     return Boxes(len(values), owner, labels.astype(str), numbers, dict(sorted(problems.items())))
+
+
+def parse_boxes_or_raise(strings: np.ndarray, metric: str, name: str) -> Boxes:
+    """Parse with ``LAYOUTS[metric]``; a malformed row is a ValueError naming ``name`` and the row.
+
+    Metrics call this on validated input, so a problem here means validation and the metric disagree.
+    """
+    boxes = parse_boxes(strings, LAYOUTS[metric])
+    if boxes.problems:
+        row, problem = next(iter(boxes.problems.items()))
+        raise ValueError(f"{name} row {row}: malformed prediction string {strings[row]!r}: {problem}")
+    return boxes

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._boxes import LAYOUTS, Boxes, parse_boxes
+from ._boxes import parse_boxes_or_raise
 from ._tables import check_variant, tables
 
 RECALL_THRESHOLDS = np.linspace(0.0, 1.00, int(np.round((1.00 - 0.0) / 0.01)) + 1, endpoint=True)
@@ -69,9 +69,9 @@ def coco_map(
     check_variant(variant)
     y_true, y_pred = tables(y_true, y_pred)
     first = 0 if variant == "v1" else 1
-    truth = _parsed(y_true[column].to_numpy(dtype=object), "y_true")
+    truth = parse_boxes_or_raise(y_true[column].to_numpy(dtype=object), "coco_map", "y_true")
     file_order = np.argsort(np.asarray(y_pred.index), kind="stable")  # detections numbered in file order
-    pred_file = _parsed(y_pred[column].to_numpy(dtype=object)[file_order], "y_pred")
+    pred_file = parse_boxes_or_raise(y_pred[column].to_numpy(dtype=object)[file_order], "coco_map", "y_pred")
     pred_owner = file_order[pred_file.owner]  # the image (answers row) of each detection
     t_class = truth.labels.astype(float).astype(np.int64)
     p_class = pred_file.labels.astype(float).astype(np.int64)
@@ -135,14 +135,6 @@ def _interpolated_precision(tp: np.ndarray, fp: np.ndarray, n_truth: int) -> np.
     valid = index < len(tp)
     q[valid] = precision[index[valid]]
     return q
-
-
-def _parsed(strings: np.ndarray, name: str) -> Boxes:
-    boxes = parse_boxes(strings, LAYOUTS["coco_map"])
-    if boxes.problems:
-        row, problem = next(iter(boxes.problems.items()))
-        raise ValueError(f"{name} row {row}: malformed prediction string {strings[row]!r}: {problem}")
-    return boxes
 
 
 def _coco_iou(dets: np.ndarray, gts: np.ndarray) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._boxes import LAYOUTS, Boxes, parse_boxes
+from ._boxes import parse_boxes_or_raise
 from ._tables import tables
 
 THRESHOLDS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
@@ -49,8 +49,8 @@ def map_3d(y_true: pd.DataFrame, y_pred: pd.DataFrame, *, column: str = "Predict
 
     """
     y_true, y_pred = tables(y_true, y_pred)
-    truth = _parsed(y_true[column].to_numpy(dtype=object), "y_true")
-    pred = _parsed(y_pred[column].to_numpy(dtype=object), "y_pred")
+    truth = parse_boxes_or_raise(y_true[column].to_numpy(dtype=object), "map_3d", "y_true")
+    pred = parse_boxes_or_raise(y_pred[column].to_numpy(dtype=object), "map_3d", "y_pred")
     n_rows = truth.count
     classes, codes = np.unique(np.r_[truth.labels, pred.labels], return_inverse=True)
     t_group = truth.owner.astype(np.int64) * len(classes) + codes[: len(truth.labels)]
@@ -89,14 +89,6 @@ def map_3d(y_true: pd.DataFrame, y_pred: pd.DataFrame, *, column: str = "Predict
     with np.errstate(invalid="ignore", divide="ignore"):
         per_sample = ap_sum / n_classes  # 0 / 0 -> NaN for a sample without true boxes, as v1
     return float(np.mean(per_sample))
-
-
-def _parsed(strings: np.ndarray, name: str) -> Boxes:
-    boxes = parse_boxes(strings, LAYOUTS["map_3d"])
-    if boxes.problems:
-        row, problem = next(iter(boxes.problems.items()))
-        raise ValueError(f"{name} row {row}: malformed prediction string {strings[row]!r}: {problem}")
-    return boxes
 
 
 def _group_cumsum(values: np.ndarray, start: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import average_precision_score
 
-from ._boxes import LAYOUTS, Boxes, parse_boxes
+from ._boxes import parse_boxes_or_raise
 from ._tables import tables
 
 
@@ -49,8 +49,8 @@ def voc_map(
 
     """
     y_true, y_pred = tables(y_true, y_pred)
-    truth = _parsed(y_true[column].to_numpy(dtype=object), "y_true")
-    pred = _parsed(y_pred[column].to_numpy(dtype=object), "y_pred")
+    truth = parse_boxes_or_raise(y_true[column].to_numpy(dtype=object), "voc_map", "y_true")
+    pred = parse_boxes_or_raise(y_pred[column].to_numpy(dtype=object), "voc_map", "y_pred")
     aps = []
     for label in np.unique(truth.labels):
         t_sel, p_sel = truth.labels == label, pred.labels == label
@@ -81,14 +81,6 @@ def voc_map(
             raise ValueError(f"class {label!r}: every pair is positive, so AP is undefined (v1 asserts this)")
         aps.append(average_precision_score(y, s))
     return float(np.mean(aps)) if aps else 0.0
-
-
-def _parsed(strings: np.ndarray, name: str) -> Boxes:
-    boxes = parse_boxes(strings, LAYOUTS["voc_map"])
-    if boxes.problems:
-        row, problem = next(iter(boxes.problems.items()))
-        raise ValueError(f"{name} row {row}: malformed prediction string {strings[row]!r}: {problem}")
-    return boxes
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
