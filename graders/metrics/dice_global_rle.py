@@ -49,14 +49,22 @@ def dice_global_rle(
     0.5
 
     """
-    y_true, y_pred = tables(y_true, y_pred)
-    sizes = y_true[height_column].astype(int).to_numpy() * y_true[width_column].astype(int).to_numpy()
-    true_runs = _runs(y_true[mask_column].to_numpy(dtype=object), sizes, "y_true")
-    pred_runs = _runs(y_pred[mask_column].to_numpy(dtype=object), sizes, "y_pred")
+    sizes, true_runs, pred_runs = sized_runs(y_true, y_pred, mask_column, height_column, width_column)
     total = true_runs.lengths.sum() + pred_runs.lengths.sum()
     if total == 0:
         return float("nan")
     return float(2 * _overlap(true_runs, pred_runs, int(sizes.max())).sum() / total)
+
+
+def sized_runs(
+    y_true: pd.DataFrame, y_pred: pd.DataFrame, mask_column: str, height_column: str, width_column: str
+) -> tuple[np.ndarray, Runs, Runs]:
+    """Per-row image sizes (from the answers) and both sides' runs, each checked to lie inside its image."""
+    y_true, y_pred = tables(y_true, y_pred)
+    sizes = y_true[height_column].astype(int).to_numpy() * y_true[width_column].astype(int).to_numpy()
+    true_runs = _runs(y_true[mask_column].to_numpy(dtype=object), sizes, "y_true")
+    pred_runs = _runs(y_pred[mask_column].to_numpy(dtype=object), sizes, "y_pred")
+    return sizes, true_runs, pred_runs
 
 
 def _runs(rles: np.ndarray, sizes: np.ndarray, name: str) -> Runs:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._tables import tables
-from .dice_global_rle import _runs
+from .dice_global_rle import sized_runs
 from .dice_rle import _overlap
 
 
@@ -44,10 +43,7 @@ def dice_rle_sized(
     0.833333
 
     """
-    y_true, y_pred = tables(y_true, y_pred)
-    sizes = y_true[height_column].astype(int).to_numpy() * y_true[width_column].astype(int).to_numpy()
-    true_runs = _runs(y_true[mask_column].to_numpy(dtype=object), sizes, "y_true")
-    pred_runs = _runs(y_pred[mask_column].to_numpy(dtype=object), sizes, "y_pred")
+    sizes, true_runs, pred_runs = sized_runs(y_true, y_pred, mask_column, height_column, width_column)
     both = _overlap(true_runs, pred_runs, int(sizes.max()))
     area = np.bincount(true_runs.owner, weights=true_runs.lengths, minlength=len(sizes)) + np.bincount(
         pred_runs.owner, weights=pred_runs.lengths, minlength=len(sizes)
