@@ -23,7 +23,17 @@ from .checker import competition_ids
 from .declarations import all_competition_ids, load_competition
 from .errors import ConfigError
 from .params import PARAMS_FILE, CompetitionSet, Plan, validate_plan
-from .paths import repo_root
+from .paths import (
+    grade_path,
+    pipeline_file,
+    private_dir,
+    public_dir,
+    raw_dir,
+    repo_root,
+    report_dir,
+    run_dir,
+    selfcheck_path,
+)
 from .yamlio import load_yaml
 
 GENERATED = (
@@ -51,6 +61,7 @@ _ENV_IMAGE = [
 _CONTAINERS = [
     f"mlebench/containers/{name}.py" for name in ("__init__", "engine", "images", "extract", "agent")
 ]
+_HERE = Path()  # paths.py builds every path; relative to the repository root, the stages' working directory
 STAGE_CODE: dict[str, list[str]] = {
     "fetch": ["stages/fetch.py", "mlebench/fetch.py", "mlebench/hashing.py"],
     "prepare": ["stages/prepare.py", "mlebench/prepare.py", "mlebench/splitting.py", "mlebench/fetch.py"],
@@ -164,7 +175,7 @@ def render(plan: Plan, root: Path | None = None) -> dict[Path, str]:
     base = root or repo_root()
     files = {base / PARAMS_FILE: _yaml_text(plan.model_dump(mode="json"))}
     for cid in plan.competition_set.ids:
-        files[base / "pipelines" / cid / "dvc.yaml"] = _yaml_text(_competition_pipeline(plan, cid, base))
+        files[pipeline_file(cid, base)] = _yaml_text(_competition_pipeline(plan, cid, base))
     files[base / "dvc.yaml"] = _yaml_text(_root_pipeline(plan))
     return files
 
@@ -214,8 +225,12 @@ def planned(root: Path | None = None) -> Plan:
 def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
     comp = load_competition(cid, root)
     folder = f"competitions/{cid}"
-    raw, public, private = f"data/raw/{cid}", f"data/prepared/{cid}/public", f"data/prepared/{cid}/private"
-    selfcheck = f"data/selfcheck/{cid}.json"
+    raw, public, private = (
+        _rel(raw_dir(cid, _HERE)),
+        _rel(public_dir(cid, _HERE)),
+        _rel(private_dir(cid, _HERE)),
+    )
+    selfcheck = _rel(selfcheck_path(cid, _HERE))
     prepare_files = [f"{folder}/competition.yaml", f"{folder}/{comp.description}"]
     if (root / folder / "prepare.py").is_file():
         prepare_files.append(f"{folder}/prepare.py")
@@ -239,7 +254,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
     }
     for agent, cfg in plan.agent.items():
         for seed in plan.seeds:
-            run = f"runs/{agent}/{cid}/{seed}"
+            run = _rel(run_dir(agent, cid, seed, _HERE))
             stages[f"run_agent-{agent}-s{seed}"] = _stage(
                 f"python -m stages.run_agent --competition {cid} --agent {agent} --seed {seed}",
                 "run_agent",
@@ -251,23 +266,27 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
                 f"python -m stages.grade --competition {cid} --agent {agent} --seed {seed}",
                 "grade",
                 grading_files + [run, public, private],
-                outs=[f"grades/{agent}/{cid}/{seed}.json"],
+                outs=[_rel(grade_path(agent, cid, seed, _HERE))],
             )
     return {"stages": stages}
 
 
 def _root_pipeline(plan: Plan) -> dict[str, Any]:
-    grades = [f"grades/{c.agent}/{c.competition_id}/{c.seed}.json" for c in cells(plan)]
+    grades = [_rel(grade_path(c.agent, c.competition_id, c.seed, _HERE)) for c in cells(plan)]
     report = _stage(
         f"python -m stages.report --agents {','.join(plan.agent)}",
         "report",
         grades,
         params=["competition_set", "seeds"],
-        outs=["report/report.json", "report/report.md"],
+        outs=[_rel(report_dir(_HERE) / "report.json"), _rel(report_dir(_HERE) / "report.md")],
         wdir=None,
     )
-    report["metrics"] = ["report/metrics.json"]
+    report["metrics"] = [_rel(report_dir(_HERE) / "metrics.json")]
     return {"stages": {"report": report}}
+
+
+def _rel(path: Path) -> str:
+    return path.as_posix()
 
 
 def _stage(
