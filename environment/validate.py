@@ -22,8 +22,8 @@ SPEC = Path(os.environ.get("MLEBENCH_VALIDATION_SPEC", "/opt/mlebench/competitio
 EXIT_VALID, EXIT_INVALID, EXIT_UNCHECKED = 0, 1, 2
 
 
-def check(submission: Path, sample: Path, spec_path: Path) -> tuple[int, str]:
-    """Validate ``submission`` against the public ``sample``; return (exit status, message)."""
+def check(submission: Path, data_dir: Path, spec_path: Path) -> tuple[int, str]:
+    """Validate ``submission`` against the public sample in ``data_dir``; return (status, message)."""
     from graders.errors import InvalidSubmission
     from graders.registry import get_metric
     from graders.submission import read_answers, read_submission, validate
@@ -32,6 +32,10 @@ def check(submission: Path, sample: Path, spec_path: Path) -> tuple[int, str]:
     try:
         spec = json.loads(spec_path.read_text(encoding="utf-8"))
         fmt = Submission.model_validate(spec["submission"])
+        where, _, name = fmt.sample.partition("/")
+        if where != "public":
+            return EXIT_UNCHECKED, f"Could not check the submission: no public sample ({fmt.sample})"
+        sample = data_dir / name
         metric = get_metric(spec["metric"]["name"])
         reference = read_answers(sample)
     except Exception as exc:  # noqa: BLE001 - any failure here means "could not check", never "invalid"
@@ -56,8 +60,7 @@ def main(argv: list[str]) -> int:
         return EXIT_UNCHECKED
     default = Path(os.environ.get("SUBMISSION_DIR", "/home/submission")) / "submission.csv"
     submission = Path(argv[0]) if argv else default
-    sample = Path(os.environ.get("DATA_DIR", "/home/data")) / "sample_submission.csv"
-    status, message = check(submission, sample, SPEC)
+    status, message = check(submission, Path(os.environ.get("DATA_DIR", "/home/data")), SPEC)
     print(message)
     return status
 

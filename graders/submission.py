@@ -103,7 +103,11 @@ def validate(
     y_true = _answer_values(answers, spec, metric)
     reasons = _column_problems(submission, spec)
     ids = submission[spec.id_column].to_numpy(dtype=object) if spec.id_column in submission else None
-    id_reasons, order = _match_ids(answers[spec.id_column].to_numpy(dtype=object), ids, spec.id_column)
+    answer_ids = answers[spec.id_column].to_numpy(dtype=object)
+    if spec.match == "position":
+        id_reasons, order = _match_positions(answer_ids, ids, spec.id_column)
+    else:
+        id_reasons, order = _match_ids(answer_ids, ids, spec.id_column)
     reasons += id_reasons
     if len(submission) != len(answers):
         reasons.append(
@@ -179,6 +183,28 @@ def _column_problems(submission: pd.DataFrame, spec: Submission) -> list[str]:
     if extra:
         reasons.append(f"unexpected columns: {quote(extra)} (expected columns: {quote(expected)})")
     return reasons
+
+
+def _match_positions(
+    answer_ids: np.ndarray, ids: np.ndarray | None, id_column: str
+) -> tuple[list[str], np.ndarray | None]:
+    """Rows meet by position (``submission.match: position``): the ids must equal the answers' row by row.
+
+    MLE-bench v1 pairs these rows without looking at the ids; checking them turns a silently misaligned
+    submission into a precise reason instead of a wrong score.
+    """
+    if ids is None:
+        return [], None
+    if len(ids) != len(answer_ids):
+        return [], None  # the row-count reason is reported by the caller
+    wrong = np.flatnonzero(ids.astype(str) != answer_ids.astype(str))
+    if wrong.size:
+        shown = [f"row {i + 1}: {ids[i]!r}, expected {answer_ids[i]!r}" for i in wrong[:SHOWN]]
+        return [
+            f"rows are matched by position, so column {id_column!r} must list the answers' ids in their "
+            f"order; {count(wrong.size, 'row')} differ: {some(shown, wrong.size)}"
+        ], None
+    return [], np.arange(len(answer_ids))
 
 
 def _match_ids(

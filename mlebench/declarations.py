@@ -58,11 +58,23 @@ class PackageSource(_Strict):
 
 
 class KaggleSource(_Strict):
-    """A Kaggle competition, downloaded with the official client."""
+    """A Kaggle competition, downloaded with the official client as one archive.
+
+    ``archive_sha256`` pins the downloaded archive (empty: not recorded yet, and a fetch warns and prints the
+    actual one; ``mlebench prepare --refresh-checksums`` records it). ``files`` names raw files of note.
+    """
 
     kind: Literal["kaggle"]
     slug: str
+    archive_sha256: str = ""
     files: list[SourceFile] = []
+
+    @field_validator("archive_sha256")
+    @classmethod
+    def _hex(cls, value: str) -> str:
+        if value and not _SHA256.match(value):
+            raise ValueError(f"archive_sha256 must be 64 lowercase hex digits, got {value!r}")
+        return value
 
 
 Source = Annotated[PackageSource | KaggleSource, Field(discriminator="kind")]
@@ -71,7 +83,7 @@ Source = Annotated[PackageSource | KaggleSource, Field(discriminator="kind")]
 class Split(_Strict):
     """How raw data becomes train and test: a declared rule, used by the generic splitter or prepare.py."""
 
-    method: Literal["random", "group", "time", "keep_source", "custom"]
+    method: Literal["random", "train_test_split", "group", "time", "keep_source", "custom"]
     rule: str = ""  # the split in words (required for `custom`, which prepare.py implements)
     test_fraction: float | None = Field(default=None, gt=0, lt=1)
     test_size: int | None = Field(default=None, gt=0)
@@ -82,7 +94,7 @@ class Split(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Split:
-        sized = self.method in ("random", "group", "time")
+        sized = self.method in ("random", "train_test_split", "group", "time")
         if sized and (self.test_fraction is None) == (self.test_size is None):
             raise ValueError(f"split.method {self.method!r} needs exactly one of test_fraction or test_size")
         if self.method == "group" and not self.group_column:
@@ -102,6 +114,11 @@ class Submission(_Strict):
     answers: str = "answers.csv"
     # Columns the answers carry beyond the submission's, for the grader only (groups, masks, image sizes).
     answer_columns: list[str] = []
+    # The sample submission, relative to the prepared folder (MLE-bench keeps a few in private/).
+    sample: str = "public/sample_submission.csv"
+    # How submission rows meet answer rows: by unique id, or by position (MLE-bench v1 does this where the
+    # id column repeats; the ids must then equal the answers' row by row).
+    match: Literal["id", "position"] = "id"
 
     @model_validator(mode="after")
     def _id_first(self) -> Submission:
@@ -112,7 +129,15 @@ class Submission(_Strict):
         extra = self.answer_columns
         if set(extra) & set(self.columns) or len(set(extra)) != len(extra):
             raise ValueError("submission.answer_columns must be distinct and not among submission.columns")
+        parts = Path(self.sample).parts
+        if len(parts) < 2 or parts[0] not in ("public", "private") or ".." in parts:
+            raise ValueError(f"submission.sample {self.sample!r} must be a path under public/ or private/")
         return self
+
+    def sample_path(self, public: Path, private: Path) -> Path:
+        """Where the sample submission is, given the prepared ``public`` and ``private`` folders."""
+        where, _, rest = self.sample.partition("/")
+        return (public if where == "public" else private) / rest
 
     @property
     def answers_layout(self) -> list[str]:
@@ -148,10 +173,18 @@ class MedalThresholds(_Strict):
 
 
 class KnownIssue(_Strict):
-    """A documented quirk: what it is, and whether our default changes anything."""
+    """A documented quirk: what it is, and whether our default changes anything.
+
+    ``leak`` says whether the issue lets an agent see answers: ``fixed`` (our prepare removes it without
+    changing v1's split) or ``flagged`` (kept for v1 compatibility; reports mark the competition's score).
+    ``files`` are globs, relative to the prepared folder, of the public files that carry a flagged leak;
+    the leak audit accepts findings there as known.
+    """
 
     summary: str
     reference: str = ""
+    leak: Literal["no", "fixed", "flagged"] = "no"
+    files: list[str] = []
 
 
 class Competition(_Strict):

@@ -7,10 +7,12 @@ the same raw files always give the same bytes.
 
 Layout checked after every prepare:
 
-- ``public/`` holds ``train.csv``, ``test.csv``, ``sample_submission.csv`` and ``description.md``;
-- ``sample_submission.csv`` and ``private/<submission.answers>`` have exactly ``submission.columns``;
-- both list the same ids, each once, and so does the id column of ``test.csv``;
-- ``test.csv`` has no answer column, and no id of ``train.csv`` is a test id.
+- ``public/description.md`` exists, and so does the sample submission (``submission.sample``);
+- the sample has exactly ``submission.columns``; the answers (``private/<submission.answers>``) have those
+  and ``submission.answer_columns`` (and may keep more, as v1's held-out rows do);
+- both list the same ids, each once (with ``submission.match: position``: the same ids in the same order);
+- ``public/test.csv``, when there is one, has no answer column and, when it has the id column, the
+  answers' ids; unless the source keeps its own split, no id of ``public/train.csv`` is a test id.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
-from .declarations import Competition
+from .declarations import Competition, Submission
 from .errors import ConfigError, DataError
 from .fetch import replace_dir, staging_dir
 
@@ -44,7 +46,6 @@ __all__ = [
 ]
 
 PREPARE_PARAMETERS = ("raw", "public", "private", "comp")
-PUBLIC_FILES = ("train.csv", "test.csv", "sample_submission.csv", "description.md")
 
 
 def prepare_competition(comp: Competition, raw: Path, prepared: Path, *, folder: Path | None = None) -> None:
@@ -81,7 +82,7 @@ def prepare_competition(comp: Competition, raw: Path, prepared: Path, *, folder:
 
 def load_prepare_function(script: Path) -> Callable[[Path, Path, Path, Competition], None]:
     """Import ``script`` by path and return its ``prepare``, checking the fixed signature."""
-    module = _load_module(script)
+    module = load_script(script)
     prepare = getattr(module, "prepare", None)
     if not callable(prepare):
         raise ConfigError(f"{script}: defines no function 'prepare'")
@@ -96,46 +97,46 @@ def load_prepare_function(script: Path) -> Callable[[Path, Path, Path, Competiti
 
 def check_layout(comp: Competition, public: Path, private: Path) -> list[str]:
     """Every way ``public``/``private`` break the layout in this module's docstring (empty when fine)."""
-    problems = [f"public/{name} is missing" for name in PUBLIC_FILES if not (public / name).is_file()]
-    columns = comp.submission.columns
-    id_col = comp.submission.id_column
-    sample = _read_checked(
-        public / "sample_submission.csv", "public/sample_submission.csv", columns, problems
-    )
+    spec = comp.submission
+    problems = [] if (public / "description.md").is_file() else ["public/description.md is missing"]
+    sample = _read_checked(spec.sample_path(public, private), spec.sample, spec.columns, problems, spec)
+    answers_label = f"private/{spec.answers}"
     answers = _read_checked(
-        private / comp.submission.answers,
-        f"private/{comp.submission.answers}",
-        comp.submission.answers_layout,
-        problems,
+        private / spec.answers, answers_label, spec.answers_layout, problems, spec, exact=False
     )
-    if sample is not None and answers is not None and set(sample[id_col]) != set(answers[id_col]):
-        problems.append(
-            f"sample_submission.csv and {comp.submission.answers} list different ids "
-            f"({_diff(sample[id_col], answers[id_col])})"
-        )
-    if (public / "test.csv").is_file():
-        test = read_csv_text(public / "test.csv")
-        leaked = [c for c in comp.submission.target_columns if c in test.columns]
+    id_col = spec.id_column
+    if sample is not None and answers is not None:
+        if spec.match == "id" and set(sample[id_col]) != set(answers[id_col]):
+            problems.append(
+                f"{spec.sample} and {spec.answers} list different ids "
+                f"({_diff(sample[id_col], answers[id_col])})"
+            )
+        if spec.match == "position" and sample[id_col].tolist() != answers[id_col].tolist():
+            problems.append(
+                f"{spec.sample} and {spec.answers} must list the same ids in the same order "
+                "(submission.match is 'position')"
+            )
+    test_path = public / "test.csv"
+    test = read_csv_text(test_path) if test_path.is_file() else None
+    if test is not None:
+        leaked = [c for c in spec.target_columns if c in test.columns]
         if leaked:
             problems.append(f"public/test.csv has answer column(s) {leaked}")
-        if id_col not in test.columns:
-            problems.append(f"public/test.csv has no id column {id_col!r}")
-        elif answers is not None:
-            if test[id_col].duplicated().any():
-                problems.append(f"public/test.csv repeats ids in {id_col!r}")
-            if set(test[id_col]) != set(answers[id_col]):
-                problems.append(
-                    f"public/test.csv and {comp.submission.answers} list different ids "
-                    f"({_diff(test[id_col], answers[id_col])})"
-                )
-            if (public / "train.csv").is_file():
-                train = read_csv_text(public / "train.csv")
-                if id_col in train.columns:
-                    both = sorted(set(train[id_col]) & set(answers[id_col]))
-                    if both:
-                        problems.append(
-                            f"{len(both)} id(s) are both in train.csv and the answers, e.g. {both[:3]}"
-                        )
+    if test is not None and answers is not None and id_col in test.columns:
+        if spec.match == "id" and test[id_col].duplicated().any():
+            problems.append(f"public/test.csv repeats ids in {id_col!r}")
+        if set(test[id_col]) != set(answers[id_col]):
+            problems.append(
+                f"public/test.csv and {spec.answers} list different ids "
+                f"({_diff(test[id_col], answers[id_col])})"
+            )
+    train_path = public / "train.csv"
+    if answers is not None and comp.split.method != "keep_source" and train_path.is_file():
+        train = read_csv_text(train_path)
+        if id_col in train.columns:
+            both = sorted(set(train[id_col]) & set(answers[id_col]))
+            if both:
+                problems.append(f"{len(both)} id(s) are both in train.csv and the answers, e.g. {both[:3]}")
     return problems
 
 
@@ -178,15 +179,21 @@ def write_png(array: np.ndarray, path: Path) -> None:
     image.save(path, format="PNG", compress_level=6, optimize=False)
 
 
-def _read_checked(path: Path, label: str, columns: list[str], problems: list[str]) -> pd.DataFrame | None:
+def _read_checked(
+    path: Path, label: str, columns: list[str], problems: list[str], spec: Submission, *, exact: bool = True
+) -> pd.DataFrame | None:
     if not path.is_file():
         problems.append(f"{label} is missing")
         return None
     frame = read_csv_text(path)
-    if list(frame.columns) != columns:
+    if exact and list(frame.columns) != columns:
         problems.append(f"{label} has columns {list(frame.columns)}; expected {columns}")
         return None
-    if frame[columns[0]].duplicated().any():
+    lacking = [c for c in columns if c not in frame.columns]
+    if lacking:
+        problems.append(f"{label} lacks column(s) {lacking} (it has {list(frame.columns)})")
+        return None
+    if spec.match == "id" and frame[columns[0]].duplicated().any():
         problems.append(f"{label} repeats ids in {columns[0]!r}")
     if len(frame) == 0:
         problems.append(f"{label} has no rows")
@@ -201,8 +208,10 @@ def _diff(left: pd.Series, right: pd.Series) -> str:
     )
 
 
-def _load_module(script: Path) -> ModuleType:
-    name = "mlebench_competition_" + "".join(c if c.isalnum() else "_" for c in script.parent.name)
+def load_script(script: Path) -> ModuleType:
+    name = "mlebench_competition_" + "".join(
+        c if c.isalnum() else "_" for c in script.parent.name + "_" + script.stem
+    )
     spec = importlib.util.spec_from_file_location(name, script)
     if spec is None or spec.loader is None:
         raise ConfigError(f"{script}: cannot be loaded as a Python module")

@@ -6,43 +6,55 @@ on it.
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+
+import pandas as pd
 
 from .declarations import Competition
 
 
 def selfcheck(comp: Competition, public: Path, private: Path) -> tuple[dict[str, Any], list[str]]:
-    """Grade the private answers and the public sample submission; return results and failures."""
+    """Grade the answers (their submission columns) and the sample submission; return results and failures."""
     from graders.grade import grade
 
     results: dict[str, Any] = {}
     failures: list[str] = []
-    for name, path, want_gold in (
-        ("answers", private / comp.submission.answers, True),
-        ("sample_submission", public / "sample_submission.csv", False),
-    ):
-        res = grade(comp, path, private)
-        results[name] = {
-            "status": res.status,
-            "reason": res.reason,
-            "score": res.score,
-            "gold": res.medals.gold,
-            "any_medal": res.medals.any_medal,
-            "thresholds": asdict(res.thresholds),
-        }
-        if res.status != "ok":
-            failures.append(f"{comp.id}: the {name} is not a valid submission: {res.reason}")
-        elif want_gold and not res.medals.gold:
-            failures.append(
-                f"{comp.id}: the answers score {res.score}, which does not reach the gold threshold "
-                f"{res.thresholds.gold}: check the metric, its direction and the leaderboard"
-            )
-        elif not want_gold and res.medals.any_medal:
-            failures.append(
-                f"{comp.id}: the sample submission scores {res.score} and wins a medal "
-                f"(bronze threshold {res.thresholds.bronze}): the leaderboard is too weak"
-            )
+    with tempfile.TemporaryDirectory(prefix="mlebench-gold-") as tmp:
+        gold = Path(tmp) / "gold_submission.csv"
+        answers = pd.read_csv(private / comp.submission.answers, dtype=str, keep_default_na=False)
+        answers[comp.submission.columns].to_csv(gold, index=False)
+        for name, path, want_gold in (
+            ("answers", gold, True),
+            ("sample_submission", comp.submission.sample_path(public, private), False),
+        ):
+            res = grade(comp, path, private)
+            results[name] = {
+                "status": res.status,
+                "reason": res.reason,
+                "score": res.score,
+                "gold": res.medals.gold,
+                "any_medal": res.medals.any_medal,
+                "thresholds": asdict(res.thresholds),
+            }
+            failures += _failures(comp, name, res, want_gold)
     results["ok"] = not failures
     return results, failures
+
+
+def _failures(comp: Competition, name: str, res: Any, want_gold: bool) -> list[str]:
+    if res.status != "ok":
+        return [f"{comp.id}: the {name} is not a valid submission: {res.reason}"]
+    if want_gold and not res.medals.gold:
+        return [
+            f"{comp.id}: the answers score {res.score}, which does not reach the gold threshold "
+            f"{res.thresholds.gold}: check the metric, its direction and the leaderboard"
+        ]
+    if not want_gold and res.medals.any_medal:
+        return [
+            f"{comp.id}: the sample submission scores {res.score} and wins a medal "
+            f"(bronze threshold {res.thresholds.bronze}): the leaderboard is too weak"
+        ]
+    return []

@@ -7,6 +7,9 @@ not leak the source order (see :func:`shuffled_ids`) is the caller's job.
 The methods:
 - ``random``: a uniform sample of rows goes to test; with ``stratify``, each class keeps its share
   (largest-remainder allocation, so the test size is exact).
+- ``train_test_split``: scikit-learn's ``train_test_split(df, test_size, random_state=seed, stratify)``
+  exactly as MLE-bench v1 calls it, so Kaggle competitions get v1's rows; both sides come back in the
+  order scikit-learn returns them (shuffled), which is the order v1 writes.
 - ``group``: whole groups of ``group_column`` go to one side; the size counts *groups*, not rows.
 - ``time``: the latest rows by ``time_column`` go to test; rows tied with the earliest test time also go
   to test, so no timestamp appears on both sides.
@@ -46,6 +49,8 @@ def held_out_count(n: int, split: Split) -> int:
 def split_frame(df: pd.DataFrame, split: Split) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Split ``df`` into ``(train, test)`` as ``split`` declares; both keep ``df``'s row order and index."""
     rng = np.random.default_rng(split.seed)
+    if split.method == "train_test_split":
+        return _sklearn_split(df, split)
     if split.method == "random":
         in_test = _random_mask(df, split, rng)
     elif split.method == "group":
@@ -58,6 +63,15 @@ def split_frame(df: pd.DataFrame, split: Split) -> tuple[pd.DataFrame, pd.DataFr
             "prepare.py must separate train and test itself"
         )
     return df[~in_test], df[in_test]
+
+
+def _sklearn_split(df: pd.DataFrame, split: Split) -> tuple[pd.DataFrame, pd.DataFrame]:
+    from sklearn.model_selection import train_test_split
+
+    size = split.test_size if split.test_size is not None else split.test_fraction
+    stratify = _column(df, split.stratify, "stratify") if split.stratify else None
+    train, test = train_test_split(df, test_size=size, random_state=split.seed, stratify=stratify)
+    return train, test
 
 
 def shuffled_ids(n: int, seed: int, start: int = 0) -> np.ndarray:
