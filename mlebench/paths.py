@@ -33,6 +33,11 @@ def raw_dir(competition_id: str, root: Path | None = None) -> Path:
     return (root or repo_root()) / "data" / "raw" / competition_id
 
 
+def downloads_dir(competition_id: str, root: Path | None = None) -> Path:
+    """Kaggle archives as downloaded (kept, so a fetch resumes or reuses them; not tracked by DVC)."""
+    return (root or repo_root()) / "data" / "downloads" / competition_id
+
+
 def prepared_dir(competition_id: str, root: Path | None = None) -> Path:
     """Return the folder holding ``public/`` (what an agent sees) and ``private/`` (answers)."""
     return (root or repo_root()) / "data" / "prepared" / competition_id
