@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -10,6 +10,7 @@ from embedded_fixtures import COMPETITIONS, Prepared
 
 from mlebench.declarations import parse_declaration
 from mlebench.fetch import fetch
+from mlebench.kaggle_standin import StandinKaggle
 from mlebench.prepare import prepare_competition
 
 
@@ -36,3 +37,10 @@ def prepare_once(raw_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Ca
     return get
 
 
+@pytest.fixture(scope="session")
+def standin() -> Iterator[StandinKaggle]:
+    """Run a stand-in Kaggle server for the session and point the real client's environment at it."""
+    with StandinKaggle({}) as server, pytest.MonkeyPatch.context() as patch:
+        for name, value in server.client_env().items():
+            patch.setenv(name, value)
+        yield server

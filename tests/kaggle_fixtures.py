@@ -1,12 +1,19 @@
-"""Prepared Kaggle-shaped fixtures: each competition's ``fixture.py`` download, prepared by its ``prepare.py``."""
+"""Kaggle-shaped fixtures: each competition's ``fixture.py`` download, fetched and prepared like real data."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from mlebench.declarations import Competition, all_competition_ids, load_competition
-from mlebench.kaggle_standin import fixture_competition, write_fixture_download
+from mlebench.declarations import Competition, KaggleSource, all_competition_ids, load_competition
+from mlebench.fetch import fetch
+from mlebench.hashing import sha256_file
+from mlebench.kaggle_standin import (
+    StandinKaggle,
+    fixture_competition,
+    write_fixture_archive,
+    write_fixture_download,
+)
 from mlebench.prepare import prepare_competition
 
 KAGGLE_IDS = [cid for cid in all_competition_ids() if load_competition(cid).source.kind == "kaggle"]
@@ -14,17 +21,34 @@ KAGGLE_IDS = [cid for cid in all_competition_ids() if load_competition(cid).sour
 
 @dataclass(frozen=True)
 class PreparedFixture:
+    """A competition prepared from its fixture: the declaration used and the three folders."""
+
     comp: Competition
     raw: Path
     public: Path
     private: Path
 
 
-def prepare_fixture(competition_id: str, root: Path) -> PreparedFixture:
-    """Write the fixture download to ``root/raw`` and prepare it into ``root/prepared``."""
+def serve_fixture(comp: Competition, server: StandinKaggle, folder: Path) -> Competition:
+    """Zip ``comp``'s fixture as ``<slug>.zip``, serve it (rules accepted), and pin its sha256 in ``comp``."""
+    assert isinstance(comp.source, KaggleSource)
+    slug = comp.source.slug
+    archive = write_fixture_archive(comp, folder / f"{slug}.zip")
+    server.archives[slug] = archive
+    server.accepted.add(slug)
+    source = comp.source.model_copy(update={"archive_sha256": sha256_file(archive)})
+    return comp.model_copy(update={"source": source})
+
+
+def prepare_fixture(competition_id: str, root: Path, server: StandinKaggle | None = None) -> PreparedFixture:
+    """Prepare the fixture into ``root/prepared``: downloaded through ``server`` when given, else written."""
     comp = fixture_competition(load_competition(competition_id))
     raw = root / "raw"
-    write_fixture_download(comp, raw)
+    if server is None:
+        write_fixture_download(comp, raw)
+    else:
+        comp = serve_fixture(comp, server, root / "served")
+        fetch(comp, raw, downloads=root / "downloads")
     prepared = root / "prepared"
     prepare_competition(comp, raw, prepared)
     return PreparedFixture(comp, raw, prepared / "public", prepared / "private")

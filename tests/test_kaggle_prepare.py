@@ -1,4 +1,8 @@
-"""Every Kaggle competition's prepare.py, run on its fixture: layout, no leak, answers gold, sample no medal."""
+"""Every Kaggle competition on its fixture, end to end.
+
+Fetched with the real kaggle client from the stand-in server, prepared (the layout check runs inside),
+audited for leaks, self-checked (answers gold, sample no medal), and prepared again to the same bytes.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +13,13 @@ from kaggle_fixtures import KAGGLE_IDS, prepare_fixture
 
 from mlebench.audit import audit
 from mlebench.hashing import sha256_tree
+from mlebench.kaggle_standin import StandinKaggle
 from mlebench.selfcheck import selfcheck
 
 
 @pytest.mark.parametrize("competition_id", KAGGLE_IDS)
-def test_prepare_on_fixture(competition_id: str, tmp_path: Path) -> None:
-    """The layout check runs inside prepare; then the leak audit and the self-check must pass."""
-    got = prepare_fixture(competition_id, tmp_path / "a")
+def test_prepare_on_fixture(competition_id: str, tmp_path: Path, standin: StandinKaggle) -> None:
+    got = prepare_fixture(competition_id, tmp_path / "a", standin)
     findings = audit(got.comp, got.public, got.private)
     assert [f for f in findings if not f.known] == []
     results, failures = selfcheck(got.comp, got.public, got.private)
