@@ -1,0 +1,37 @@
+"""A small stand-in for the taxi-fare download: train.csv with the real columns and formats, and the rtf."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+SPLIT = {"test_size": 60}
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write train.csv (3,000 rides) and the coupon rtf into ``dest``."""
+    taxi_rides(3000, rng).to_csv(dest / "train.csv", index=False)
+    (dest / "GCP-Coupons-Instructions.rtf").write_text("{\\rtf1\\ansi Google Cloud coupon instructions.}\n")
+
+
+def taxi_rides(n: int, rng: np.random.Generator) -> pd.DataFrame:
+    """``n`` rides shaped like Kaggle's train.csv (a few missing drop-off points, as in the real file)."""
+    seconds = np.sort(rng.integers(1_230_768_000, 1_435_708_800, size=n))
+    stamps = pd.to_datetime(seconds, unit="s").strftime("%Y-%m-%d %H:%M:%S")
+    lon = np.round(-73.98 + rng.normal(0, 0.04, size=(n, 2)), 6)
+    lat = np.round(40.75 + rng.normal(0, 0.03, size=(n, 2)), 6)
+    distance = np.hypot(lon[:, 0] - lon[:, 1], lat[:, 0] - lat[:, 1]) * 100
+    dropoff_lon = lon[:, 1].astype(object)
+    dropoff_lon[rng.random(n) < 0.01] = np.nan
+    return pd.DataFrame(
+        {
+            "key": [f"{s}.{i:07d}" for i, s in enumerate(stamps)],
+            "fare_amount": np.round(2.5 + 1.6 * distance + rng.gamma(2, 1.5, size=n), 2),
+            "pickup_datetime": [f"{s} UTC" for s in stamps],
+            "pickup_longitude": lon[:, 0],
+            "pickup_latitude": lat[:, 0],
+            "dropoff_longitude": dropoff_lon,
+            "dropoff_latitude": lat[:, 1],
+            "passenger_count": rng.integers(1, 7, size=n),
+        }
+    )
