@@ -93,7 +93,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     print(
-        "| size | rows | MB | streamed s | streamed RSS MB | plain read s | ratio | whole-frame s | whole RSS MB |"
+        "| size | rows | MB | streamed s | streamed RSS MB | read s | ratio | whole s | whole RSS MB |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for factor in (1, 4, 16):
