@@ -119,7 +119,9 @@ def validate(
     parsed = {}
     for column in present:
         texts = submission[column].to_numpy(dtype=object)
-        problems, parsed[column] = _value_problems(column, texts, where, metric, metric_args or {})
+        problems, parsed[column] = _value_problems(
+            column, texts, where, metric, metric_args or {}, blank_ok=spec.blank_labels
+        )
         reasons += problems
     if metric.kind == "probabilities" and present == spec.target_columns:
         tolerance = _ROW_SUM_TOLERANCES.get(metric.name, ROW_SUM_TOLERANCE)
@@ -257,9 +259,20 @@ def _match_ids(
 
 
 def _value_problems(
-    column: str, texts: np.ndarray, where: _Where, metric: Metric, metric_args: Mapping[str, Any]
+    column: str,
+    texts: np.ndarray,
+    where: _Where,
+    metric: Metric,
+    metric_args: Mapping[str, Any],
+    *,
+    blank_ok: bool = False,
 ) -> tuple[list[str], np.ndarray]:
-    """Problems with one submitted answer column, and its values as the metric's kind takes them."""
+    """Problems with one submitted answer column, and its values as the metric's kind takes them.
+
+    ``blank_ok`` (``submission.blank_labels``) lets blank labels through as answers that match nothing.
+    """
+    if metric.kind == "labels" and blank_ok:
+        return [], texts
     if metric.kind == "labels":
         empty = pd.Series(texts, dtype=object).str.strip().eq("").to_numpy(dtype=bool)
         return _report(column, "empty value", empty, where), texts

@@ -26,7 +26,7 @@ import pandas as pd
 from .declarations import Competition
 from .hashing import sha256_file
 
-__all__ = ["Finding", "audit", "audit_report"]
+__all__ = ["Finding", "audit", "audit_report", "known_leaks"]
 
 MIN_ROWS = 20  # fewer joined test ids than this say nothing either way
 AGREEMENT = 0.95  # share of joined test ids on which a public column must equal an answer column
@@ -72,6 +72,13 @@ def audit_report(comp: Competition, public: Path, private: Path) -> dict[str, An
             if i.leak != "no"
         ],
     }
+
+
+def known_leaks(record: dict[str, Any]) -> list[str]:
+    """Return the leaks an :func:`audit_report` record says the public data keeps (flagged, not fixed)."""
+    notes = [leak["summary"].strip() for leak in record["known_leaks"] if leak["leak"] == "flagged"]
+    notes += [f"{f['file']}: {f['detail']}" for f in record["findings"] if f["known"]]
+    return notes
 
 
 def _rel(path: Path, public: Path) -> str:

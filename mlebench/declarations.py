@@ -119,6 +119,11 @@ class Submission(_Strict):
     # How submission rows meet answer rows: by unique id, or by position (MLE-bench v1 does this where the
     # id column repeats; the ids must then equal the answers' row by row).
     match: Literal["id", "position"] = "id"
+    # Blank label cells: rejected, or (as v1 does where its sample submission is blank) scored as wrong.
+    blank_labels: bool = False
+    # A perfect submission, relative to the prepared folder, where the answers' own columns are not one
+    # (kuzushiji's answers hold boxes, its submissions points); default: the answers' submission columns.
+    gold: str | None = None
 
     @model_validator(mode="after")
     def _id_first(self) -> Submission:
@@ -129,15 +134,19 @@ class Submission(_Strict):
         extra = self.answer_columns
         if set(extra) & set(self.columns) or len(set(extra)) != len(extra):
             raise ValueError("submission.answer_columns must be distinct and not among submission.columns")
-        parts = Path(self.sample).parts
-        if len(parts) < 2 or parts[0] not in ("public", "private") or ".." in parts:
-            raise ValueError(f"submission.sample {self.sample!r} must be a path under public/ or private/")
+        for key, value in (("sample", self.sample), ("gold", self.gold)):
+            parts = Path(value).parts if value else ("public", "x")
+            if len(parts) < 2 or parts[0] not in ("public", "private") or ".." in parts:
+                raise ValueError(f"submission.{key} {value!r} must be a path under public/ or private/")
         return self
 
     def sample_path(self, public: Path, private: Path) -> Path:
         """Where the sample submission is, given the prepared ``public`` and ``private`` folders."""
-        where, _, rest = self.sample.partition("/")
-        return (public if where == "public" else private) / rest
+        return _prepared_path(self.sample, public, private)
+
+    def gold_path(self, public: Path, private: Path) -> Path | None:
+        """Where the declared gold submission is (None: the answers' submission columns serve)."""
+        return _prepared_path(self.gold, public, private) if self.gold else None
 
     @property
     def answers_layout(self) -> list[str]:
@@ -148,6 +157,11 @@ class Submission(_Strict):
     def target_columns(self) -> list[str]:
         """The answer columns (everything but the id)."""
         return self.columns[1:]
+
+
+def _prepared_path(relative: str, public: Path, private: Path) -> Path:
+    where, _, rest = relative.partition("/")
+    return (public if where == "public" else private) / rest
 
 
 class MetricSpec(_Strict):

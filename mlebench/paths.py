@@ -58,6 +58,11 @@ def selfcheck_path(competition_id: str, root: Path | None = None) -> Path:
     return (root or repo_root()) / "data" / "selfcheck" / f"{competition_id}.json"
 
 
+def audit_path(competition_id: str, root: Path | None = None) -> Path:
+    """Return where the leak audit of the prepared split is written."""
+    return (root or repo_root()) / "data" / "audit" / f"{competition_id}.json"
+
+
 def run_dir(agent: str, competition_id: str, seed: int, root: Path | None = None) -> Path:
     """One cell's agent outputs: submission.csv, code/, logs/, run.json."""
     return (root or repo_root()) / "runs" / agent / competition_id / str(seed)

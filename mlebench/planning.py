@@ -24,6 +24,7 @@ from .declarations import all_competition_ids, load_competition
 from .errors import ConfigError
 from .params import PARAMS_FILE, CompetitionSet, Plan, validate_plan
 from .paths import (
+    audit_path,
     grade_path,
     pipeline_file,
     private_dir,
@@ -66,6 +67,7 @@ STAGE_CODE: dict[str, list[str]] = {
     "fetch": ["stages/fetch.py", "mlebench/fetch.py", "mlebench/hashing.py"],
     "prepare": ["stages/prepare.py", "mlebench/prepare.py", "mlebench/splitting.py", "mlebench/fetch.py"],
     "selfcheck": ["stages/selfcheck.py", "mlebench/selfcheck.py", "graders"],
+    "audit": ["stages/audit.py", "mlebench/audit.py"],
     "run_agent": [
         "stages/run_agent.py",
         "mlebench/runner.py",
@@ -231,6 +233,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
         _rel(private_dir(cid, _HERE)),
     )
     selfcheck = _rel(selfcheck_path(cid, _HERE))
+    audited = _rel(audit_path(cid, _HERE))
     prepare_files = [f"{folder}/competition.yaml", f"{folder}/{comp.description}"]
     if (root / folder / "prepare.py").is_file():
         prepare_files.append(f"{folder}/prepare.py")
@@ -251,6 +254,12 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             grading_files + [public, private],
             outs=[selfcheck],
         ),
+        "audit": _stage(
+            f"python -m stages.audit --competition {cid}",
+            "audit",
+            [f"{folder}/competition.yaml", public, private],
+            outs=[audited],
+        ),
     }
     for agent, cfg in plan.agent.items():
         for seed in plan.seeds:
@@ -258,7 +267,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             stages[f"run_agent-{agent}-s{seed}"] = _stage(
                 f"python -m stages.run_agent --competition {cid} --agent {agent} --seed {seed}",
                 "run_agent",
-                [cfg.path, public, selfcheck],
+                [cfg.path, public, selfcheck, audited],
                 params=[f"agent.{agent}", "hardware", "runner", "docker"],
                 outs=[run],
             )
@@ -273,10 +282,11 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
 
 def _root_pipeline(plan: Plan) -> dict[str, Any]:
     grades = [_rel(grade_path(c.agent, c.competition_id, c.seed, _HERE)) for c in cells(plan)]
+    audits = [_rel(audit_path(cid, _HERE)) for cid in plan.competition_set.ids]
     report = _stage(
         f"python -m stages.report --agents {','.join(plan.agent)}",
         "report",
-        grades,
+        grades + audits,
         params=["competition_set", "seeds"],
         outs=[_rel(report_dir(_HERE) / "report.json"), _rel(report_dir(_HERE) / "report.md")],
         wdir=None,

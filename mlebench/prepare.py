@@ -11,8 +11,9 @@ Layout checked after every prepare:
 - the sample has exactly ``submission.columns``; the answers (``private/<submission.answers>``) have those
   and ``submission.answer_columns`` (and may keep more, as v1's held-out rows do);
 - both list the same ids, each once (with ``submission.match: position``: the same ids in the same order);
-- ``public/test.csv``, when there is one, has no answer column and, when it has the id column, the
-  answers' ids; unless the source keeps its own split, no id of ``public/train.csv`` is a test id.
+- ``public/test.csv``, when there is one and has the id column, has no answer column and the
+  answers' ids (it may repeat them: some competitions list one row per image of an answer);
+- unless the source keeps its own split or ids are positional, no id of ``public/train.csv`` is a test id.
 """
 
 from __future__ import annotations
@@ -121,20 +122,19 @@ def check_layout(comp: Competition, public: Path, private: Path) -> list[str]:
             )
     test_path = public / "test.csv"
     test = read_csv_text(test_path) if test_path.is_file() else None
-    if test is not None:
+    if test is not None and id_col in test.columns:
         leaked = [c for c in spec.target_columns if c in test.columns]
         if leaked:
             problems.append(f"public/test.csv has answer column(s) {leaked}")
     if test is not None and answers is not None and id_col in test.columns:
-        if spec.match == "id" and test[id_col].duplicated().any():
-            problems.append(f"public/test.csv repeats ids in {id_col!r}")
         if set(test[id_col]) != set(answers[id_col]):
             problems.append(
                 f"public/test.csv and {spec.answers} list different ids "
                 f"({_diff(test[id_col], answers[id_col])})"
             )
     train_path = public / "train.csv"
-    if answers is not None and comp.split.method != "keep_source" and train_path.is_file():
+    own_ids = comp.split.method == "keep_source" or spec.match == "position"  # ids numbered per side
+    if answers is not None and not own_ids and train_path.is_file():
         train = read_csv_text(train_path)
         if id_col in train.columns:
             both = sorted(set(train[id_col]) & set(answers[id_col]))

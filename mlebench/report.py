@@ -50,8 +50,13 @@ def aggregate(
     seeds: list[int],
     set_name: str,
     complexity: dict[str, str],
+    leaks: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
-    """Build the report for every agent over one competition set (and its complexity groups)."""
+    """Build the report for every agent over one competition set (and its complexity groups).
+
+    ``leaks`` names, per competition, the known leaks its public data keeps (from the leak audit); those
+    competitions are marked wherever their scores appear.
+    """
     by_cell = {(r["agent"], r["competition_id"], r["seed"]): r for r in records}
     groups = {set_name: competition_ids}
     for level in sorted(set(complexity[c] for c in competition_ids)):
@@ -63,6 +68,7 @@ def aggregate(
         "competitions": competition_ids,
         "seeds": seeds,
         "sem": "sample standard deviation (ddof=1) / sqrt(number of complete seeds)",
+        "leaks": {c: v for c, v in (leaks or {}).items() if v and c in competition_ids},
         "agents": {},
     }
     for agent in agents:
@@ -130,15 +136,20 @@ def to_markdown(report: dict[str, Any]) -> str:
         "| agent | competition | seed | status | score | gold | silver | bronze | median | medal |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
+    leaks = report.get("leaks", {})
     for agent, entry in report["agents"].items():
         for cid, rows in entry["per_competition"].items():
+            name = f"{cid} (known leak)" if cid in leaks else cid
             for row in rows:
                 lines.append(
-                    f"| {agent} | {cid} | {row['seed']} | {row['status']} | {_num(row['score'])} | "
+                    f"| {agent} | {name} | {row['seed']} | {row['status']} | {_num(row['score'])} | "
                     f"{_num(row['gold_threshold'])} | {_num(row['silver_threshold'])} | "
                     f"{_num(row['bronze_threshold'])} | {_num(row['median_threshold'])} | "
                     f"{row['medal']} |"
                 )
+    if leaks:
+        lines += ["", "## Known leaks", "", "Public data of these competitions can reveal answers:", ""]
+        lines += [f"- `{cid}`: " + "; ".join(notes) for cid, notes in leaks.items()]
     return "\n".join(lines) + "\n"
 
 

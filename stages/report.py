@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
+from mlebench.audit import known_leaks
 from mlebench.declarations import load_competition
 from mlebench.params import stage_params
-from mlebench.paths import grade_path, report_dir
+from mlebench.paths import audit_path, grade_path, report_dir
 from mlebench.report import aggregate, headline, load_records, to_markdown
 from mlebench.stage import run_stage
 
@@ -22,7 +23,8 @@ def main(argv: list[str] | None = None) -> int:
     ids = cset["ids"]
     records = load_records([grade_path(a, c, s) for a in agents for c in ids for s in seeds])
     complexity = {c: load_competition(c).complexity for c in ids}
-    report = aggregate(records, agents, ids, seeds, cset["name"], complexity)
+    leaks = {c: known_leaks(json.loads(audit_path(c).read_text(encoding="utf-8"))) for c in ids}
+    report = aggregate(records, agents, ids, seeds, cset["name"], complexity, leaks)
     out = report_dir()
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -93,13 +93,6 @@ def test_path_may_not_leave_the_package(tmp_path: Path) -> None:
         fetch(_variant(files=files), tmp_path / "raw")
 
 
-def test_kaggle_is_not_implemented(tmp_path: Path) -> None:
-    data = _titanic().model_dump()
-    data["source"] = {"kind": "kaggle", "slug": "titanic"}
-    with pytest.raises(ConfigError, match="not implemented in this build"):
-        fetch(Competition.model_validate(data), tmp_path / "raw")
-
-
 def test_refresh_checksums_reports_actual_hashes() -> None:
     comp = _titanic()
     files = [f.model_dump() for f in comp.source.files]

@@ -1,0 +1,38 @@
+"""A small stand-in for Kaggle's alaska2-image-steganalysis download.
+
+Cover/<nnnnn>.jpg and, under the same names, the stego versions JMiPOD/, JUNIWARD/ and UERD/ (plus Kaggle's
+own Test/ and sample_submission.csv, which MLE-bench v1 does not use).
+"""
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PIL import Image
+
+SPLIT = {"test_size": 30}
+FOLDERS = ["Cover", "JMiPOD", "JUNIWARD", "UERD"]
+
+
+def _jpeg(pixels: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(pixels).save(buf, format="JPEG", quality=95)
+    return buf.getvalue()
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write the small download into ``dest``."""
+    for folder in FOLDERS + ["Test"]:
+        (dest / folder).mkdir()
+    for n in range(1, 81):
+        cover = rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)
+        for folder in FOLDERS:
+            noise = rng.integers(-1, 2, size=cover.shape) if folder != "Cover" else 0
+            pixels = np.clip(cover.astype(int) + noise, 0, 255).astype(np.uint8)
+            (dest / folder / f"{n:05d}.jpg").write_bytes(_jpeg(pixels))
+    for n in range(1, 6):
+        (dest / "Test" / f"{n:04d}.jpg").write_bytes(_jpeg(rng.integers(0, 256, (8, 8, 3), dtype=np.uint8)))
+    pd.DataFrame({"Id": [f"{n:04d}.jpg" for n in range(1, 6)], "Label": 0.5}).to_csv(
+        dest / "sample_submission.csv", index=False
+    )

@@ -1,0 +1,60 @@
+"""A small stand-in for Kaggle's cassava-leaf-disease-classification download.
+
+train.csv (image_id, label 0-4), train_images/<image_id>, label_num_to_disease_map.json, and
+train_tfrecords/ld_train{i:02d}-{n}.tfrec: tf.train.Example records with image, image_name and target.
+"""
+
+import importlib.util
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PIL import Image
+
+_spec = importlib.util.spec_from_file_location("cassava_tfrecord", Path(__file__).with_name("tfrecord.py"))
+tfrecord = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tfrecord)
+
+DISEASES = {
+    "0": "Cassava Bacterial Blight (CBB)",
+    "1": "Cassava Brown Streak Disease (CBSD)",
+    "2": "Cassava Green Mottle (CGM)",
+    "3": "Cassava Mosaic Disease (CMD)",
+    "4": "Healthy",
+}
+
+
+def _jpeg(rng: np.random.Generator) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)).save(buf, format="JPEG")
+    return buf.getvalue()
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write the small download into ``dest``."""
+    (dest / "train_images").mkdir()
+    (dest / "train_tfrecords").mkdir()
+    (dest / "label_num_to_disease_map.json").write_text(json.dumps(DISEASES))
+    rows = []
+    for shard in range(20):
+        records = []
+        for _ in range(15):
+            name, label, image = (
+                f"{rng.integers(1e8, 1e10)}.jpg",
+                int(rng.choice(5, p=[0.1, 0.2, 0.2, 0.4, 0.1])),
+                _jpeg(rng),
+            )
+            (dest / "train_images" / name).write_bytes(image)
+            feats = {
+                "image": tfrecord.bytes_feature(image),
+                "image_name": tfrecord.bytes_feature(name.encode()),
+                "target": tfrecord.int64_feature(label),
+            }
+            records.append(tfrecord.example(feats))
+            rows.append({"image_id": name, "label": label})
+        tfrecord.write_records(
+            dest / "train_tfrecords" / f"ld_train{shard:02d}-{len(records)}.tfrec", records
+        )
+    pd.DataFrame(rows).iloc[rng.permutation(len(rows))].to_csv(dest / "train.csv", index=False)

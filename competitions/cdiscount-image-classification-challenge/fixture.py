@@ -1,0 +1,56 @@
+"""A small stand-in for Kaggle's cdiscount download: train.bson and category_names.csv.
+
+train.bson is a run of BSON documents {_id: int32, imgs: [{picture: <JPEG binary>}, ...], category_id:
+int32}, written with the small BSON encoder below.
+"""
+
+import io
+import struct
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PIL import Image
+
+
+def _element(key: str, value) -> bytes:
+    name = key.encode() + b"\x00"
+    if isinstance(value, bytes):
+        return b"\x05" + name + struct.pack("<i", len(value)) + b"\x00" + value
+    if isinstance(value, list):
+        return b"\x04" + name + encode({str(i): v for i, v in enumerate(value)})
+    if isinstance(value, dict):
+        return b"\x03" + name + encode(value)
+    return b"\x10" + name + struct.pack("<i", value)
+
+
+def encode(doc: dict) -> bytes:
+    """One BSON document with int32, binary, array and embedded-document values."""
+    body = b"".join(_element(k, v) for k, v in doc.items()) + b"\x00"
+    return struct.pack("<i", len(body) + 4) + body
+
+
+def _jpeg(rng: np.random.Generator) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)).save(buf, format="JPEG")
+    return buf.getvalue()
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write the small download into ``dest``."""
+    categories = [1000010653 + 17 * i for i in range(1, 7)]
+    names = pd.DataFrame(
+        {
+            "category_id": categories,
+            "category_level1": [f"LEVEL1 {i % 2}" for i in range(6)],
+            "category_level2": [f"LEVEL2 {i % 3}" for i in range(6)],
+            "category_level3": [f"LEVEL3 {i}" for i in range(6)],
+        }
+    )
+    names.to_csv(dest / "category_names.csv", index=False)
+    with (dest / "train.bson").open("wb") as out:
+        for product in range(300):
+            imgs = [{"picture": _jpeg(rng)} for _ in range(int(rng.integers(1, 3)))]
+            out.write(
+                encode({"_id": product * 3 + 1, "imgs": imgs, "category_id": int(rng.choice(categories))})
+            )

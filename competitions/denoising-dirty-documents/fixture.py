@@ -1,0 +1,28 @@
+"""A small stand-in for Kaggle's denoising-dirty-documents download: train.zip and train_cleaned.zip."""
+
+import io
+import zipfile
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+
+def _png(pixels: np.ndarray) -> bytes:
+    out = io.BytesIO()
+    Image.fromarray(pixels, mode="L").save(out, format="PNG")
+    return out.getvalue()
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write 20 small grayscale page pairs: noisy train/N.png and clean train_cleaned/N.png."""
+    stems = sorted(rng.choice(np.arange(1, 200), size=20, replace=False).tolist())
+    with (
+        zipfile.ZipFile(dest / "train.zip", "w") as noisy,
+        zipfile.ZipFile(dest / "train_cleaned.zip", "w") as clean,
+    ):
+        for stem in stems:
+            page = rng.choice(np.array([30, 255], dtype=np.uint8), size=(6, 8), p=[0.4, 0.6])
+            dirt = rng.integers(-60, 60, size=page.shape)
+            noisy.writestr(f"train/{stem}.png", _png(np.clip(page + dirt, 0, 255).astype(np.uint8)))
+            clean.writestr(f"train_cleaned/{stem}.png", _png(page))

@@ -1,0 +1,24 @@
+"""jigsaw-unintended-bias-in-toxicity-classification: v1 uses Kaggle's labelled private test set as test.
+
+Public: train.csv (Kaggle's, as is), test.csv (id, comment_text of test_private_expanded.csv),
+sample_submission.csv (prediction 0.0). Private: test.csv, the expanded file with every column (toxicity
+and the identity columns the metric needs), plus a ``prediction`` column equal to ``toxicity`` so that the
+answers hold the submission's columns.
+"""
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+
+from mlebench.declarations import Competition
+from mlebench.prepare import write_csv
+
+
+def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
+    """Build public/ and private/ from ``raw`` as v1 does (see the module docstring)."""
+    shutil.copyfile(raw / "train.csv", public / "train.csv")
+    test = pd.read_csv(raw / "test_private_expanded.csv", dtype=str, keep_default_na=False)
+    write_csv(test[["id", "comment_text"]], public / "test.csv")
+    write_csv(test[["id"]].assign(prediction=0.0), public / "sample_submission.csv")
+    write_csv(test.assign(prediction=test["toxicity"]), private / comp.submission.answers)

@@ -1,0 +1,48 @@
+"""A small stand-in for Kaggle's kuzushiji-recognition download: page images in zips, boxes in train.csv."""
+
+import io
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PIL import Image
+
+CODES = ["U+306F", "U+304B", "U+3068", "U+306E", "U+4E00", "U+5B50", "U+308A", "U+3057"]
+
+
+def _labels(rng: np.random.Generator) -> str | None:
+    n = int(rng.integers(0, 6))
+    if n == 0:
+        return None
+    boxes = [
+        f"{c} {x} {y} {w} {h}"
+        for c, x, y, w, h in zip(rng.choice(CODES, n), *rng.integers(5, 900, (4, n)), strict=True)
+    ]
+    return " ".join(boxes)
+
+
+def _zip_images(path: Path, image_ids: list[str], rng: np.random.Generator) -> None:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for image_id in image_ids:
+            buf = io.BytesIO()
+            Image.fromarray(rng.integers(0, 256, size=(24, 16, 3), dtype=np.uint8)).save(buf, format="JPEG")
+            zf.writestr(f"{image_id}.jpg", buf.getvalue())
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write the small stand-in download into ``dest``."""
+    books = ["100241706", "200003076", "brsk00000", "umgy00000"]
+    ids = [f"{rng.choice(books)}_{i:05d}_{rng.integers(1, 3)}" for i in range(300)]
+    train_ids, test_ids = ids[:260], ids[260:]
+    pd.DataFrame({"image_id": train_ids, "labels": [_labels(rng) for _ in train_ids]}).to_csv(
+        dest / "train.csv", index=False
+    )
+    pd.DataFrame({"Unicode": CODES, "char": [chr(int(c[2:], 16)) for c in CODES]}).to_csv(
+        dest / "unicode_translation.csv", index=False
+    )
+    pd.DataFrame({"image_id": test_ids, "labels": "U+003F 1 1 U+FF2F 2 2"}).to_csv(
+        dest / "sample_submission.csv", index=False
+    )
+    _zip_images(dest / "train_images.zip", train_ids, rng)
+    _zip_images(dest / "test_images.zip", test_ids, rng)

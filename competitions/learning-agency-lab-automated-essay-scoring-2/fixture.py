@@ -1,0 +1,33 @@
+"""A small stand-in for Kaggle's AES 2.0 download: train.csv (essay_id, full_text, score)."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+WORDS = [
+    "the",
+    "car",
+    "should",
+    "students",
+    "because",
+    "school",
+    "venus",
+    "driverless",
+    "face",
+    "mars",
+    "think",
+]
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write the small stand-in download into ``dest``."""
+    n = 300
+    frame = pd.DataFrame(
+        {
+            "essay_id": [f"{x:07x}" for x in rng.choice(16**7, size=n, replace=False)],
+            "full_text": [" ".join(rng.choice(WORDS, size=rng.integers(8, 30))) + "." for _ in range(n)],
+            "score": rng.integers(1, 7, size=n),
+        }
+    )
+    frame.to_csv(dest / "train.csv", index=False)

@@ -1,0 +1,32 @@
+"""movie-review-sentiment-analysis-kernels-only: MLE-bench v1's split of Kaggle's train.tsv.
+
+v1 holds out 30% of the phrases (TTS 0.3, seed 0), not whole sentences. Train and test (without the
+label) are published as zipped TSVs like Kaggle's; the sample submission predicts the neutral class 2.
+"""
+
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from mlebench.declarations import Competition
+from mlebench.prepare import write_csv, write_zip
+from mlebench.splitting import split_frame
+
+
+def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
+    """Write v1's public and private files from ``raw``."""
+    phrases = pd.read_csv(raw / "train.tsv.zip", sep="\t", keep_default_na=False)
+    train, test = split_frame(phrases, comp.split)
+    write_tsv_zip(train, "train.tsv", public)
+    write_tsv_zip(test.drop(columns=["Sentiment"]), "test.tsv", public)
+    write_csv(test[["PhraseId", "Sentiment"]], private / comp.submission.answers)
+    write_csv(test[["PhraseId"]].assign(Sentiment=2), public / "sampleSubmission.csv")
+
+
+def write_tsv_zip(frame: pd.DataFrame, name: str, public: Path) -> None:
+    """Write ``frame`` as ``public/<name>.zip`` holding the TSV ``name``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / name
+        frame.to_csv(path, sep="\t", index=False, lineterminator="\n")
+        write_zip([path], Path(tmp), public / f"{name}.zip")

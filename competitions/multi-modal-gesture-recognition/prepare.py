@@ -1,0 +1,58 @@
+"""multi-modal-gesture-recognition: MLE-bench v1's split, where Kaggle's training4 archive becomes test.
+
+The test ids are the last 4 digits of each ``SampleNNNNN.zip`` in ``training4.tar.gz``, which is published
+unchanged as ``test.tar.gz`` (its ``_data.mat`` files still hold the labels, as in v1). ``training.csv``
+loses the test rows, which become the answers; ``randomPredictions.csv`` is the sample submission, a
+seeded random permutation of the 20 gestures per test id. Every other archive is copied as it is.
+"""
+
+import random
+import shutil
+import tarfile
+from pathlib import Path, PurePosixPath
+
+import pandas as pd
+
+from mlebench.declarations import Competition
+from mlebench.prepare import write_csv
+
+COPIED = [
+    *(f"training{k}.tar.gz" for k in (1, 2, 3)),
+    *(f"validation{k}.tar.gz" for k in (1, 2, 3)),
+    "devel01-40.7z",
+    "valid_all_files_combined.7z",
+    "sample_code_mmrgc.zip",
+]
+GESTURES = 20
+
+
+def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
+    """Write v1's public and private files from ``raw``."""
+    test_ids = sorted(archive_ids(raw / "training4.tar.gz"))
+    labels = pd.read_csv(raw / "training.csv", dtype=str)
+    in_test = labels["Id"].isin(test_ids)
+    write_csv(labels[~in_test], public / "training.csv")
+    write_csv(labels[in_test], private / comp.submission.answers)
+    write_csv(pd.DataFrame({"Id": test_ids}), public / "test.csv")
+    write_csv(random_predictions(test_ids, comp.split.seed), public / "randomPredictions.csv")
+    shutil.copyfile(raw / "training4.tar.gz", public / "test.tar.gz")
+    for name in COPIED:
+        shutil.copyfile(raw / name, public / name)
+
+
+def archive_ids(archive: Path) -> list[str]:
+    """Return the last 4 digits of every ``SampleNNNNN.zip`` in ``archive``, streaming through it."""
+    with tarfile.open(archive, "r|gz") as tar:
+        stems = [PurePosixPath(m.name).stem for m in tar if m.name.endswith(".zip")]
+    return [stem[-4:] for stem in stems if stem.startswith("Sample")]
+
+
+def random_predictions(test_ids: list[str], seed: int) -> pd.DataFrame:
+    """One random order of gestures 1..20 per test id, from ``random.Random(seed)``."""
+    rng = random.Random(seed)
+    sequences = []
+    for _ in test_ids:
+        gestures = list(range(1, GESTURES + 1))
+        rng.shuffle(gestures)
+        sequences.append(" ".join(map(str, gestures)))
+    return pd.DataFrame({"Id": test_ids, "Sequence": sequences})

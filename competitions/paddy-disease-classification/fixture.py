@@ -1,0 +1,35 @@
+"""A small stand-in for Kaggle's paddy-disease-classification download: train.csv, images by label."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PIL import Image
+
+LABELS = ["normal", "blast", "hispa", "tungro", "bacterial_leaf_blight"]
+VARIETIES = ["ADT45", "KarnatakaPonni", "Ponni", "Zonal"]
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write the stand-in download into ``dest``."""
+    n = 120
+    train = pd.DataFrame(
+        {
+            "image_id": [f"{100000 + i}.jpg" for i in rng.permutation(n)],
+            "label": [LABELS[i % len(LABELS)] for i in range(n)],
+            "variety": rng.choice(VARIETIES, size=n),
+            "age": rng.integers(45, 82, size=n),
+        }
+    )
+    train.to_csv(dest / "train.csv", index=False)
+    pd.DataFrame({"image_id": ["200001.jpg"], "label": [""]}).to_csv(
+        dest / "sample_submission.csv", index=False
+    )
+    for image_id, label in zip(train["image_id"], train["label"], strict=True):
+        folder = dest / "train_images" / label
+        folder.mkdir(parents=True, exist_ok=True)
+        pixels = rng.integers(0, 256, size=(8, 6, 3), dtype=np.uint8)
+        Image.fromarray(pixels).save(folder / image_id, quality=80)
+    test = dest / "test_images"
+    test.mkdir()
+    Image.fromarray(rng.integers(0, 256, size=(8, 6, 3), dtype=np.uint8)).save(test / "200001.jpg")

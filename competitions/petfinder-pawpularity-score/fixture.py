@@ -1,0 +1,25 @@
+"""A small stand-in for Kaggle's petfinder-pawpularity-score download: train.csv and train/*.jpg."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PIL import Image
+
+FEATURES = ["Subject Focus", "Eyes", "Face", "Near", "Action", "Accessory", "Group", "Collage", "Human",
+            "Occlusion", "Info", "Blur"]  # fmt: skip
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write the stand-in download into ``dest``."""
+    n = 300
+    ids = [f"{v:032x}" for v in rng.integers(0, 2**62, size=n)]
+    frame = pd.DataFrame({"Id": ids})
+    for feature in FEATURES:
+        frame[feature] = rng.integers(0, 2, size=n)
+    frame["Pawpularity"] = rng.integers(1, 101, size=n)
+    frame.to_csv(dest / "train.csv", index=False)
+    (dest / "train").mkdir()
+    for image_id in ids:
+        pixels = rng.integers(0, 256, size=(6, 6, 3), dtype=np.uint8)
+        Image.fromarray(pixels).save(dest / "train" / f"{image_id}.jpg", quality=80)

@@ -1,0 +1,27 @@
+"""A small stand-in for Kaggle's plant-pathology-2020-fgvc7 download: train.csv (one-hot) and images/."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PIL import Image
+
+CLASSES = ["healthy", "multiple_diseases", "rust", "scab"]
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write the stand-in download into ``dest``."""
+    n = 300
+    label = rng.choice(len(CLASSES), size=n, p=[0.3, 0.1, 0.3, 0.3])
+    frame = pd.DataFrame({"image_id": [f"Train_{i}" for i in range(n)]})
+    for k, name in enumerate(CLASSES):
+        frame[name] = (label == k).astype(int)
+    frame.to_csv(dest / "train.csv", index=False)
+    pd.DataFrame({"image_id": ["Test_0"], **{c: [0.25] for c in CLASSES}}).to_csv(
+        dest / "sample_submission.csv", index=False
+    )
+    pd.DataFrame({"image_id": ["Test_0"]}).to_csv(dest / "test.csv", index=False)
+    (dest / "images").mkdir()
+    for name in [*frame["image_id"], "Test_0"]:
+        pixels = rng.integers(0, 256, size=(6, 8, 3), dtype=np.uint8)
+        Image.fromarray(pixels).save(dest / "images" / f"{name}.jpg", quality=80)

@@ -1,0 +1,33 @@
+"""A small stand-in for Kaggle's plant-pathology-2021-fgvc8 download: train.csv and train_images/."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PIL import Image
+
+LABELS = [
+    "healthy",
+    "scab",
+    "frog_eye_leaf_spot",
+    "rust",
+    "complex",
+    "powdery_mildew",
+    "scab frog_eye_leaf_spot",
+]
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write the stand-in download into ``dest``."""
+    n = 200
+    images = [f"{v:016x}.jpg" for v in rng.integers(0, 2**62, size=n)]
+    labels = rng.choice(LABELS, size=n, p=[0.3, 0.2, 0.15, 0.1, 0.1, 0.1, 0.05])
+    pd.DataFrame({"image": images, "labels": labels}).to_csv(dest / "train.csv", index=False)
+    pd.DataFrame({"image": ["85f8cb619c66b863.jpg"], "labels": ["healthy"]}).to_csv(
+        dest / "sample_submission.csv", index=False
+    )
+    for folder, names in (("train_images", images), ("test_images", ["85f8cb619c66b863.jpg"])):
+        (dest / folder).mkdir()
+        for name in names:
+            pixels = rng.integers(0, 256, size=(6, 8, 3), dtype=np.uint8)
+            Image.fromarray(pixels).save(dest / folder / name, quality=80)

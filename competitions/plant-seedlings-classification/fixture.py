@@ -1,0 +1,32 @@
+"""A small stand-in for Kaggle's plant-seedlings-classification download: train/<species>/*.png."""
+
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+SPECIES = [
+    "Black-grass",
+    "Charlock",
+    "Cleavers",
+    "Common Chickweed",
+    "Common wheat",
+    "Fat Hen",
+    "Loose Silky-bent",
+    "Maize",
+    "Scentless Mayweed",
+    "Shepherds Purse",
+    "Small-flowered Cranesbill",
+    "Sugar beet",
+]
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write the small synthetic download into the empty folder ``dest``."""
+    for species in SPECIES:
+        folder = dest / "train" / species
+        folder.mkdir(parents=True)
+        for _ in range(20):
+            name = f"{rng.integers(0, 16**9):09x}.png"
+            pixels = rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)
+            Image.fromarray(pixels).save(folder / name)

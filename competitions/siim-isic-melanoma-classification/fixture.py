@@ -1,0 +1,132 @@
+"""A small stand-in for Kaggle's siim-isic-melanoma-classification download.
+
+train.csv/test.csv, 16 train TFRecord files of tf.train.Example records (written with the small writer
+below), DICOM stubs under train/ and test/, and JPEGs under jpeg/train/ and jpeg/test/.
+"""
+
+import io
+import struct
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PIL import Image
+
+N_FILES, PER_FILE = 16, 14
+SITES = ["torso", "lower extremity", "upper extremity", "head/neck", ""]
+
+
+def _crc32c(data: bytes) -> int:
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def _masked_crc(data: bytes) -> int:
+    crc = _crc32c(data)
+    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+        n >>= 7
+        if not n:
+            return bytes(out)
+
+
+def _field(number: int, payload: bytes) -> bytes:
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+def _example(features: dict[str, bytes | int]) -> bytes:
+    entries = b""
+    for key, value in features.items():
+        if isinstance(value, bytes):
+            feature = _field(1, _field(1, value))  # bytes_list.value
+        else:
+            feature = _field(3, _field(1, _varint(value)))  # int64_list.value (packed)
+        entries += _field(1, _field(1, key.encode()) + _field(2, feature))
+    return _field(1, entries)
+
+
+def _write_tfrecord(path: Path, records: list[bytes]) -> None:
+    with path.open("wb") as out:
+        for data in records:
+            length = struct.pack("<Q", len(data))
+            out.write(length + struct.pack("<I", _masked_crc(length)) + data)
+            out.write(struct.pack("<I", _masked_crc(data)))
+
+
+def _jpeg(rng: np.random.Generator) -> bytes:
+    buffer = io.BytesIO()
+    Image.fromarray(rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)).save(buffer, format="JPEG")
+    return buffer.getvalue()
+
+
+def _dicom(name: str) -> bytes:
+    return b"\0" * 128 + b"DICM" + name.encode()
+
+
+def _metadata(rng: np.random.Generator, names: list[str]) -> pd.DataFrame:
+    n = len(names)
+    return pd.DataFrame(
+        {
+            "image_name": names,
+            "patient_id": [f"IP_{i:07d}" for i in rng.integers(0, 60, size=n)],
+            "sex": rng.choice(["male", "female"], size=n),
+            "age_approx": rng.choice([30.0, 45.0, 60.0, 75.0], size=n),
+            "anatom_site_general_challenge": rng.choice(SITES, size=n),
+        }
+    )
+
+
+def _write_images(dest: Path, split: str, names: list[str], rng: np.random.Generator) -> dict[str, bytes]:
+    (dest / split).mkdir(exist_ok=True)
+    (dest / "jpeg" / split).mkdir(parents=True, exist_ok=True)
+    jpegs = {}
+    for name in names:
+        jpegs[name] = _jpeg(rng)
+        (dest / "jpeg" / split / f"{name}.jpg").write_bytes(jpegs[name])
+        (dest / split / f"{name}.dcm").write_bytes(_dicom(name))
+    return jpegs
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write the small download into ``dest``, all randomness from ``rng``."""
+    numbers = rng.choice(9_999_999, size=N_FILES * PER_FILE + 30, replace=False)
+    names = [f"ISIC_{i:07d}" for i in numbers]
+    train_names, test_names = names[: N_FILES * PER_FILE], names[N_FILES * PER_FILE :]
+    train = _metadata(rng, train_names)
+    train["target"] = (rng.random(len(train)) < 0.3).astype(int)
+    train["diagnosis"] = np.where(train["target"] == 1, "melanoma", "nevus")
+    train["benign_malignant"] = np.where(train["target"] == 1, "malignant", "benign")
+    columns = list(train.columns[:5]) + ["diagnosis", "benign_malignant", "target"]
+    train[columns].to_csv(dest / "train.csv", index=False)
+    test = _metadata(rng, test_names)
+    test.to_csv(dest / "test.csv", index=False)
+    test[["image_name"]].assign(target=0).to_csv(dest / "sample_submission.csv", index=False)
+    jpegs = _write_images(dest, "train", train_names, rng)
+    _write_images(dest, "test", test_names, rng)
+    (dest / "tfrecords").mkdir()
+    rows = train.to_dict("records")
+    for k in range(N_FILES):
+        chunk = rows[k * PER_FILE : (k + 1) * PER_FILE]
+        records = [
+            _example(
+                {
+                    "image": jpegs[r["image_name"]],
+                    "image_name": r["image_name"].encode(),
+                    "patient_id": int(r["patient_id"][3:]),
+                    "sex": int(r["sex"] == "male"),
+                    "age_approx": int(r["age_approx"]),
+                    "target": int(r["target"]),
+                }
+            )
+            for r in chunk
+        ]
+        _write_tfrecord(dest / "tfrecords" / f"train{k:02d}-{len(chunk)}.tfrec", records)

@@ -1,0 +1,28 @@
+"""spooky-author-identification: MLE-bench v1 splits Kaggle's train.csv (inside train.zip) with TTS(0.1, 0).
+
+The answers one-hot encode the author as EAP, HPL, MWS; the sample submission gives every row the
+fixed class shares 0.4035 / 0.2878 / 0.3087.
+"""
+
+from pathlib import Path
+
+import pandas as pd
+
+from mlebench.declarations import Competition
+from mlebench.prepare import write_csv
+from mlebench.splitting import split_frame
+
+AUTHORS = ["EAP", "HPL", "MWS"]
+PRIOR = {"EAP": 0.4035, "HPL": 0.2878, "MWS": 0.3087}
+
+
+def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
+    """Build ``public`` and ``private`` from ``raw`` as MLE-bench v1 does (see the module docstring)."""
+    train, test = split_frame(pd.read_csv(raw / "train.zip"), comp.split)
+    write_csv(train, public / "train.csv")
+    write_csv(test.drop(columns=["author"]), public / "test.csv")
+    answers = test[["id"]].copy()
+    for author in AUTHORS:
+        answers[author] = (test["author"] == author).astype(int)
+    write_csv(answers, private / comp.submission.answers)
+    write_csv(test[["id"]].assign(**PRIOR), public / "sample_submission.csv")
