@@ -120,13 +120,29 @@ def _check_metric(declaration: Path, comp: Competition, registry: Any) -> list[P
         registry.get_metric(comp.metric.name)
     except KeyError as exc:
         return [Problem(str(declaration), f"metric.name: {exc.args[0]}")]
+    problems = [
+        Problem(str(declaration), f"metric.args.{key}: column {name!r} is not a submission or answer column")
+        for key, name in _column_args(comp.metric.args)
+        if name not in comp.submission.answers_layout
+    ]
     arg_problems = getattr(registry, "metric_arg_problems", None)
     if arg_problems is None:
-        return []
-    return [
+        return problems
+    return problems + [
         Problem(str(declaration), f"metric.args: {text}")
         for text in arg_problems(comp.metric.name, comp.metric.args)
     ]
+
+
+def _column_args(args: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Return the (key, column) pairs of metric arguments that name columns (``*_column``, ``columns``)."""
+    pairs = []
+    for key, value in args.items():
+        if key.endswith("_column") and isinstance(value, str):
+            pairs.append((key, value))
+        elif key == "columns" and isinstance(value, list):
+            pairs += [(key, str(v)) for v in value]
+    return pairs
 
 
 def _check_checksums(declaration: Path, comp: Competition) -> list[Problem]:

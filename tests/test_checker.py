@@ -221,3 +221,12 @@ def test_competition_ids_refuses_a_broken_declaration(tmp_path: Path) -> None:
 def test_the_real_competitions_have_no_problems(registry_ready: None) -> None:
     root = Path(__file__).resolve().parents[1]
     assert [str(p) for p in check_all(root)] == []
+
+
+def test_metric_column_arguments_must_name_declared_columns(tmp_path: Path, registry_ready: None) -> None:
+    yaml = GOOD.format(id="masked", complexity="dev", systemcard="false", metric="mae_masked").replace(
+        "args: {}", "args: {target_column: y, mask_column: u_out}"
+    )
+    _write(tmp_path, "masked", yaml, leaderboard="score\n0.8\n0.9\n")
+    problems = [p.message for p in check_all(tmp_path)]
+    assert problems == ["metric.args.mask_column: column 'u_out' is not a submission or answer column"]
