@@ -87,7 +87,9 @@ def competition_thresholds(competition: Competition, higher_is_better: bool) -> 
     """Medal thresholds: declared ones (``medals:``) when present, else computed from the leaderboard file."""
     declared = competition.medals
     if declared is not None:
-        return Thresholds(gold=declared.gold, silver=declared.silver, bronze=declared.bronze, median=declared.median)
+        return Thresholds(
+            gold=declared.gold, silver=declared.silver, bronze=declared.bronze, median=declared.median
+        )
     return thresholds(load_leaderboard(competition.leaderboard_path, higher_is_better))
 
 

@@ -91,6 +91,9 @@ class Split(_Strict):
     stratify: str | None = None
     group_column: str | None = None
     time_column: str | None = None
+    # Each side numbers its own ids from the start (v1 does for nomad2018 and ventilator), so train and
+    # test ids overlap by construction and the layout check does not compare them.
+    ids_per_side: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> Split:
@@ -121,6 +124,9 @@ class Submission(_Strict):
     match: Literal["id", "position"] = "id"
     # Blank label cells: rejected, or (as v1 does where its sample submission is blank) scored as wrong.
     blank_labels: bool = False
+    # Columns after the id that identify a row rather than answer it (uw-madison's `class`); they must
+    # equal the answers' row by row, so they need `match: position`.
+    key_columns: list[str] = []
     # A perfect submission, relative to the prepared folder, where the answers' own columns are not one
     # (kuzushiji's answers hold boxes, its submissions points); default: the answers' submission columns.
     gold: str | None = None
@@ -134,6 +140,10 @@ class Submission(_Strict):
         extra = self.answer_columns
         if set(extra) & set(self.columns) or len(set(extra)) != len(extra):
             raise ValueError("submission.answer_columns must be distinct and not among submission.columns")
+        if not set(self.key_columns) <= set(self.columns[1:]):
+            raise ValueError("submission.key_columns must be among submission.columns (after the id)")
+        if self.key_columns and self.match != "position":
+            raise ValueError("submission.key_columns needs submission.match: position")
         for key, value in (("sample", self.sample), ("gold", self.gold)):
             parts = Path(value).parts if value else ("public", "x")
             if len(parts) < 2 or parts[0] not in ("public", "private") or ".." in parts:
@@ -155,8 +165,8 @@ class Submission(_Strict):
 
     @property
     def target_columns(self) -> list[str]:
-        """The answer columns (everything but the id)."""
-        return self.columns[1:]
+        """The answer columns (everything but the id and the key columns)."""
+        return [c for c in self.columns[1:] if c not in self.key_columns]
 
 
 def _prepared_path(relative: str, public: Path, private: Path) -> Path:

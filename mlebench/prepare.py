@@ -13,7 +13,8 @@ Layout checked after every prepare:
 - both list the same ids, each once (with ``submission.match: position``: the same ids in the same order);
 - ``public/test.csv``, when there is one and has the id column, has no answer column and the
   answers' ids (it may repeat them: some competitions list one row per image of an answer);
-- unless the source keeps its own split or ids are positional, no id of ``public/train.csv`` is a test id.
+- unless the source keeps its own split or each side numbers its own ids (``split.ids_per_side``), no id
+  of ``public/train.csv`` is a test id.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def check_layout(comp: Competition, public: Path, private: Path) -> list[str]:
                 f"({_diff(test[id_col], answers[id_col])})"
             )
     train_path = public / "train.csv"
-    own_ids = comp.split.method == "keep_source" or spec.match == "position"  # ids numbered per side
+    own_ids = comp.split.method == "keep_source" or comp.split.ids_per_side
     if answers is not None and not own_ids and train_path.is_file():
         train = read_csv_text(train_path)
         if id_col in train.columns:

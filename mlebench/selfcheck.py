@@ -45,19 +45,28 @@ def selfcheck(comp: Competition, public: Path, private: Path) -> tuple[dict[str,
     return results, failures
 
 
+_NUMERIC_KINDS = frozenset(
+    {"binary_probability", "regression", "probabilities", "numeric_table", "binary_score", "numeric_columns"}
+)
+
+
 def _gold_frame(comp: Competition, public: Path, private: Path) -> pd.DataFrame:
     """Return the answers' submission columns, blank cells filled with the sample submission's values.
 
-    Blank answer cells are rows the grader does not score (osic's weeks without a visit), so any valid
-    value will do there, and the sample's values are valid by construction.
+    Blank numeric answer cells are rows the grader does not score (osic's weeks without a visit), so any
+    valid value will do there, and the sample's values are valid by construction. Elsewhere a blank is an
+    answer (an empty mask, no text) and stays.
     """
+    from graders.registry import get_metric
+
     spec = comp.submission
     read = {"dtype": str, "keep_default_na": False}
     gold = pd.read_csv(private / spec.answers, **read)[spec.columns]
     targets = spec.target_columns
     blank = gold[targets].eq("")
     sample_path = spec.sample_path(public, private)
-    if not blank.to_numpy().any() or not sample_path.is_file():
+    numeric = get_metric(comp.metric.name).kind in _NUMERIC_KINDS
+    if not numeric or not blank.to_numpy().any() or not sample_path.is_file():
         return gold
     sample = pd.read_csv(sample_path, **read)
     if spec.match == "id":

@@ -47,8 +47,8 @@ def stream_train_test_split(
     random_state: int,
     dtype: dict[str, str],
     transform_train: Callable[[pd.DataFrame], pd.DataFrame] = lambda frame: frame,
-    chunk_rows: int = 1_000_000,
-    bucket_rows: int = 1_000_000,
+    chunk_rows: int = 250_000,
+    bucket_rows: int = 500_000,
 ) -> pd.DataFrame:
     """Write the train side of ``train_test_split`` of ``source`` to ``train_out``; return the test side.
 

@@ -492,3 +492,33 @@ def test_3d_boxes_may_be_blank_but_sizes_must_be_positive():
         "column 'PredictionString': 1 malformed prediction string: id 'b': '0.5 0 0 0 2 -4 2 0 car' "
         "(box size '-4' is not > 0)"
     ]
+
+
+def test_integer_ids_match_only_their_exact_text() -> None:
+    """The integer fast path must not make "007" equal "7" or "+7", and must report ids as written."""
+    spec = Submission(id_column="id", columns=["id", "y"])
+    answers = pd.DataFrame({"id": ["7", "10", "-3"], "y": ["1", "2", "3"]})
+    good = pd.DataFrame({"id": ["-3", "7", "10"], "y": ["3", "1", "2"]})
+    y_true, y_pred = validate(good, answers, spec, get_metric("rmse"))
+    assert list(y_pred) == [1.0, 2.0, 3.0]
+    padded = pd.DataFrame({"id": ["007", "10", "-3"], "y": ["1", "2", "3"]})
+    with pytest.raises(InvalidSubmission) as info:
+        validate(padded, answers, spec, get_metric("rmse"))
+    assert "missing ids: 1 of the 3 ids in the answers are not in column 'id': '7'" in str(info.value)
+    assert "'007'" in str(info.value)
+
+
+def test_key_columns_must_follow_the_answers_row_by_row() -> None:
+    """uw-madison: `class` identifies a row (matched by position), it is not an answer."""
+    spec = Submission(id_column="id", columns=["id", "class", "y"], match="position", key_columns=["class"])
+    assert spec.target_columns == ["y"]
+    answers = pd.DataFrame({"id": ["a", "a"], "class": ["large", "small"], "y": ["1", "2"]})
+    ok = pd.DataFrame({"id": ["a", "a"], "class": ["large", "small"], "y": ["1", "2"]})
+    assert list(validate(ok, answers, spec, get_metric("rmse"))[1]) == [1.0, 2.0]
+    swapped = pd.DataFrame({"id": ["a", "a"], "class": ["small", "large"], "y": ["1", "2"]})
+    with pytest.raises(
+        InvalidSubmission, match="column 'class' must list the answers' values in their order"
+    ):
+        validate(swapped, answers, spec, get_metric("rmse"))
+    with pytest.raises(ValueError, match="key_columns needs submission.match: position"):
+        Submission(id_column="id", columns=["id", "class", "y"], key_columns=["class"])

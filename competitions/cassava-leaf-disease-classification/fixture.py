@@ -4,7 +4,6 @@ train.csv (image_id, label 0-4), train_images/<image_id>, label_num_to_disease_m
 train_tfrecords/ld_train{i:02d}-{n}.tfrec: tf.train.Example records with image, image_name and target.
 """
 
-import importlib.util
 import io
 import json
 from pathlib import Path
@@ -13,9 +12,7 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
-_spec = importlib.util.spec_from_file_location("cassava_tfrecord", Path(__file__).with_name("tfrecord.py"))
-tfrecord = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tfrecord)
+from mlebench.tfrecord import bytes_feature, encode_example, int64_feature, write_records
 
 DISEASES = {
     "0": "Cassava Bacterial Blight (CBB)",
@@ -48,13 +45,11 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             )
             (dest / "train_images" / name).write_bytes(image)
             feats = {
-                "image": tfrecord.bytes_feature(image),
-                "image_name": tfrecord.bytes_feature(name.encode()),
-                "target": tfrecord.int64_feature(label),
+                "image": bytes_feature(image),
+                "image_name": bytes_feature(name.encode()),
+                "target": int64_feature(label),
             }
-            records.append(tfrecord.example(feats))
+            records.append(encode_example(feats))
             rows.append({"image_id": name, "label": label})
-        tfrecord.write_records(
-            dest / "train_tfrecords" / f"ld_train{shard:02d}-{len(records)}.tfrec", records
-        )
+        write_records(dest / "train_tfrecords" / f"ld_train{shard:02d}-{len(records)}.tfrec", records)
     pd.DataFrame(rows).iloc[rng.permutation(len(rows))].to_csv(dest / "train.csv", index=False)

@@ -9,9 +9,9 @@ Unlike v1, which copies the test files byte for byte, each test record is rewrit
 feature (the label); the split and the answers are unchanged.
 """
 
-import importlib.util
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -19,10 +19,7 @@ from sklearn.model_selection import train_test_split
 
 from mlebench.declarations import Competition
 from mlebench.prepare import write_csv
-
-_spec = importlib.util.spec_from_file_location("cassava_tfrecord", Path(__file__).with_name("tfrecord.py"))
-tfrecord = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tfrecord)
+from mlebench.tfrecord import decode_example, encode_example, read_records, write_records
 
 SAMPLE_LABEL = 4
 
@@ -35,11 +32,11 @@ def _copy(src: Path, dest: Path) -> None:
         shutil.copyfile(src, dest)
 
 
-def _unlabelled(path: Path, names: list[str]):
-    for record in tfrecord.read_records(path):
-        feats = tfrecord.features(record)
-        names.append(tfrecord.bytes_value(feats["image_name"]).decode())
-        yield tfrecord.example({k: v for k, v in feats.items() if k != "target"})
+def _unlabelled(path: Path, names: list[str]) -> Iterator[bytes]:
+    for record in read_records(path):
+        feats = decode_example(record)
+        names.append(feats["image_name"].values[0].decode())
+        yield encode_example({k: v for k, v in feats.items() if k != "target"})
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
@@ -49,14 +46,14 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
         files, test_size=comp.split.test_fraction, random_state=comp.split.seed
     )
     for i, path in enumerate(train_files):
-        count = sum(1 for _ in tfrecord.read_records(path))
+        count = sum(1 for _ in read_records(path))
         _copy(path, public / "train_tfrecords" / f"ld_train{i:02d}-{count}.tfrec")
     test_ids: list[str] = []
     (public / "test_tfrecords").mkdir(parents=True)
     for i, path in enumerate(test_files):
         names: list[str] = []
         staged = public / "test_tfrecords" / "staged.tfrec"
-        tfrecord.write_records(staged, _unlabelled(path, names))
+        write_records(staged, _unlabelled(path, names))
         staged.rename(public / "test_tfrecords" / f"ld_test{i:02d}-{len(names)}.tfrec")
         test_ids += names
     labels = pd.read_csv(raw / "train.csv")

@@ -1,27 +1,37 @@
 """A small stand-in for Kaggle's invasive-species-monitoring download: 7z archives, zipped CSVs.
 
-train.7z and test.7z hold JPEGs under train/ and test/, written LZMA2-compressed (as 7-Zip does) with the
-folder's pure-Python 7z writer; train_labels.csv.zip and sample_submission.csv.zip hold the CSVs.
+train.7z and test.7z hold JPEGs under train/ and test/, written with py7zr's default LZMA2 filter (as 7-Zip
+compresses by default) from files staged with a fixed mtime, so the same seed gives the same bytes;
+train_labels.csv.zip and sample_submission.csv.zip hold the CSVs.
 """
 
-import importlib.util
 import io
+import os
+import tempfile
 import zipfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import py7zr
 from PIL import Image
-
-_spec = importlib.util.spec_from_file_location("invasive_sevenzip", Path(__file__).with_name("sevenzip.py"))
-sevenzip = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(sevenzip)
 
 
 def _jpeg(rng: np.random.Generator) -> bytes:
     buf = io.BytesIO()
     Image.fromarray(rng.integers(0, 256, size=(12, 16, 3), dtype=np.uint8)).save(buf, format="JPEG")
     return buf.getvalue()
+
+
+def _write_7z(archive: Path, members: dict[str, bytes]) -> None:
+    with tempfile.TemporaryDirectory() as tmp, py7zr.SevenZipFile(archive, "w") as out:
+        for arcname, data in members.items():
+            staged = Path(tmp) / arcname
+            staged.parent.mkdir(parents=True, exist_ok=True)
+            staged.write_bytes(data)
+            os.chmod(staged, 0o644)
+            os.utime(staged, (946_684_800, 946_684_800))
+            out.write(staged, arcname)
 
 
 def _zip_csv(frame: pd.DataFrame, dest: Path, name: str) -> None:
@@ -39,6 +49,4 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     )
     _zip_csv(pd.DataFrame({"name": range(1, n_test + 1), "invasive": 0.5}), dest, "sample_submission.csv")
     for folder, count in (("train", n_train), ("test", n_test)):
-        with sevenzip.Writer(dest / f"{folder}.7z", compress=True) as archive:
-            for name in range(1, count + 1):
-                archive.add(f"{folder}/{name}.jpg", _jpeg(rng))
+        _write_7z(dest / f"{folder}.7z", {f"{folder}/{name}.jpg": _jpeg(rng) for name in range(1, count + 1)})

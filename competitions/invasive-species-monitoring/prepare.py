@@ -5,28 +5,30 @@ public/test.7z (``test/<name>.jpg``). Public also has train_labels.csv.zip (the 
 sample_submission.csv.zip; v1 deletes the unzipped CSVs. Private: answers.csv (name, invasive) and
 sample_submission.csv (invasive 0.5), which is the sample the declaration points to.
 
-v1 uses py7zr; here the folder's small 7z module reads the archive in one streaming pass and writes both
-archives with the Copy coder (JPEGs do not compress), so the image bytes are identical.
+Like v1 this uses py7zr: train.7z is extracted to a scratch folder (streamed to disk), and both public
+archives are written member by member, in name order, with the Copy filter (JPEGs do not compress), so the
+image bytes are identical. Every member gets a fixed mtime and mode, so the archives are reproducible.
 """
 
-import importlib.util
+import os
+import tempfile
 from pathlib import Path
 
 import pandas as pd
+import py7zr
 
 from mlebench.declarations import Competition
 from mlebench.prepare import write_csv, write_zip
 from mlebench.splitting import split_frame
 
-_spec = importlib.util.spec_from_file_location("invasive_sevenzip", Path(__file__).with_name("sevenzip.py"))
-sevenzip = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(sevenzip)
+STORE = [{"id": py7zr.FILTER_COPY}]
+FIXED_MTIME = 946_684_800  # 2000-01-01 UTC, stamped on every member so archive bytes never depend on clocks
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     """Build public/ and private/ from ``raw`` as v1 does (see the module docstring)."""
     train, test = split_frame(pd.read_csv(raw / "train_labels.csv.zip"), comp.split)
-    _split_images(raw / "train.7z", set(test["name"].astype(str)), public)
+    _split_images(raw / "train.7z", set(test["name"].astype(str)), public, private)
     sample = test[["name"]].assign(invasive=0.5)
     _write_zipped_csv(train, public / "train_labels.csv")
     _write_zipped_csv(sample, public / "sample_submission.csv")
@@ -34,14 +36,22 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     write_csv(sample, private / "sample_submission.csv")
 
 
-def _split_images(archive: Path, test_names: set[str], public: Path) -> None:
-    with sevenzip.Writer(public / "train.7z") as train, sevenzip.Writer(public / "test.7z") as test:
-        for member, data in sevenzip.read_members(archive):
-            name = Path(member).stem
-            if name in test_names:
-                test.add(f"test/{name}.jpg", data)
-            else:
-                train.add(f"train/{name}.jpg", data)
+def _split_images(archive: Path, test_names: set[str], public: Path, scratch: Path) -> None:
+    with tempfile.TemporaryDirectory(dir=scratch) as tmp:
+        with py7zr.SevenZipFile(archive) as source:
+            source.extractall(tmp)
+        images = sorted(p for p in Path(tmp).rglob("*") if p.is_file())
+        with (
+            py7zr.SevenZipFile(public / "train.7z", "w", filters=STORE) as train,
+            py7zr.SevenZipFile(public / "test.7z", "w", filters=STORE) as test,
+        ):
+            for path in images:
+                os.chmod(path, 0o644)
+                os.utime(path, (FIXED_MTIME, FIXED_MTIME))
+                if path.stem in test_names:
+                    test.write(path, f"test/{path.stem}.jpg")
+                else:
+                    train.write(path, f"train/{path.stem}.jpg")
 
 
 def _write_zipped_csv(frame: pd.DataFrame, path: Path) -> None:

@@ -12,9 +12,9 @@ from mlebench.declarations import Competition
 from mlebench.streaming import stream_train_test_split
 
 DTYPE = {
-    "key": "str",
+    "key": "string[pyarrow]",
     "fare_amount": "float64",
-    "pickup_datetime": "str",
+    "pickup_datetime": "string[pyarrow]",
     "pickup_longitude": "float64",
     "pickup_latitude": "float64",
     "dropoff_longitude": "float64",

@@ -1,65 +1,22 @@
 """A small stand-in for Kaggle's siim-isic-melanoma-classification download.
 
-train.csv/test.csv, 16 train TFRecord files of tf.train.Example records (written with the small writer
-below), DICOM stubs under train/ and test/, and JPEGs under jpeg/train/ and jpeg/test/.
+train.csv/test.csv, 16 train TFRecord files of tf.train.Example records (image, image_name, label-encoded
+metadata, diagnosis and target), DICOM stubs under train/ and test/, and JPEGs under jpeg/train/ and
+jpeg/test/.
 """
 
 import io
-import struct
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from PIL import Image
 
+from mlebench.tfrecord import bytes_feature, encode_example, int64_feature, write_records
+
 N_FILES, PER_FILE = 16, 14
+METADATA_SITE = "anatom_site_general_challenge"
 SITES = ["torso", "lower extremity", "upper extremity", "head/neck", ""]
-
-
-def _crc32c(data: bytes) -> int:
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-
-
-def _masked_crc(data: bytes) -> int:
-    crc = _crc32c(data)
-    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
-        n >>= 7
-        if not n:
-            return bytes(out)
-
-
-def _field(number: int, payload: bytes) -> bytes:
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
-
-
-def _example(features: dict[str, bytes | int]) -> bytes:
-    entries = b""
-    for key, value in features.items():
-        if isinstance(value, bytes):
-            feature = _field(1, _field(1, value))  # bytes_list.value
-        else:
-            feature = _field(3, _field(1, _varint(value)))  # int64_list.value (packed)
-        entries += _field(1, _field(1, key.encode()) + _field(2, feature))
-    return _field(1, entries)
-
-
-def _write_tfrecord(path: Path, records: list[bytes]) -> None:
-    with path.open("wb") as out:
-        for data in records:
-            length = struct.pack("<Q", len(data))
-            out.write(length + struct.pack("<I", _masked_crc(length)) + data)
-            out.write(struct.pack("<I", _masked_crc(data)))
 
 
 def _jpeg(rng: np.random.Generator) -> bytes:
@@ -117,16 +74,18 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     for k in range(N_FILES):
         chunk = rows[k * PER_FILE : (k + 1) * PER_FILE]
         records = [
-            _example(
+            encode_example(
                 {
-                    "image": jpegs[r["image_name"]],
-                    "image_name": r["image_name"].encode(),
-                    "patient_id": int(r["patient_id"][3:]),
-                    "sex": int(r["sex"] == "male"),
-                    "age_approx": int(r["age_approx"]),
-                    "target": int(r["target"]),
+                    "image": bytes_feature(jpegs[r["image_name"]]),
+                    "image_name": bytes_feature(r["image_name"].encode()),
+                    "patient_id": int64_feature(int(r["patient_id"][3:])),
+                    "sex": int64_feature(int(r["sex"] == "male")),
+                    "age_approx": int64_feature(int(r["age_approx"])),
+                    "anatom_site_general_challenge": int64_feature(SITES.index(r[METADATA_SITE])),
+                    "diagnosis": int64_feature(int(r["diagnosis"] == "melanoma")),
+                    "target": int64_feature(int(r["target"])),
                 }
             )
             for r in chunk
         ]
-        _write_tfrecord(dest / "tfrecords" / f"train{k:02d}-{len(chunk)}.tfrec", records)
+        write_records(dest / "tfrecords" / f"train{k:02d}-{len(chunk)}.tfrec", records)

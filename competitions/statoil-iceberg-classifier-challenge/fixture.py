@@ -1,25 +1,19 @@
 """A small stand-in for Kaggle's statoil-iceberg-classifier-challenge download: three .7z archives.
 
-train.json.7z and test.json.7z hold data/processed/{train,test}.json (lists of records), written with the
-small 7z writer in sevenzip.py. The radar bands are 6 x 6 here instead of Kaggle's 75 x 75.
+train.json.7z and test.json.7z hold data/processed/{train,test}.json (lists of records), written with
+py7zr from files staged with a fixed mtime. The radar bands are 6 x 6 here instead of Kaggle's 75 x 75.
 """
 
-import importlib.util
 import json
+import os
 import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import py7zr
 
 SIDE = 6
-
-
-def _sevenzip():
-    spec = importlib.util.spec_from_file_location("statoil_sevenzip", Path(__file__).with_name("sevenzip.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _records(rng: np.random.Generator, n: int) -> list[dict]:
@@ -41,7 +35,10 @@ def _write(dest: Path, name: str, data: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / name
         path.write_text(data)
-        _sevenzip().write_7z([(f"data/processed/{name}", path)], dest / f"{name}.7z")
+        os.chmod(path, 0o644)
+        os.utime(path, (946_684_800, 946_684_800))
+        with py7zr.SevenZipFile(dest / f"{name}.7z", "w") as archive:
+            archive.write(path, f"data/processed/{name}")
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:

@@ -4,40 +4,41 @@ train.json.7z and test.json.7z are extracted (data/processed/{train,test}.json);
 used only for its field list. Public gets train.json.7z, test.json.7z (test fields only) and
 sample_submission.csv.7z (is_iceberg = 0.5); private gets test.csv (id, is_iceberg) and the sample
 submission unpacked.
+
+Archives are read and written with py7zr, as in v1 (default filters). Each file is staged with a fixed mtime
+and mode before it is archived, so the public archives are reproducible byte for byte.
 """
 
-import importlib.util
 import json
+import os
 import tempfile
 from pathlib import Path
 
 import pandas as pd
+import py7zr
 from sklearn.model_selection import train_test_split
 
 from mlebench.declarations import Competition
 from mlebench.prepare import write_csv
 
 MEMBER = "data/processed/{}"
+FIXED_MTIME = 946_684_800  # 2000-01-01 UTC, stamped on every member so archive bytes never depend on clocks
 
 
-def _sevenzip():
-    spec = importlib.util.spec_from_file_location("statoil_sevenzip", Path(__file__).with_name("sevenzip.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _pack(sevenzip, path: Path, public: Path) -> None:
-    sevenzip.write_7z([(MEMBER.format(path.name), path)], public / f"{path.name}.7z")
+def _pack(path: Path, public: Path) -> None:
+    os.chmod(path, 0o644)
+    os.utime(path, (FIXED_MTIME, FIXED_MTIME))
+    with py7zr.SevenZipFile(public / f"{path.name}.7z", "w") as archive:
+        archive.write(path, MEMBER.format(path.name))
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     """Build ``public`` and ``private`` from ``raw`` as MLE-bench v1 does (see the module docstring)."""
-    sevenzip = _sevenzip()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=private) as tmp:
         work = Path(tmp)
         for name in ("train.json", "test.json"):
-            sevenzip.extract_7z(raw / f"{name}.7z", work / "raw")
+            with py7zr.SevenZipFile(raw / f"{name}.7z") as archive:
+                archive.extractall(work / "raw")
         records = json.loads((work / "raw" / MEMBER.format("train.json")).read_text())
         test_fields = list(json.loads((work / "raw" / MEMBER.format("test.json")).read_text())[0])
         train, test = train_test_split(
@@ -49,6 +50,6 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
         sample = answers.assign(is_iceberg=0.5)
         write_csv(sample, work / "sample_submission.csv")
         for name in ("train.json", "test.json", "sample_submission.csv"):
-            _pack(sevenzip, work / name, public)
+            _pack(work / name, public)
     write_csv(answers, private / comp.submission.answers)
     write_csv(sample, private / "sample_submission.csv")

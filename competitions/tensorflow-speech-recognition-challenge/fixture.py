@@ -1,24 +1,19 @@
 """A small stand-in for Kaggle's tensorflow-speech-recognition-challenge download: .7z archives of WAVs.
 
-train.7z holds train/audio/<label>/<speaker>_nohash_<n>.wav (including _background_noise_), written with the
-small 7z writer in sevenzip.py; test.7z and sample_submission.7z are tiny. Clips are 0.01 s of 16 kHz noise.
+train.7z holds train/audio/<label>/<speaker>_nohash_<n>.wav (including _background_noise_), written with
+py7zr from files stamped with a fixed mtime (same seed, same bytes); test.7z and sample_submission.7z are
+tiny. Clips are 0.01 s of 16 kHz noise.
 """
 
-import importlib.util
+import os
 import tempfile
 import wave
 from pathlib import Path
 
 import numpy as np
+import py7zr
 
 LABELS = ["_background_noise_", "bed", "down", "go", "left", "no", "off", "on", "right", "stop", "yes"]
-
-
-def _sevenzip():
-    spec = importlib.util.spec_from_file_location("speech_sevenzip", Path(__file__).with_name("sevenzip.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _wav(path: Path, rng: np.random.Generator) -> None:
@@ -31,8 +26,11 @@ def _wav(path: Path, rng: np.random.Generator) -> None:
 
 
 def _archive(root: Path, archive: Path) -> None:
-    files = sorted(p for p in root.rglob("*") if p.is_file())
-    _sevenzip().write_7z([(p.relative_to(root).as_posix(), p) for p in files], archive)
+    with py7zr.SevenZipFile(archive, "w") as out:
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            os.chmod(path, 0o644)
+            os.utime(path, (946_684_800, 946_684_800))
+            out.write(path, path.relative_to(root).as_posix())
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:

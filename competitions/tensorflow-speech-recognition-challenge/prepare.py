@@ -3,26 +3,20 @@
 train.7z is extracted; every train/audio/<label>/*.wav is listed, sorted by "{label}_{filename}", and split
 with TTS(0.1, 0). Train clips keep their folders; test clips are renamed clip_{index:08d}.wav in the order
 TTS returns them. The answers' label is the raw folder name (v1 never maps to the 12 Kaggle classes); the
-sample submission says "silence" everywhere.
+sample submission says "silence" everywhere. train.7z is extracted with py7zr (as in v1), streamed to a
+scratch folder inside private/ that is removed afterwards.
 """
 
-import importlib.util
 import os
 import tempfile
 from pathlib import Path
 
 import pandas as pd
+import py7zr
 from sklearn.model_selection import train_test_split
 
 from mlebench.declarations import Competition
 from mlebench.prepare import write_csv
-
-
-def _sevenzip():
-    spec = importlib.util.spec_from_file_location("speech_sevenzip", Path(__file__).with_name("sevenzip.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _move(source: Path, target: Path) -> None:
@@ -33,7 +27,8 @@ def _move(source: Path, target: Path) -> None:
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     """Build ``public`` and ``private`` from ``raw`` as MLE-bench v1 does (see the module docstring)."""
     with tempfile.TemporaryDirectory(dir=private) as tmp:
-        _sevenzip().extract_7z(raw / "train.7z", Path(tmp))
+        with py7zr.SevenZipFile(raw / "train.7z") as archive:
+            archive.extractall(tmp)
         audio = Path(tmp) / "train" / "audio"
         clips = sorted(audio.glob("*/*.wav"), key=lambda p: f"{p.parent.name}_{p.name}")
         train, test = train_test_split(

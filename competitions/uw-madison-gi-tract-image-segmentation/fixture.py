@@ -1,0 +1,35 @@
+"""A small stand-in for Kaggle's uw-madison-gi-tract-image-segmentation download.
+
+train.csv has three rows (one per organ) per slice; train/<case>/<case>_<day>/scans/ holds each slice as
+slice_<ZZZZ>_<width>_<height>_<sx>_<sy>.png (tiny 16-bit PNGs).
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from mlebench.prepare import write_png
+
+_CLASSES = ["large_bowel", "small_bowel", "stomach"]
+_SLICES = 3
+
+
+def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write the small download into ``dest``, every random choice drawn from ``rng``."""
+    rows = []
+    for case in rng.choice(np.arange(1, 160), size=20, replace=False):
+        width, height = (int(v) for v in rng.choice([12, 16], size=2))
+        days = np.sort(rng.choice(np.arange(0, 40), size=int(rng.integers(3, 7)), replace=False))
+        for day in days:
+            scans = dest / "train" / f"case{case}" / f"case{case}_day{day}" / "scans"
+            for number in range(1, _SLICES + 1):
+                write_png(
+                    rng.integers(0, 2000, size=(height, width), dtype=np.uint16),
+                    scans / f"slice_{number:04d}_{width}_{height}_1.50_1.50.png",
+                )
+                for organ in _CLASSES:
+                    start = int(rng.integers(1, width * height - 10))
+                    mask = f"{start} {rng.integers(2, 9)}" if rng.random() < 0.5 else ""
+                    rows.append((f"case{case}_day{day}_slice_{number:04d}", organ, mask))
+    pd.DataFrame(rows, columns=["id", "class", "segmentation"]).to_csv(dest / "train.csv", index=False)
