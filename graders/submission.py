@@ -125,7 +125,7 @@ def validate(
     present = [c for c in spec.target_columns if c in submission.columns]
     parsed = {}
     for column in present:
-        texts = submission[column].to_numpy(dtype=object)
+        texts = submission[column]  # a Series: numbers parse straight from its Arrow buffer
         problems, parsed[column] = _value_problems(
             column, texts, where, metric, metric_args or {}, blank_ok=spec.blank_labels
         )
@@ -249,10 +249,15 @@ def _match_ids(
     """Compare the submission's ids with the answers' ids, exactly, as strings.
 
     Returns the reasons found and, when the ids match one to one, the submission row of each answer
-    row (else None). Both id lists are encoded together once, so everything after is integer work.
+    row (else None). Both id lists are encoded together once, so everything after is integer work;
+    a submission listing the answers' ids in their order (the usual case) only needs the answers checked.
     """
     n = len(answer_ids)
-    codes, keys = pd.factorize(_keys(answer_ids, ids), use_na_sentinel=False)
+    both = _keys(answer_ids, ids)
+    if ids is not None and len(ids) == n and np.array_equal(both[:n], both[n:]):
+        if pd.Index(both[:n]).is_unique:
+            return [], np.arange(n)
+    codes, keys = pd.factorize(both, use_na_sentinel=False)
     uniques = keys.astype(object) if keys.dtype.kind == "i" else keys  # ints print as their own text
     if codes[:n].max() + 1 < n:  # answer ids come first, so unique answer ids are coded 0 .. n-1
         repeated = [str(u) for u in uniques[np.flatnonzero(np.bincount(codes[:n]) > 1)]]
@@ -302,7 +307,10 @@ def _value_problems(
     """Problems with one submitted answer column, and its values as the metric's kind takes them.
 
     ``blank_ok`` (``submission.blank_labels``) lets blank labels through as answers that match nothing.
+    ``texts`` may be a Series; only the numeric kinds keep it one (see :func:`_numbers`).
     """
+    if metric.kind in _STRING_KINDS + _TABLE_KINDS:
+        texts = np.asarray(texts.to_numpy(dtype=object) if isinstance(texts, pd.Series) else texts)
     if metric.kind == "labels" and blank_ok:
         return [], texts
     if metric.kind == "labels":
@@ -355,7 +363,7 @@ def _value_problems(
     return reasons, numbers
 
 
-def _parse_floats(texts: np.ndarray) -> np.ndarray:
+def _parse_floats(texts: np.ndarray | pd.Series) -> np.ndarray:
     """Parse strings as floats, NaN where pandas' ``to_numeric`` cannot parse them.
 
     Arrow parses a column of plain numbers several times faster than pandas (13M-row icecube); it
@@ -366,13 +374,17 @@ def _parse_floats(texts: np.ndarray) -> np.ndarray:
         parsed = pc.cast(pa.array(texts, type=pa.string()), pa.float64())
         return np.array(parsed.to_numpy(zero_copy_only=False))  # a writable copy
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce").to_numpy(dtype=np.float64)
+        objects = texts.to_numpy(dtype=object) if isinstance(texts, pd.Series) else texts
+        return pd.to_numeric(pd.Series(objects, dtype=object), errors="coerce").to_numpy(dtype=np.float64)
 
 
-def _numbers(column: str, texts: np.ndarray, where: _Where) -> tuple[np.ndarray, list[str]]:
+def _numbers(column: str, texts: np.ndarray | pd.Series, where: _Where) -> tuple[np.ndarray, list[str]]:
     """Parse a column of strings as floats; empty cells, NaN, infinities and non-numbers are problems."""
     numbers = _parse_floats(texts)
     failed = np.flatnonzero(np.isnan(numbers))  # only these need a closer look
+    if not failed.size and not np.isinf(numbers).any():
+        return numbers, []
+    texts = np.asarray(texts.to_numpy(dtype=object) if isinstance(texts, pd.Series) else texts)
     words = pd.Series(texts[failed], dtype=object).str.strip()
     empty, nan_word = np.zeros(len(texts), dtype=bool), np.zeros(len(texts), dtype=bool)
     empty[failed] = words.eq("").to_numpy(dtype=bool)
@@ -450,5 +462,7 @@ def _report(
     return [f"column {column!r}: {count(n, noun)}{verb}: {some(shown, n)}"]
 
 
-def _quoted(texts: np.ndarray) -> Callable[[int], str]:
+def _quoted(texts: np.ndarray | pd.Series) -> Callable[[int], str]:
+    if isinstance(texts, pd.Series):
+        return lambda row: repr(texts.iloc[row])
     return lambda row: repr(texts[row])
