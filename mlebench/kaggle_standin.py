@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import tempfile
 import threading
@@ -25,6 +26,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import numpy as np
+from PIL import Image
 
 from .declarations import Competition
 from .errors import ConfigError
@@ -33,12 +35,21 @@ from .prepare import load_script, write_zip
 __all__ = [
     "StandinKaggle",
     "fixture_competition",
+    "image_bytes",
     "load_fixture",
     "write_fixture_archive",
     "write_fixture_download",
 ]
 
 FIXTURE_SEED = 0
+
+
+def image_bytes(rng: np.random.Generator, size: tuple[int, int] = (8, 8), fmt: str = "JPEG") -> bytes:
+    """Return a small random RGB image encoded as ``fmt`` (``JPEG`` or ``PNG``), for fixtures."""
+    pixels = rng.integers(0, 256, size=(size[1], size[0], 3), dtype=np.uint8)
+    out = io.BytesIO()
+    Image.fromarray(pixels).save(out, format=fmt, **({"quality": 50} if fmt == "JPEG" else {}))
+    return out.getvalue()
 
 
 def load_fixture(comp: Competition) -> types.ModuleType:

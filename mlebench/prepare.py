@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import os
 import shutil
 import sys
 import zipfile
@@ -48,6 +49,7 @@ __all__ = [
     "write_png",
     "write_zip",
     "extract_zip",
+    "link_or_copy",
 ]
 
 PREPARE_PARAMETERS = ("raw", "public", "private", "comp")
@@ -170,6 +172,18 @@ def write_csv(df: pd.DataFrame, path: Path) -> None:
     """Write ``df`` without its index: UTF-8, LF line ends, :func:`format_float`, minimal quoting."""
     path.parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(path, index=False, encoding="utf-8", lineterminator="\n", float_format=format_float)
+
+
+def link_or_copy(src: Path, dest: Path) -> None:
+    """Put ``src`` at ``dest`` (parents created): a hard link when the filesystem allows, else a copy.
+
+    Images and other large binaries pass from raw/ to public/ unchanged; a link costs no space or time.
+    """
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(src, dest)
+    except OSError:
+        shutil.copyfile(src, dest)
 
 
 def write_zip(files: list[Path], root: Path, archive: Path) -> None:
