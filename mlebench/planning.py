@@ -64,8 +64,15 @@ _CONTAINERS = [
 ]
 _HERE = Path()  # paths.py builds every path; relative to the repository root, the stages' working directory
 STAGE_CODE: dict[str, list[str]] = {
-    "fetch": ["stages/fetch.py", "mlebench/fetch.py", "mlebench/hashing.py"],
-    "prepare": ["stages/prepare.py", "mlebench/prepare.py", "mlebench/splitting.py", "mlebench/fetch.py"],
+    "fetch": ["stages/fetch.py", "mlebench/fetch.py", "mlebench/hashing.py", "mlebench/kaggle_source.py"],
+    "prepare": [
+        "stages/prepare.py",
+        "mlebench/prepare.py",
+        "mlebench/splitting.py",
+        "mlebench/fetch.py",
+        "mlebench/streaming.py",
+        "mlebench/tfrecord.py",
+    ],
     "selfcheck": ["stages/selfcheck.py", "mlebench/selfcheck.py", "graders"],
     "audit": ["stages/audit.py", "mlebench/audit.py"],
     "run_agent": [

@@ -64,3 +64,13 @@ def test_status_counts_and_complexity_groups() -> None:
     assert set(entry["groups"]) == {"all", "low", "high"}
     assert entry["groups"]["high"]["metrics"]["any_medal"]["mean"] == 100.0
     assert entry["groups"]["all"]["metrics"]["any_medal"]["sem"] == 0.0  # one seed
+
+
+def test_competitions_with_known_leaks_are_marked_next_to_their_scores() -> None:
+    records = [_rec("x", "a", 0, True), _rec("x", "b", 0, False)]
+    leaks = {"a": ["public/test.json keeps the giver's name"], "b": []}
+    report = aggregate(records, ["x"], ["a", "b"], [0], "set", {"a": "low", "b": "low"}, leaks)
+    assert report["leaks"] == {"a": ["public/test.json keeps the giver's name"]}
+    text = to_markdown(report)
+    assert "| x | a (known leak) | 0 |" in text and "| x | b | 0 |" in text
+    assert "- `a`: public/test.json keeps the giver's name" in text
