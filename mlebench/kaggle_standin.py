@@ -236,3 +236,39 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m mlebench.kaggle_standin [-s SET | -c ID ...]``: serve fixtures until interrupted.
+
+    Prints ``export`` lines for the environment that points the ``kaggle`` client (and so
+    ``mlebench prepare`` and ``dvc repro``) at the server; run it in the background and source them.
+    """
+    import argparse
+    import time
+
+    from .declarations import KaggleSource, load_competition
+    from .planning import named_set, resolve_set
+
+    parser = argparse.ArgumentParser(description="Serve competition fixtures as a stand-in Kaggle API.")
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("-c", "--competition-id", action="append", metavar="ID")
+    group.add_argument("-s", "--competition-set", metavar="NAME")
+    args = parser.parse_args(argv)
+    ids = args.competition_id or resolve_set(named_set(args.competition_set))
+    comps = [c for c in map(load_competition, ids) if isinstance(c.source, KaggleSource)]
+    folder = Path(tempfile.mkdtemp(prefix="mlebench-standin-"))
+    archives = {c.source.slug: write_fixture_archive(c, folder / f"{c.source.slug}.zip") for c in comps}
+    with StandinKaggle(archives, accepted=set(archives)) as server:
+        for name, value in server.client_env().items():
+            print(f"export {name}={value!r}", flush=True)
+        print(f"# serving {len(archives)} fixture(s) from {folder}; Ctrl-C stops", flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
