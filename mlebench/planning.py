@@ -244,7 +244,9 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
     prepare_files = [f"{folder}/competition.yaml", f"{folder}/{comp.description}"]
     if (root / folder / "prepare.py").is_file():
         prepare_files.append(f"{folder}/prepare.py")
-    grading_files = [f"{folder}/competition.yaml", f"{folder}/{comp.leaderboard}"]
+    grading_files = [f"{folder}/competition.yaml"]
+    if (root / folder / comp.leaderboard).is_file():  # Kaggle competitions may declare medals: instead
+        grading_files.append(f"{folder}/{comp.leaderboard}")
     stages: dict[str, Any] = {
         "fetch": _stage(
             f"python -m stages.fetch --competition {cid}", "fetch", [f"{folder}/competition.yaml"], outs=[raw]
