@@ -9,15 +9,13 @@ grader makes only grading, the self-check and the report stale; `dvc push`, dele
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from checkout_copy import copy_checkout, plan_and_commit
+from checkout_copy import run as _run
 
-ROOT = Path(__file__).resolve().parents[1]
 COMPS = ["titanic-lite", "chicago-ridership"]
 LINEAGE = [
     "public_sha256",
@@ -32,17 +30,6 @@ LINEAGE = [
 pytestmark = pytest.mark.slow
 
 
-def _run(args: list[str], cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "MLEBENCH_ROOT"}
-    env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
-    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=1200)
-    if check and proc.returncode != 0:
-        raise AssertionError(
-            f"{' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
-        )
-    return proc
-
-
 def _stale(repo: Path) -> set[str]:
     out = json.loads(_run(["dvc", "status", "--json"], repo).stdout or "{}")
     return {
@@ -53,38 +40,11 @@ def _stale(repo: Path) -> set[str]:
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Copy the working tree (tracked and untracked-not-ignored files) to a git repo planned for 2 comps."""
-    base = tmp_path_factory.mktemp("e2e")
-    dest = base / "repo"
-    files = (
-        subprocess.run(
-            ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True, check=True
-        )
-        .stdout.decode()
-        .split("\0")
+    """Copy the checkout, plan two competitions × both agents × seeds 0 and 1, and reproduce it."""
+    dest = copy_checkout(tmp_path_factory.mktemp("e2e"))
+    plan_and_commit(
+        dest, ["competition_set=custom", f"competition_set.ids=[{','.join(COMPS)}]", "seeds=[0,1]"]
     )
-    for rel in filter(None, files):
-        src = ROOT / rel
-        if src.is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / rel)
-    _run(["git", "init", "-q"], dest)
-    for remote in ("storage", "answers"):
-        _run(["dvc", "remote", "modify", "--local", remote, "url", str(base / "remote" / remote)], dest)
-    _run(
-        [
-            sys.executable,
-            "-m",
-            "mlebench.cli",
-            "plan",
-            "competition_set=custom",
-            f"competition_set.ids=[{','.join(COMPS)}]",
-            "seeds=[0,1]",
-        ],
-        dest,
-    )
-    _run(["git", "add", "-A"], dest)
-    _run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "e2e"], dest)
     _run(["dvc", "repro"], dest)
     return dest
 
