@@ -25,9 +25,10 @@ import os
 import shutil
 import sys
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -50,9 +51,11 @@ __all__ = [
     "write_zip",
     "extract_zip",
     "link_or_copy",
+    "progress",
 ]
 
 PREPARE_PARAMETERS = ("raw", "public", "private", "comp")
+T = TypeVar("T")
 
 
 def prepare_competition(comp: Competition, raw: Path, prepared: Path, *, folder: Path | None = None) -> None:
@@ -172,6 +175,15 @@ def write_csv(df: pd.DataFrame, path: Path) -> None:
     """Write ``df`` without its index: UTF-8, LF line ends, :func:`format_float`, minimal quoting."""
     path.parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(path, index=False, encoding="utf-8", lineterminator="\n", float_format=format_float)
+
+
+def progress(
+    iterable: Iterable[T], *, total: int | None = None, desc: str = "", unit: str = "it"
+) -> Iterable[T]:
+    """Wrap a long prepare loop in a progress bar on stderr (shown only on a terminal, so logs stay clean)."""
+    from tqdm import tqdm
+
+    return tqdm(iterable, total=total, desc=desc, unit=unit, disable=None, leave=False, dynamic_ncols=True)
 
 
 def link_or_copy(src: Path, dest: Path) -> None:

@@ -24,6 +24,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .prepare import progress
+
 __all__ = ["count_rows", "stream_train_test_split"]
 
 _BLOCK = 1 << 24
@@ -68,7 +70,8 @@ def stream_train_test_split(
         pieces: list[list[pd.DataFrame]] = [[] for _ in range(n_buckets)]
         pending = 0
         start = 0
-        for chunk in pd.read_csv(source, dtype=dtype, chunksize=chunk_rows):
+        chunks = pd.read_csv(source, dtype=dtype, chunksize=chunk_rows)
+        for chunk in progress(chunks, total=-(-n // chunk_rows), desc=f"split {source.name}", unit="chunk"):
             pos = position[start : start + len(chunk)]
             start += len(chunk)
             chunk = chunk.assign(_position=pos)
