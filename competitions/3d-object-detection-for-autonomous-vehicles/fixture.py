@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
+from mlebench.kaggle_standin import image_bytes
+
 CLASSES = ["car", "pedestrian", "truck", "bicycle"]
 
 
@@ -127,8 +129,7 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
                     }
                 )
                 if kind == "jpeg":
-                    pixels = rng.integers(0, 256, size=(6, 8, 3), dtype=np.uint8)
-                    Image.fromarray(pixels).save(dest / "train_images" / name, format="JPEG")
+                    (dest / "train_images" / name).write_bytes(image_bytes(rng, (8, 6)))
                 else:
                     (dest / "train_lidar" / name).write_bytes(rng.normal(0, 10, 20).astype("<f4").tobytes())
             objects = []

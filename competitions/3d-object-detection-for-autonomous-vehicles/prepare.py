@@ -11,8 +11,6 @@ put before each 8-token object; the sample submission has empty prediction strin
 """
 
 import json
-import os
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -20,7 +18,7 @@ from sklearn.model_selection import train_test_split
 
 from mlebench.declarations import Competition
 from mlebench.errors import DataError
-from mlebench.prepare import write_csv
+from mlebench.prepare import link_or_copy, write_csv
 
 SHARED = ("attribute", "category", "sensor", "visibility")
 PER_LOG = (
@@ -69,14 +67,6 @@ def _side(tables: dict[str, list[dict]], logs: set[str]) -> dict[str, list[dict]
     }
 
 
-def _copy(src: Path, dest: Path) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(src, dest)
-    except OSError:
-        shutil.copyfile(src, dest)
-
-
 def _with_confidence(objects: str) -> str:
     tokens = objects.split()
     return " ".join(" ".join(["1.0", *tokens[i : i + 8]]) for i in range(0, len(tokens), 8))
@@ -100,8 +90,8 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
             _dump(rows, public / f"{side}_data" / f"{name}.json")
         for record in records["sample_data"]:
             folder, name = record["filename"].split("/", 1)
-            _copy(raw / f"train_{folder}" / name, public / f"{side}_{folder}" / name)
-        _copy(raw / "train_maps" / MAP_PNG, public / f"{side}_maps" / MAP_PNG)
+            link_or_copy(raw / f"train_{folder}" / name, public / f"{side}_{folder}" / name)
+        link_or_copy(raw / "train_maps" / MAP_PNG, public / f"{side}_maps" / MAP_PNG)
     labels = pd.read_csv(raw / "train.csv", dtype=str, keep_default_na=False)
     test_samples = {s["token"] for s in _side(tables, set(test_logs))["sample"]}
     in_test = labels["Id"].isin(test_samples)

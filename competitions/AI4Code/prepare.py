@@ -9,15 +9,13 @@ order.
 """
 
 import json
-import os
-import shutil
 from pathlib import Path
 
 import pandas as pd
 
 from mlebench.declarations import Competition
 from mlebench.errors import DataError
-from mlebench.prepare import write_csv
+from mlebench.prepare import link_or_copy, write_csv
 
 
 def _test_ids(ancestors: pd.DataFrame, size: int, seed: int) -> set[str]:
@@ -29,13 +27,6 @@ def _test_ids(ancestors: pd.DataFrame, size: int, seed: int) -> set[str]:
     if len(chosen) != size:
         raise DataError(f"AI4Code: the grouped split found {len(chosen)} test notebooks, not {size}")
     return set(chosen)
-
-
-def _copy(src: Path, dest: Path) -> None:
-    try:
-        os.link(src, dest)
-    except OSError:
-        shutil.copyfile(src, dest)
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
@@ -50,7 +41,7 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     for side in ("train", "test"):
         (public / side).mkdir(parents=True, exist_ok=True)
     for nb_id in orders["id"]:
-        _copy(
+        link_or_copy(
             raw / "train" / f"{nb_id}.json",
             public / ("test" if nb_id in in_test else "train") / f"{nb_id}.json",
         )

@@ -3,25 +3,19 @@
 train.csv (id, has_cactus), train.zip (train/<id>.jpg), test.zip (test/<id>.jpg) and sample_submission.csv.
 """
 
-import io
 import zipfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from PIL import Image
 
-
-def _jpeg(rng: np.random.Generator) -> bytes:
-    buf = io.BytesIO()
-    Image.fromarray(rng.integers(0, 256, size=(32, 32, 3), dtype=np.uint8)).save(buf, format="JPEG")
-    return buf.getvalue()
+from mlebench.kaggle_standin import image_bytes
 
 
 def _zip(path: Path, folder: str, ids: list[str], rng: np.random.Generator) -> None:
     with zipfile.ZipFile(path, "w") as zf:
         for name in ids:
-            zf.writestr(f"{folder}/{name}", _jpeg(rng))
+            zf.writestr(f"{folder}/{name}", image_bytes(rng, (32, 32)))
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:

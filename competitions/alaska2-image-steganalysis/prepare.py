@@ -7,27 +7,17 @@ is shuffled with Python's random seeded 0; for each image random.choice([True, F
 Test/0001.jpg, ... The sample submission predicts Label 0; the answers are test.csv (Id, Label).
 """
 
-import os
 import random
-import shutil
 from pathlib import Path
 
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from mlebench.declarations import Competition
-from mlebench.prepare import write_csv
+from mlebench.prepare import link_or_copy, write_csv
 
 ALGORITHMS = ["JMiPOD", "JUNIWARD", "UERD"]
 SHUFFLE_SEED = 0
-
-
-def _copy(src: Path, dest: Path) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(src, dest)
-    except OSError:
-        shutil.copyfile(src, dest)
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
@@ -36,7 +26,7 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     train, test = train_test_split(covers, test_size=comp.split.test_size, random_state=comp.split.seed)
     for i, path in enumerate(train, 1):
         for folder in ["Cover", *ALGORITHMS]:
-            _copy(raw / folder / path.name, public / folder / f"{i:05d}.jpg")
+            link_or_copy(raw / folder / path.name, public / folder / f"{i:05d}.jpg")
     draw = random.Random(SHUFFLE_SEED)
     draw.shuffle(test)
     rows = []
@@ -44,7 +34,7 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
         is_cover = draw.choice([True, False])
         folder = "Cover" if is_cover else draw.choice(ALGORITHMS)
         name = f"{i:04d}.jpg"
-        _copy(raw / folder / path.name, public / "Test" / name)
+        link_or_copy(raw / folder / path.name, public / "Test" / name)
         rows.append({"Id": name, "Label": 0 if is_cover else 1})
     answers = pd.DataFrame(rows)
     write_csv(answers.assign(Label=0), public / "sample_submission.csv")

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from PIL import Image
+
+from mlebench.kaggle_standin import image_bytes
 
 
 def _images(folder: Path, ids: list[str], rng: np.random.Generator) -> None:
     folder.mkdir()
     for id_code in ids:
-        pixels = rng.integers(0, 256, size=(16, 16, 3), dtype=np.uint8)
-        Image.fromarray(pixels).save(folder / f"{id_code}.png")
+        (folder / f"{id_code}.png").write_bytes(image_bytes(rng, (16, 16), "PNG"))
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:

@@ -5,24 +5,19 @@ v1 splits the rows of train.csv with train_test_split(test_size=0.1, random_stat
 diagnosis 0; the held-out rows are the answers.
 """
 
-import os
-import shutil
 from pathlib import Path
 
 import pandas as pd
 
 from mlebench.declarations import Competition
-from mlebench.prepare import write_csv
+from mlebench.prepare import link_or_copy, write_csv
 from mlebench.splitting import split_frame
 
 
 def _copy_images(src: Path, dest: Path, ids: pd.Series) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     for id_code in ids:
-        try:
-            os.link(src / f"{id_code}.png", dest / f"{id_code}.png")
-        except OSError:
-            shutil.copyfile(src / f"{id_code}.png", dest / f"{id_code}.png")
+        link_or_copy(src / f"{id_code}.png", dest / f"{id_code}.png")
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:

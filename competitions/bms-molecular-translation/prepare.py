@@ -5,14 +5,13 @@ train/ or test/, nested by the first three characters of its id. extra_approved_
 sample submission predicts InChI=1S/H2O/h1H2; the held-out rows are the answers.
 """
 
-import os
 import shutil
 from pathlib import Path
 
 import pandas as pd
 
 from mlebench.declarations import Competition
-from mlebench.prepare import write_csv
+from mlebench.prepare import link_or_copy, write_csv
 from mlebench.splitting import split_frame
 
 
@@ -22,12 +21,7 @@ def _image_path(root: Path, image_id: str) -> Path:
 
 def _copy_images(src: Path, dest: Path, ids: pd.Series) -> None:
     for image_id in ids:
-        target = _image_path(dest, image_id)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            os.link(_image_path(src, image_id), target)
-        except OSError:
-            shutil.copyfile(_image_path(src, image_id), target)
+        link_or_copy(_image_path(src, image_id), _image_path(dest, image_id))
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:

@@ -4,14 +4,13 @@ train.csv (image_id, label 0-4), train_images/<image_id>, label_num_to_disease_m
 train_tfrecords/ld_train{i:02d}-{n}.tfrec: tf.train.Example records with image, image_name and target.
 """
 
-import io
 import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from PIL import Image
 
+from mlebench.kaggle_standin import image_bytes
 from mlebench.tfrecord import bytes_feature, encode_example, int64_feature, write_records
 
 DISEASES = {
@@ -21,12 +20,6 @@ DISEASES = {
     "3": "Cassava Mosaic Disease (CMD)",
     "4": "Healthy",
 }
-
-
-def _jpeg(rng: np.random.Generator) -> bytes:
-    buf = io.BytesIO()
-    Image.fromarray(rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)).save(buf, format="JPEG")
-    return buf.getvalue()
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
@@ -41,7 +34,7 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             name, label, image = (
                 f"{rng.integers(1e8, 1e10)}.jpg",
                 int(rng.choice(5, p=[0.1, 0.2, 0.2, 0.4, 0.1])),
-                _jpeg(rng),
+                image_bytes(rng),
             )
             (dest / "train_images" / name).write_bytes(image)
             feats = {

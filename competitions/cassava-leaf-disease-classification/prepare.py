@@ -9,7 +9,6 @@ Unlike v1, which copies the test files byte for byte, each test record is rewrit
 feature (the label); the split and the answers are unchanged.
 """
 
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,18 +17,10 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from mlebench.declarations import Competition
-from mlebench.prepare import write_csv
+from mlebench.prepare import link_or_copy, write_csv
 from mlebench.tfrecord import decode_example, encode_example, read_records, write_records
 
 SAMPLE_LABEL = 4
-
-
-def _copy(src: Path, dest: Path) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(src, dest)
-    except OSError:
-        shutil.copyfile(src, dest)
 
 
 def _unlabelled(path: Path, names: list[str]) -> Iterator[bytes]:
@@ -47,7 +38,7 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     )
     for i, path in enumerate(train_files):
         count = sum(1 for _ in read_records(path))
-        _copy(path, public / "train_tfrecords" / f"ld_train{i:02d}-{count}.tfrec")
+        link_or_copy(path, public / "train_tfrecords" / f"ld_train{i:02d}-{count}.tfrec")
     test_ids: list[str] = []
     (public / "test_tfrecords").mkdir(parents=True)
     for i, path in enumerate(test_files):
@@ -64,5 +55,5 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     write_csv(test, private / comp.submission.answers)
     for side, rows in (("train_images", train), ("test_images", test)):
         for image_id in rows["image_id"]:
-            _copy(raw / "train_images" / image_id, public / side / image_id)
+            link_or_copy(raw / "train_images" / image_id, public / side / image_id)
     shutil.copyfile(raw / "label_num_to_disease_map.json", public / "label_num_to_disease_map.json")

@@ -4,13 +4,13 @@ train.bson is a run of BSON documents {_id: int32, imgs: [{picture: <JPEG binary
 int32}, written with the small BSON encoder below.
 """
 
-import io
 import struct
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from PIL import Image
+
+from mlebench.kaggle_standin import image_bytes
 
 
 def _element(key: str, value) -> bytes:
@@ -30,12 +30,6 @@ def encode(doc: dict) -> bytes:
     return struct.pack("<i", len(body) + 4) + body
 
 
-def _jpeg(rng: np.random.Generator) -> bytes:
-    buf = io.BytesIO()
-    Image.fromarray(rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)).save(buf, format="JPEG")
-    return buf.getvalue()
-
-
 def make_download(dest: Path, rng: np.random.Generator) -> None:
     """Write the small download into ``dest``."""
     categories = [1000010653 + 17 * i for i in range(1, 7)]
@@ -50,7 +44,7 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     names.to_csv(dest / "category_names.csv", index=False)
     with (dest / "train.bson").open("wb") as out:
         for product in range(300):
-            imgs = [{"picture": _jpeg(rng)} for _ in range(int(rng.integers(1, 3)))]
+            imgs = [{"picture": image_bytes(rng)} for _ in range(int(rng.integers(1, 3)))]
             out.write(
                 encode({"_id": product * 3 + 1, "imgs": imgs, "category_id": int(rng.choice(categories))})
             )

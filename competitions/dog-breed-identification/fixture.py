@@ -1,23 +1,16 @@
 """A small stand-in for Kaggle's dog-breed-identification download: labels.csv and tiny train/*.jpg."""
 
-import io
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import yaml
-from PIL import Image
+
+from mlebench.kaggle_standin import image_bytes
 
 _BREEDS = yaml.safe_load((Path(__file__).parent / "competition.yaml").read_text())["submission"]["columns"][
     1:
 ]
-
-
-def _jpeg(rng: np.random.Generator) -> bytes:
-    pixels = rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)
-    out = io.BytesIO()
-    Image.fromarray(pixels).save(out, format="JPEG", quality=50)
-    return out.getvalue()
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
@@ -28,4 +21,4 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     labels.to_csv(dest / "labels.csv", index=False)
     (dest / "train").mkdir()
     for image_id in ids:
-        (dest / "train" / f"{image_id}.jpg").write_bytes(_jpeg(rng))
+        (dest / "train" / f"{image_id}.jpg").write_bytes(image_bytes(rng))

@@ -1,19 +1,12 @@
 """A small stand-in for Kaggle's dogs-vs-cats-redux download: train.zip, test.zip, sample_submission.csv."""
 
-import io
 import zipfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from PIL import Image
 
-
-def _jpeg(rng: np.random.Generator) -> bytes:
-    pixels = rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)
-    out = io.BytesIO()
-    Image.fromarray(pixels).save(out, format="JPEG", quality=50)
-    return out.getvalue()
+from mlebench.kaggle_standin import image_bytes
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
@@ -21,8 +14,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     with zipfile.ZipFile(dest / "train.zip", "w") as zf:
         for label in ("cat", "dog"):
             for i in range(150):
-                zf.writestr(f"train/{label}.{i}.jpg", _jpeg(rng))
+                zf.writestr(f"train/{label}.{i}.jpg", image_bytes(rng))
     with zipfile.ZipFile(dest / "test.zip", "w") as zf:
         for i in range(1, 21):
-            zf.writestr(f"test/{i}.jpg", _jpeg(rng))
+            zf.writestr(f"test/{i}.jpg", image_bytes(rng))
     pd.DataFrame({"id": range(1, 21), "label": 0.5}).to_csv(dest / "sample_submission.csv", index=False)

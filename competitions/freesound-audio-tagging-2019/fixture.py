@@ -36,10 +36,14 @@ def _clips(rng: np.random.Generator, n: int) -> pd.DataFrame:
     return pd.DataFrame({"fname": names, "labels": labels})
 
 
+def _entry(name: str) -> zipfile.ZipInfo:
+    return zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))  # no clock in the bytes
+
+
 def _zip(path: Path, names: pd.Series, rng: np.random.Generator) -> None:
     with zipfile.ZipFile(path, "w") as zf:
         for name in names:
-            zf.writestr(name, _wav(rng))
+            zf.writestr(_entry(name), _wav(rng))
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
@@ -58,5 +62,7 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     _zip(dest / "train_noisy.zip", noisy["fname"], rng)
     _zip(dest / "test.zip", private["fname"], rng)
     with zipfile.ZipFile(dest / "FSDKaggle2019.meta.zip", "w") as zf:
-        zf.writestr("FSDKaggle2019.meta/test_post_competition.csv", test.to_csv(index=False))
-        zf.writestr("FSDKaggle2019.meta/train_curated_post_competition.csv", curated.to_csv(index=False))
+        zf.writestr(_entry("FSDKaggle2019.meta/test_post_competition.csv"), test.to_csv(index=False))
+        zf.writestr(
+            _entry("FSDKaggle2019.meta/train_curated_post_competition.csv"), curated.to_csv(index=False)
+        )

@@ -7,7 +7,6 @@ column order, written to private/test.csv. They must list the fnames and the col
 sample_submission.csv.
 """
 
-import os
 import shutil
 import zipfile
 from pathlib import Path
@@ -16,16 +15,10 @@ import pandas as pd
 
 from mlebench.declarations import Competition
 from mlebench.errors import DataError
+from mlebench.prepare import link_or_copy
 
 META_ZIP = "FSDKaggle2019.meta.zip"
 TEST_LABELS = "FSDKaggle2019.meta/test_post_competition.csv"
-
-
-def _link_or_copy(src: str, dst: str) -> None:
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copy2(src, dst)
 
 
 def _answers(raw: Path, classes: list[str]) -> pd.DataFrame:
@@ -42,6 +35,10 @@ def _answers(raw: Path, classes: list[str]) -> pd.DataFrame:
     return answers
 
 
+def _link_or_copy(src: str, dest: str) -> None:
+    link_or_copy(Path(src), Path(dest))
+
+
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     """Copy Kaggle's files to public/ and write the private test labels as a many-hot matrix."""
     for path in sorted(raw.iterdir()):
@@ -50,7 +47,7 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
         if path.is_dir():
             shutil.copytree(path, public / path.name, copy_function=_link_or_copy)
         else:
-            _link_or_copy(str(path), str(public / path.name))
+            link_or_copy(path, public / path.name)
     answers = _answers(raw, comp.submission.columns[1:])
     sample = pd.read_csv(raw / "sample_submission.csv")
     if list(sample.columns) != list(answers.columns) or set(sample["fname"]) != set(answers["fname"]):

@@ -1,11 +1,11 @@
 """A small stand-in for Kaggle's H&M download: transactions, articles, customers, sample and images/."""
 
-import io
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from PIL import Image
+
+from mlebench.kaggle_standin import image_bytes
 
 _ARTICLE_COLUMNS = [
     "product_type_no", "product_type_name", "product_group_name", "graphical_appearance_no",
@@ -30,12 +30,6 @@ def _articles(rng: np.random.Generator, n: int) -> pd.DataFrame:
         frame[column] = rng.integers(1, 300, size=n) if numeric else rng.choice(["A", "B", "Other"], size=n)
     frame["detail_desc"] = "Soft jersey top."
     return frame
-
-
-def _jpeg(rng: np.random.Generator) -> bytes:
-    out = io.BytesIO()
-    Image.fromarray(rng.integers(0, 256, size=(8, 6, 3), dtype=np.uint8)).save(out, format="JPEG")
-    return out.getvalue()
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
@@ -71,4 +65,4 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     )
     for article in articles["article_id"][:5]:
         (dest / "images" / article[:3]).mkdir(parents=True, exist_ok=True)
-        (dest / "images" / article[:3] / f"{article}.jpg").write_bytes(_jpeg(rng))
+        (dest / "images" / article[:3] / f"{article}.jpg").write_bytes(image_bytes(rng, (6, 8)))

@@ -8,62 +8,36 @@ random.Random(0); the k-th gets id str(k) and file images/{k//1000:03d}/{k}.jpg 
 images keep their ids and paths. test/metadata.json keeps only images, info and licenses.
 """
 
-import json
-import random
-import shutil
 from pathlib import Path
 
 import pandas as pd
-from sklearn.model_selection import train_test_split
 
+from mlebench import coco_meta
 from mlebench.declarations import Competition
-from mlebench.prepare import write_csv
+from mlebench.prepare import link_or_copy, write_csv
 
 TRAIN, TEST = "train", "test"
 
 
-def _split_category(pairs: list, comp: Competition) -> tuple[list, list]:
-    n = len(pairs)
-    if n == 1:
-        return pairs, []
-    if n < 5:
-        cut = n - max(1, int(comp.split.test_fraction * n))
-        return pairs[:cut], pairs[cut:]
-    return train_test_split(pairs, test_size=comp.split.test_fraction, random_state=comp.split.seed)
-
-
-def _split(metadata: dict, comp: Competition) -> tuple[list, list]:
-    by_category: dict[int, list] = {}
-    for image, annotation in zip(metadata["images"], metadata["annotations"], strict=True):
-        by_category.setdefault(annotation["category_id"], []).append((image, annotation))
-    train, test = [], []
-    for pairs in by_category.values():
-        kept, held_out = _split_category(pairs, comp)
-        train += kept
-        test += held_out
-    random.Random(comp.split.seed).shuffle(test)
-    return train, test
-
-
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     """Write v1's public and private files from ``raw`` (see the module docstring)."""
-    metadata = json.loads((raw / TRAIN / "metadata.json").read_text(encoding="utf-8"))
-    train, test = _split(metadata, comp)
-    train_meta = {**metadata, "images": [i for i, _ in train], "annotations": [a for _, a in train]}
-    for image in train_meta["images"]:
-        target = public / TRAIN / image["file_name"]
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(raw / TRAIN / image["file_name"], target)
-    test_images, rows = [], []
-    for k, (image, annotation) in enumerate(test):
-        name = f"images/{k // 1000:03d}/{k}.jpg"
-        test_images.append({**image, "file_name": name, "id": str(k)})
-        rows.append({"Id": str(k), "Predicted": annotation["category_id"]})
-        (public / TEST / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(raw / TRAIN / image["file_name"], public / TEST / name)
-    test_meta = {"images": test_images, "info": metadata["info"], "licenses": metadata["licenses"]}
-    (public / TRAIN / "metadata.json").write_text(json.dumps(train_meta), encoding="utf-8")
-    (public / TEST / "metadata.json").write_text(json.dumps(test_meta), encoding="utf-8")
-    answers = pd.DataFrame(rows, columns=["Id", "Predicted"])
+    metadata = coco_meta.load(raw / TRAIN / "metadata.json", encoding="utf-8")
+    fraction, seed = comp.split.test_fraction, comp.split.seed
+    train, test = coco_meta.split_by_category(
+        coco_meta.zipped_pairs(metadata), lambda group: coco_meta.few_image_split(group, fraction, seed), seed
+    )
+    for image, _ in train:
+        link_or_copy(raw / TRAIN / image["file_name"], public / TRAIN / image["file_name"])
+    test_images = [
+        {**image, "file_name": f"images/{k // 1000:03d}/{k}.jpg", "id": str(k)}
+        for k, (image, _) in enumerate(test)
+    ]
+    for (image, _), new in zip(test, test_images, strict=True):
+        link_or_copy(raw / TRAIN / image["file_name"], public / TEST / new["file_name"])
+    coco_meta.write(public / TRAIN / "metadata.json", coco_meta.subset(metadata, train))
+    coco_meta.write(public / TEST / "metadata.json", coco_meta.test_metadata(metadata, test_images))
+    answers = pd.DataFrame(
+        {"Id": [i["id"] for i in test_images], "Predicted": [a["category_id"] for _, a in test]}
+    )
     write_csv(answers, private / comp.submission.answers)
     write_csv(answers[["Id"]].assign(Predicted=0), public / "sample_submission.csv")

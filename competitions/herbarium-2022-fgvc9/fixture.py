@@ -4,20 +4,14 @@ Images are named {category:05d}__{k:03d} under train_images/{category//100:03d}/
 the real download; every category has at least 2 images.
 """
 
-import io
 import json
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
+
+from mlebench.kaggle_standin import image_bytes
 
 SIZES = [2, 3, 4, 5, 6, 8, 10, 12] * 5
-
-
-def _jpeg(rng: np.random.Generator) -> bytes:
-    buffer = io.BytesIO()
-    Image.fromarray(rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)).save(buffer, format="JPEG")
-    return buffer.getvalue()
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
@@ -30,7 +24,7 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             image_id = f"{category:05d}__{k:03d}"
             name = f"{category // 100:03d}/{category % 100:02d}/{image_id}.jpg"
             (dest / "train_images" / name).parent.mkdir(parents=True, exist_ok=True)
-            (dest / "train_images" / name).write_bytes(_jpeg(rng))
+            (dest / "train_images" / name).write_bytes(image_bytes(rng))
             images.append({"image_id": image_id, "file_name": name, "license": 0})
             annotations.append(
                 {

@@ -8,48 +8,31 @@ i-th gets id str(i) and file {i//1000:03d}/test-{i:06d}.jpg. test_metadata.json 
 image records.
 """
 
-import json
-import random
-import shutil
 from pathlib import Path
 
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
+from mlebench import coco_meta
 from mlebench.declarations import Competition
 from mlebench.errors import DataError
-from mlebench.prepare import write_csv
+from mlebench.prepare import link_or_copy, write_csv
 
 
-def _split(metadata: dict, comp: Competition) -> tuple[list, list]:
-    images = {image["image_id"]: image for image in metadata["images"]}
-    by_category: dict[int, list] = {}
-    for annotation in metadata["annotations"]:
-        by_category.setdefault(annotation["category_id"], []).append(
-            (images[annotation["image_id"]], annotation)
-        )
-    train, test = [], []
-    for category, pairs in by_category.items():
-        kept, held_out = train_test_split(
-            pairs, test_size=comp.split.test_fraction, random_state=comp.split.seed
-        )
-        if not kept or not held_out:
-            raise DataError(f"category {category}: one side of its split is empty")
-        train += kept
-        test += held_out
-    random.Random(comp.split.seed).shuffle(test)
-    return train, test
-
-
-def _copy(src: Path, dest: Path) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src, dest)
+def _split_category(group: list, comp: Competition) -> tuple[list, list]:
+    kept, held_out = train_test_split(group, test_size=comp.split.test_fraction, random_state=comp.split.seed)
+    if not kept or not held_out:
+        raise DataError(f"category {group[0][1]['category_id']}: one side of its split is empty")
+    return kept, held_out
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     """Write v1's public and private files from ``raw`` (see the module docstring)."""
-    metadata = json.loads((raw / "train_metadata.json").read_text(encoding="utf-8"))
-    train, test = _split(metadata, comp)
+    metadata = coco_meta.load(raw / "train_metadata.json")
+    pairs = coco_meta.joined_pairs(metadata, image_key="image_id")
+    train, test = coco_meta.split_by_category(
+        pairs, lambda group: _split_category(group, comp), comp.split.seed
+    )
     train_images, train_annotations, counts = [], [], {}
     for image, annotation in train:
         cat = annotation["category_id"]
@@ -58,16 +41,16 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
         name = f"{cat // 100:03d}/{cat % 100:02d}/{image_id}.jpg"
         train_images.append({**image, "image_id": image_id, "file_name": name})
         train_annotations.append({**annotation, "image_id": image_id})
-        _copy(raw / "train_images" / image["file_name"], public / "train_images" / name)
+        link_or_copy(raw / "train_images" / image["file_name"], public / "train_images" / name)
     test_images, rows = [], []
     for i, (image, annotation) in enumerate(test):
         name = f"{i // 1000:03d}/test-{i:06d}.jpg"
         test_images.append({"file_name": name, "image_id": str(i), "license": image["license"]})
         rows.append({"Id": str(i), "Predicted": annotation["category_id"]})
-        _copy(raw / "train_images" / image["file_name"], public / "test_images" / name)
+        link_or_copy(raw / "train_images" / image["file_name"], public / "test_images" / name)
     train_meta = {**metadata, "images": train_images, "annotations": train_annotations}
-    (public / "train_metadata.json").write_text(json.dumps(train_meta), encoding="utf-8")
-    (public / "test_metadata.json").write_text(json.dumps(test_images), encoding="utf-8")
+    coco_meta.write(public / "train_metadata.json", train_meta)
+    coco_meta.write(public / "test_metadata.json", test_images)
     answers = pd.DataFrame(rows, columns=["Id", "Predicted"])
     write_csv(answers, private / comp.submission.answers)
     write_csv(answers[["Id"]].assign(Predicted=42), public / "sample_submission.csv")

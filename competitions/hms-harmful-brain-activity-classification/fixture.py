@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from PIL import Image
+
+from mlebench.kaggle_standin import image_bytes
 
 VOTES = ["seizure_vote", "lpd_vote", "gpd_vote", "lrda_vote", "grda_vote", "other_vote"]
 CONSENSUS = ["Seizure", "LPD", "GPD", "LRDA", "GRDA", "Other"]
@@ -49,5 +50,4 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         frame = pd.DataFrame(values, columns=SPECTRO_COLUMNS)
         frame.to_parquet(dest / "train_spectrograms" / f"{spectrogram_id}.parquet")
     for name in CONSENSUS:
-        pixels = rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)
-        Image.fromarray(pixels).save(dest / "example_figures" / f"{name}_example.png")
+        (dest / "example_figures" / f"{name}_example.png").write_bytes(image_bytes(rng, fmt="PNG"))

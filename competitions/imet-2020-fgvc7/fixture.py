@@ -4,7 +4,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from PIL import Image
+
+from mlebench.kaggle_standin import image_bytes
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
@@ -22,5 +23,4 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     pd.DataFrame({"id": ids, "attribute_ids": attributes}).to_csv(dest / "train.csv", index=False)
     (dest / "train").mkdir()
     for image_id in ids:
-        pixels = rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)
-        Image.fromarray(pixels).save(dest / "train" / f"{image_id}.png")
+        (dest / "train" / f"{image_id}.png").write_bytes(image_bytes(rng, fmt="PNG"))

@@ -11,16 +11,11 @@ import tarfile
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
+
+from mlebench.kaggle_standin import image_bytes
 
 SIZES = [1] * 4 + [2, 3, 4] * 5 + list(range(5, 16)) * 3
 SUPERCATEGORIES = ["Plants", "Insects", "Birds", "Fungi"]
-
-
-def _jpeg(rng: np.random.Generator) -> bytes:
-    buffer = io.BytesIO()
-    Image.fromarray(rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)).save(buffer, format="JPEG")
-    return buffer.getvalue()
 
 
 def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
@@ -55,7 +50,7 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
                     name = (
                         f"train_val2019/{SUPERCATEGORIES[category % 4]}/{category}/{rng.bytes(16).hex()}.jpg"
                     )
-                    _add(tar, name, _jpeg(rng))
+                    _add(tar, name, image_bytes(rng))
                     images.append(
                         {
                             "id": next_id,

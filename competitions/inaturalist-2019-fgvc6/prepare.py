@@ -10,43 +10,16 @@ kaggle_sample_submission.csv, whose every row holds one value from random.Random
 (id, predicted = category_id). The raw image archive is streamed, never unpacked.
 """
 
-import json
 import random
 import shutil
 import tarfile
 from pathlib import Path
 
 import pandas as pd
-from sklearn.model_selection import train_test_split
 
+from mlebench import coco_meta
 from mlebench.declarations import Competition
 from mlebench.prepare import write_csv
-
-
-def _split_category(pairs: list, comp: Competition) -> tuple[list, list]:
-    n = len(pairs)
-    if n == 1:
-        return pairs, []
-    if n < 5:
-        cut = n - max(1, int(comp.split.test_fraction * n))
-        return pairs[:cut], pairs[cut:]
-    return train_test_split(pairs, test_size=comp.split.test_fraction, random_state=comp.split.seed)
-
-
-def _split(metadata: dict, comp: Competition) -> tuple[list, list]:
-    images = {image["id"]: image for image in metadata["images"]}
-    by_category: dict[int, list] = {}
-    for annotation in metadata["annotations"]:
-        by_category.setdefault(annotation["category_id"], []).append(
-            (images[annotation["image_id"]], annotation)
-        )
-    train, test = [], []
-    for pairs in by_category.values():
-        kept, held_out = _split_category(pairs, comp)
-        train += kept
-        test += held_out
-    random.Random(comp.split.seed).shuffle(test)
-    return train, test
 
 
 def _write_tars(archive: Path, renames: dict[str, tuple[str, str]], public: Path) -> None:
@@ -68,13 +41,14 @@ def _write_tars(archive: Path, renames: dict[str, tuple[str, str]], public: Path
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     """Write v1's public and private files from ``raw`` (see the module docstring)."""
-    metadata = json.loads((raw / "train2019.json").read_text(encoding="utf-8"))
-    train, test = _split(metadata, comp)
+    metadata = coco_meta.load(raw / "train2019.json")
+    fraction, seed = comp.split.test_fraction, comp.split.seed
+    train, test = coco_meta.split_by_category(
+        coco_meta.joined_pairs(metadata), lambda group: coco_meta.few_image_split(group, fraction, seed), seed
+    )
     test_images = [{**image, "file_name": "test2019/" + Path(image["file_name"]).name} for image, _ in test]
-    train_meta = {**metadata, "images": [i for i, _ in train], "annotations": [a for _, a in train]}
-    test_meta = {"images": test_images, "info": metadata["info"], "licenses": metadata["licenses"]}
-    (public / "train2019.json").write_text(json.dumps(train_meta), encoding="utf-8")
-    (public / "test2019.json").write_text(json.dumps(test_meta), encoding="utf-8")
+    coco_meta.write(public / "train2019.json", coco_meta.subset(metadata, train))
+    coco_meta.write(public / "test2019.json", coco_meta.test_metadata(metadata, test_images))
     shutil.copyfile(raw / "val2019.json", public / "val2019.json")
     renames = {image["file_name"]: ("train_val2019.tar.gz", image["file_name"]) for image, _ in train}
     renames |= {

@@ -5,7 +5,6 @@ compresses by default) from files staged with a fixed mtime, so the same seed gi
 train_labels.csv.zip and sample_submission.csv.zip hold the CSVs.
 """
 
-import io
 import os
 import tempfile
 import zipfile
@@ -14,13 +13,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import py7zr
-from PIL import Image
 
-
-def _jpeg(rng: np.random.Generator) -> bytes:
-    buf = io.BytesIO()
-    Image.fromarray(rng.integers(0, 256, size=(12, 16, 3), dtype=np.uint8)).save(buf, format="JPEG")
-    return buf.getvalue()
+from mlebench.kaggle_standin import image_bytes
 
 
 def _write_7z(archive: Path, members: dict[str, bytes]) -> None:
@@ -49,4 +43,7 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     )
     _zip_csv(pd.DataFrame({"name": range(1, n_test + 1), "invasive": 0.5}), dest, "sample_submission.csv")
     for folder, count in (("train", n_train), ("test", n_test)):
-        _write_7z(dest / f"{folder}.7z", {f"{folder}/{name}.jpg": _jpeg(rng) for name in range(1, count + 1)})
+        _write_7z(
+            dest / f"{folder}.7z",
+            {f"{folder}/{name}.jpg": image_bytes(rng, (16, 12)) for name in range(1, count + 1)},
+        )

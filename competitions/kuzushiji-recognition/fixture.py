@@ -1,12 +1,12 @@
 """A small stand-in for Kaggle's kuzushiji-recognition download: page images in zips, boxes in train.csv."""
 
-import io
 import zipfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from PIL import Image
+
+from mlebench.kaggle_standin import image_bytes
 
 CODES = ["U+306F", "U+304B", "U+3068", "U+306E", "U+4E00", "U+5B50", "U+308A", "U+3057"]
 
@@ -25,9 +25,7 @@ def _labels(rng: np.random.Generator) -> str | None:
 def _zip_images(path: Path, image_ids: list[str], rng: np.random.Generator) -> None:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         for image_id in image_ids:
-            buf = io.BytesIO()
-            Image.fromarray(rng.integers(0, 256, size=(24, 16, 3), dtype=np.uint8)).save(buf, format="JPEG")
-            zf.writestr(f"{image_id}.jpg", buf.getvalue())
+            zf.writestr(f"{image_id}.jpg", image_bytes(rng, (16, 24)))
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:

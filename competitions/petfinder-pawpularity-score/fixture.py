@@ -4,7 +4,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from PIL import Image
+
+from mlebench.kaggle_standin import image_bytes
 
 FEATURES = ["Subject Focus", "Eyes", "Face", "Near", "Action", "Accessory", "Group", "Collage", "Human",
             "Occlusion", "Info", "Blur"]  # fmt: skip
@@ -21,5 +22,4 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     frame.to_csv(dest / "train.csv", index=False)
     (dest / "train").mkdir()
     for image_id in ids:
-        pixels = rng.integers(0, 256, size=(6, 6, 3), dtype=np.uint8)
-        Image.fromarray(pixels).save(dest / "train" / f"{image_id}.jpg", quality=80)
+        (dest / "train" / f"{image_id}.jpg").write_bytes(image_bytes(rng, (6, 6)))

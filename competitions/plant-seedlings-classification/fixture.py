@@ -3,7 +3,8 @@
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
+
+from mlebench.kaggle_standin import image_bytes
 
 SPECIES = [
     "Black-grass",
@@ -28,5 +29,4 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         folder.mkdir(parents=True)
         for _ in range(20):
             name = f"{rng.integers(0, 16**9):09x}.png"
-            pixels = rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)
-            Image.fromarray(pixels).save(folder / name)
+            (folder / name).write_bytes(image_bytes(rng, fmt="PNG"))

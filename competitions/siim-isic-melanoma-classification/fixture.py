@@ -5,24 +5,17 @@ metadata, diagnosis and target), DICOM stubs under train/ and test/, and JPEGs u
 jpeg/test/.
 """
 
-import io
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from PIL import Image
 
+from mlebench.kaggle_standin import image_bytes
 from mlebench.tfrecord import bytes_feature, encode_example, int64_feature, write_records
 
 N_FILES, PER_FILE = 16, 14
 METADATA_SITE = "anatom_site_general_challenge"
 SITES = ["torso", "lower extremity", "upper extremity", "head/neck", ""]
-
-
-def _jpeg(rng: np.random.Generator) -> bytes:
-    buffer = io.BytesIO()
-    Image.fromarray(rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)).save(buffer, format="JPEG")
-    return buffer.getvalue()
 
 
 def _dicom(name: str) -> bytes:
@@ -47,7 +40,7 @@ def _write_images(dest: Path, split: str, names: list[str], rng: np.random.Gener
     (dest / "jpeg" / split).mkdir(parents=True, exist_ok=True)
     jpegs = {}
     for name in names:
-        jpegs[name] = _jpeg(rng)
+        jpegs[name] = image_bytes(rng)
         (dest / "jpeg" / split / f"{name}.jpg").write_bytes(jpegs[name])
         (dest / split / f"{name}.dcm").write_bytes(_dicom(name))
     return jpegs
