@@ -57,6 +57,21 @@ class PackageSource(_Strict):
     files: list[SourceFile] = Field(min_length=1)
 
 
+class ExtraFile(_Strict):
+    """A file a competition needs from outside Kaggle (v1 fetches freesound's test labels from Zenodo)."""
+
+    url: str
+    name: str
+    sha256: str = ""
+
+    @field_validator("sha256")
+    @classmethod
+    def _hex(cls, value: str) -> str:
+        if value and not _SHA256.match(value):
+            raise ValueError(f"sha256 must be 64 lowercase hex digits, got {value!r}")
+        return value
+
+
 class KaggleSource(_Strict):
     """A Kaggle competition, downloaded with the official client as one archive.
 
@@ -68,6 +83,7 @@ class KaggleSource(_Strict):
     slug: str
     archive_sha256: str = ""
     files: list[SourceFile] = []
+    extra_files: list[ExtraFile] = []  # downloaded beside the archive and put in the raw folder
 
     @field_validator("archive_sha256")
     @classmethod

@@ -14,13 +14,14 @@ import io
 import os
 import re
 import shutil
+import urllib.request
 import warnings
 from contextlib import redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .declarations import Competition, KaggleSource, declaration_path
+from .declarations import Competition, ExtraFile, KaggleSource, declaration_path
 from .errors import ConfigError, DataError
 from .fetch import replace_dir, staging_dir
 from .hashing import sha256_file
@@ -29,6 +30,7 @@ from .prepare import extract_zip
 __all__ = [
     "Preflight",
     "download_archive",
+    "download_extra",
     "fetch_kaggle",
     "kaggle_api",
     "preflight",
@@ -137,14 +139,41 @@ def fetch_kaggle(
             f"{comp.id}: {archive} has sha256 {actual}, but the declaration records {expected}. Delete the "
             "file to download it again, or run with --refresh-checksums if Kaggle changed the data."
         )
+    extras = [download_extra(comp, extra, downloads) for extra in _source(comp).extra_files]
     staging = staging_dir(dest)
     try:
         extract_zip(archive, staging)
+        for path in extras:
+            shutil.copyfile(path, staging / path.name)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     replace_dir(staging, dest)
     return actual
+
+
+def download_extra(comp: Competition, extra: ExtraFile, downloads: Path) -> Path:
+    """Download ``extra`` into ``downloads`` once (kept, like the archive); check its sha256 if recorded."""
+    target = downloads / extra.name
+    if not target.is_file():
+        partial = target.with_name(target.name + ".part")
+        downloads.mkdir(parents=True, exist_ok=True)
+        try:
+            with urllib.request.urlopen(extra.url, timeout=300) as response, partial.open("wb") as out:
+                shutil.copyfileobj(response, out, 1 << 20)
+        except OSError as exc:
+            partial.unlink(missing_ok=True)
+            raise DataError(f"{comp.id}: downloading {extra.url} failed: {exc}") from exc
+        partial.rename(target)
+    actual = sha256_file(target)
+    if not extra.sha256:
+        warnings.warn(f"{comp.id}: {extra.name} has no sha256 recorded (actual {actual})", stacklevel=2)
+    elif actual != extra.sha256:
+        raise DataError(
+            f"{comp.id}: {target} has sha256 {actual}, but the declaration records {extra.sha256}; delete "
+            "the file to download it again"
+        )
+    return target
 
 
 def record_archive_checksum(comp: Competition, sha256: str, root: Path | None = None) -> None:

@@ -15,6 +15,7 @@ import base64
 import hashlib
 import io
 import json
+import shutil
 import tempfile
 import threading
 import types
@@ -80,9 +81,17 @@ def write_fixture_download(comp: Competition, dest: Path) -> Path:
 
 
 def write_fixture_archive(comp: Competition, archive: Path) -> Path:
-    """Zip ``comp``'s fixture download into ``archive`` (like Kaggle's ``<slug>.zip``) and return it."""
+    """Zip ``comp``'s fixture download into ``archive`` (like Kaggle's ``<slug>.zip``) and return it.
+
+    Files the declaration fetches from elsewhere (``source.extra_files``) stay out of the archive; they
+    are left beside it, under their names, for the server to serve at their own URLs.
+    """
+    extra = {e.name for e in getattr(comp.source, "extra_files", [])}
     with tempfile.TemporaryDirectory(prefix=f"mlebench-fixture-{comp.id}-") as tmp:
         folder = write_fixture_download(comp, Path(tmp) / "download")
+        archive.parent.mkdir(parents=True, exist_ok=True)
+        for name in extra:
+            shutil.move(folder / name, archive.parent / name)
         write_zip([p for p in folder.rglob("*") if p.is_file()], folder, archive)
     return archive
 
@@ -105,6 +114,7 @@ class StandinKaggle:
     username: str = "standin-user"
     key: str = "standin-key"
     truncate: dict[str, int] = field(default_factory=dict)
+    extras: dict[str, Path] = field(default_factory=dict)  # any other URL whose last part is a key
     requests: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, range header)
     _server: ThreadingHTTPServer | None = None
 
@@ -181,8 +191,9 @@ class _Handler(BaseHTTPRequestHandler):
         ranged = self.headers.get("Range", "")
         self.standin.requests.append(("GET", path, ranged))
         slug = path.removeprefix("/download/").removesuffix(".zip")
-        archive = self.standin.archives.get(slug)
-        if not path.startswith("/download/") or archive is None:
+        archive = self.standin.archives.get(slug) if path.startswith("/download/") else None
+        archive = archive or self.standin.extras.get(path.rsplit("/", 1)[-1])
+        if archive is None:
             return self._json(404, {"code": 404, "message": "not found"})
         data = archive.read_bytes()
         etag = '"' + hashlib.sha256(data).hexdigest()[:32] + '"'

@@ -30,14 +30,23 @@ class PreparedFixture:
 
 
 def serve_fixture(comp: Competition, server: StandinKaggle, folder: Path) -> Competition:
-    """Zip ``comp``'s fixture as ``<slug>.zip``, serve it (rules accepted), and pin its sha256 in ``comp``."""
+    """Zip ``comp``'s fixture as ``<slug>.zip``, serve it (rules accepted), and pin its sha256 in ``comp``.
+
+    Extra files (``source.extra_files``) are served too, at the plain-HTTP form of their URL (the client
+    side reaches the server as its HTTP proxy), with their sha256 pinned as well.
+    """
     assert isinstance(comp.source, KaggleSource)
     slug = comp.source.slug
     archive = write_fixture_archive(comp, folder / f"{slug}.zip")
     server.archives[slug] = archive
     server.accepted.add(slug)
-    source = comp.source.model_copy(update={"archive_sha256": sha256_file(archive)})
-    return comp.model_copy(update={"source": source})
+    extras = []
+    for extra in comp.source.extra_files:
+        served = server.extras[extra.name] = folder / extra.name
+        url = "http://" + extra.url.split("://", 1)[1]
+        extras.append(extra.model_copy(update={"url": url, "sha256": sha256_file(served)}))
+    update = {"archive_sha256": sha256_file(archive), "extra_files": extras}
+    return comp.model_copy(update={"source": comp.source.model_copy(update=update)})
 
 
 def prepare_fixture(competition_id: str, root: Path, server: StandinKaggle | None = None) -> PreparedFixture:

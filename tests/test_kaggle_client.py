@@ -142,3 +142,18 @@ def test_preflight_reads_credentials_from_kaggle_json(standin: StandinKaggle, tm
     ready = _cli(["prepare", "--check", "-c", "spaceship-titanic"], env)
     assert ready.returncode == 0, ready.stdout + ready.stderr
     assert "spaceship-titanic  ready" in ready.stdout and "1 of 1 ready" in ready.stdout
+
+
+def test_extra_files_come_from_their_own_url_and_are_verified(standin: StandinKaggle, tmp_path: Path) -> None:
+    """The freesound test labels live on Zenodo, not Kaggle: fetched beside the archive, pinned by sha256."""
+    comp = serve_fixture(load_competition("freesound-audio-tagging-2019"), standin, tmp_path / "served")
+    (extra,) = comp.source.extra_files
+    fetch(comp, tmp_path / "raw", downloads=tmp_path / "downloads")
+    assert (tmp_path / "raw" / extra.name).read_bytes() == (tmp_path / "served" / extra.name).read_bytes()
+    assert any(path.endswith(extra.name) for _, path, _ in standin.requests)
+    wrong = extra.model_copy(update={"sha256": "0" * 64})
+    bad = comp.model_copy(update={"source": comp.source.model_copy(update={"extra_files": [wrong]})})
+    with pytest.raises(
+        DataError, match="FSDKaggle2019.meta.zip has sha256 .* but the declaration records 0000"
+    ):
+        fetch(bad, tmp_path / "raw2", downloads=tmp_path / "downloads")

@@ -1,7 +1,7 @@
 """freesound-audio-tagging-2019: v1 keeps Kaggle's test clips.
 
 Every file of Kaggle's download is copied unchanged to public/. The answers come from Zenodo's
-FSDKaggle2019.meta.zip (which v1 downloads; here it must sit in the raw folder and is not published):
+FSDKaggle2019.meta.zip (downloaded by the fetch, as declared in source.extra_files, and not published):
 the rows of test_post_competition.csv whose usage is Private, many-hot over the 80 classes in submission
 column order, written to private/test.csv. They must list the fnames and the columns of Kaggle's
 sample_submission.csv.
