@@ -40,7 +40,8 @@ def dice_global_rle(
     Raises
     ------
     ValueError
-        If a mask is malformed or runs past its image (validation rejects such submissions first).
+        If a mask is malformed (validation rejects such submissions first). A run reaching past the last
+        pixel of its image is cut there, as v1's decoder does, not an error.
 
     Examples
     --------
@@ -59,7 +60,7 @@ def dice_global_rle(
 def sized_runs(
     y_true: pd.DataFrame, y_pred: pd.DataFrame, mask_column: str, height_column: str, width_column: str
 ) -> tuple[np.ndarray, Runs, Runs]:
-    """Per-row image sizes (from the answers) and both sides' runs, each checked to lie inside its image."""
+    """Per-row image sizes (from the answers) and both sides' runs, each cut at the end of its image."""
     y_true, y_pred = tables(y_true, y_pred)
     sizes = y_true[height_column].astype(int).to_numpy() * y_true[width_column].astype(int).to_numpy()
     true_runs = _runs(y_true[mask_column].to_numpy(dtype=object), sizes, "y_true")
@@ -68,13 +69,17 @@ def sized_runs(
 
 
 def _runs(rles: np.ndarray, sizes: np.ndarray, name: str) -> Runs:
-    """Parse RLEs whose image sizes vary by row, checking every run lies inside its own image."""
+    """Parse RLEs whose image sizes vary by row; a run reaching past its own image's last pixel is cut there.
+
+    MLE-bench v1 decodes each mask by slicing a flat array of the image's pixels, so the part of a run
+    beyond the last pixel is silently dropped and a run starting past it adds nothing; the score is
+    computed on what remains. Structural problems (order, overlap, non-numbers) are still errors:
+    validation rejects them first, as v1's decoder asserts on them.
+    """
     runs = parse_rles(np.where(rles == "-", "", rles))
-    past = runs.starts + runs.lengths > sizes[runs.owner]
-    problems = dict(runs.problems)
-    for k in np.flatnonzero(past)[:1]:
-        problems.setdefault(int(runs.owner[k]), f"run past the last pixel {sizes[runs.owner[k]]}")
-    if problems:
-        row, problem = next(iter(sorted(problems.items())))
+    if runs.problems:
+        row, problem = next(iter(runs.problems.items()))
         raise ValueError(f"{name} row {row}: malformed RLE {rles[row]!r}: {problem}")
-    return runs
+    ends = np.minimum(runs.starts + runs.lengths, sizes[runs.owner])
+    kept = ends > runs.starts
+    return Runs(runs.count, runs.owner[kept], runs.starts[kept], (ends - runs.starts)[kept])

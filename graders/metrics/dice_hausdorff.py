@@ -74,7 +74,7 @@ def dice_hausdorff(
         pred_masks, pred_ids = y_pred[mask_column].to_numpy(dtype=object)[file_order], ids[file_order]
     else:
         pred_masks, pred_ids = y_pred[mask_column].to_numpy(dtype=object), ids
-    pred_runs = _runs(pred_masks, heights * widths, "y_pred")  # row i decoded with answers row i's size
+    pred_runs = _runs(pred_masks, heights * widths, "y_pred", clip=True)  # answers row i's size, as v1
 
     overlap = _overlap(true_runs, pred_runs, int((heights * widths).max()))
     total = true_runs.pixel_sums() + pred_runs.pixel_sums()
@@ -90,9 +90,19 @@ def dice_hausdorff(
     return float(DICE_WEIGHT * dice + HAUSDORFF_WEIGHT * (1 - hausdorff))
 
 
-def _runs(rles: np.ndarray, sizes: np.ndarray, name: str) -> Runs:
+def _runs(rles: np.ndarray, sizes: np.ndarray, name: str, *, clip: bool = False) -> Runs:
+    """Parse one mask column; ``sizes`` are the pixel counts of each row's image.
+
+    With ``clip``, runs are cut at the image's last pixel (a run starting past it is dropped) instead of
+    being an error: v1 paints each run into a flat array with a slice, which silently stops at the end.
+    """
     runs = parse_rles(np.where(pd.isna(rles), "", rles).astype(str))
     problems = dict(runs.problems)
+    if clip and not problems:
+        size = sizes[runs.owner]
+        lengths = np.minimum(runs.starts + runs.lengths, size) - runs.starts
+        keep = lengths > 0
+        runs = Runs(runs.count, runs.owner[keep], runs.starts[keep], lengths[keep].astype(runs.lengths.dtype))
     past = np.flatnonzero(runs.starts + runs.lengths > sizes[runs.owner])
     if past.size:
         problems.setdefault(int(runs.owner[past[0]]), "a run goes past the last pixel")

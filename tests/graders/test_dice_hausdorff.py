@@ -1,5 +1,6 @@
 """Golden cases for ``dice_hausdorff`` (expected values from independent v1-style reference code)."""
 
+import pandas as pd
 import pytest
 
 from graders.metrics import dice_hausdorff
@@ -20,3 +21,31 @@ def test_unknown_variant_is_an_error():
         pytest.skip("no variants")
     with pytest.raises(ValueError, match="variant"):
         score("dice_hausdorff", {**case, "args": {**case["args"], "variant": "v2"}})
+
+
+def _slices_40x30(predicted: list[str]) -> tuple:
+    """Two slices of one case-day, three classes each, 40 x 30 images (answers' row order = file order)."""
+    ids = [f"case1_day1_slice_000{s}" for s in (1, 2) for _ in range(3)]
+    y_true = pd.DataFrame(
+        {
+            "id": ids,
+            "class": ["large_bowel", "small_bowel", "stomach"] * 2,
+            "predicted": ["1 20", "", "300 40", "", "", "50 10"],
+            "image_width": ["30"] * 6,
+            "image_height": ["40"] * 6,
+        }
+    )
+    return y_true, pd.DataFrame({"predicted": predicted}, index=range(6))
+
+
+@pytest.mark.parametrize(
+    ("run", "want"),
+    [
+        ("1190 40", 0.6126325482232312),  # runs 29 pixels past the last one (1200): v1 keeps pixels 1190-1200
+        ("1500 40", 0.6755297175089139),  # starts past the last pixel: v1 paints nothing
+    ],
+)
+def test_a_run_past_the_last_pixel_is_cut_there_as_v1(run, want):
+    # v1 paints runs with a slice of a flat array, which stops silently at the end (values from v1's code).
+    y_true, y_pred = _slices_40x30(["1 20", "", run, "", "", "50 10"])
+    assert abs(dice_hausdorff(y_true, y_pred) - want) <= 1e-12

@@ -1,0 +1,38 @@
+"""text-normalization-challenge-english-language: blank ``after`` cells are scored as in MLE-bench v1.
+
+pandas reads NA-like words (``None``, ``null``, ``NA``, ``nan``) as missing, so v1's answers and sample
+submission hold blank cells for them, and v1 casts both sides to ``str`` before an exact match: a blank
+prediction matches a blank answer and misses any other. Expected scores below were computed with v1's
+grading logic on the same CSVs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graders.grade import grade
+from mlebench.declarations import load_competition
+
+COMPETITION = "text-normalization-challenge-english-language"
+
+
+@pytest.mark.parametrize(
+    ("answers", "submission", "expected"),
+    [
+        # a blank answer met by a blank prediction counts as correct (v1: 2/3)
+        ("id,after\n0_0,\n0_1,a\n0_2,b\n", "id,after\n0_2,b\n0_0,\n0_1,x\n", 0.66667),
+        # a blank prediction is valid and simply wrong against a non-blank answer (v1: 2/3)
+        ("id,after\n0_0,x\n0_1,a\n0_2,b\n", "id,after\n0_0,\n0_1,a\n0_2,b\n", 0.66667),
+        # every prediction blank (v1: 1/3, only the blank answer matches)
+        ("id,after\n0_0,\n0_1,a\n0_2,b\n", "id,after\n0_0,\n0_1,\n0_2,\n", 0.33333),
+    ],
+)
+def test_blank_after_cells_are_scored_like_v1(tmp_path, answers, submission, expected):
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "answers.csv").write_text(answers)
+    path = tmp_path / "submission.csv"
+    path.write_text(submission)
+    result = grade(load_competition(COMPETITION), path, private)
+    assert result.status == "ok", result.reason
+    assert result.score == expected
