@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .metrics import (  # family A (classification, ranking, text, correlation)  # family B (multi-column regression, segmentation, detection)  # hubmap, ventilator  # family A, bespoke
+from .metrics import (  # families A (classification, ranking, text) and B (regression, masks, boxes)
     accuracy,
     binary_log_loss,
     coco_map,
@@ -134,6 +134,9 @@ class Metric:
         The score of a perfect prediction.
     min_value
         Smallest prediction the metric accepts (checked at validation), or None for no bound.
+    whole_numbers
+        Predictions must be whole numbers (``3`` or ``3.0``): class labels scored by a scikit-learn
+        classification metric, which refuses fractions (v1 then has no score).
 
     """
 
@@ -143,6 +146,7 @@ class Metric:
     kind: Kind
     best: float
     min_value: float | None = None
+    whole_numbers: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -186,7 +190,7 @@ METRICS: dict[str, Metric] = {
     ),
     "quadratic_weighted_kappa": Metric(
         "quadratic_weighted_kappa", quadratic_weighted_kappa, higher_is_better=True, kind="regression",
-        best=1.0,
+        best=1.0, whole_numbers=True,
     ),
     "spearman_mean_columns": Metric(
         "spearman_mean_columns", spearman_mean_columns, higher_is_better=True, kind="numeric_columns",
@@ -198,7 +202,9 @@ METRICS: dict[str, Metric] = {
     ),
     "map_at_k": Metric("map_at_k", map_at_k, higher_is_better=True, kind="text", best=1.0),
     "lwlrap": Metric("lwlrap", lwlrap, higher_is_better=True, kind="numeric_columns", best=1.0),
-    "mcc": Metric("mcc", mcc, higher_is_better=True, kind="regression", best=1.0),  # 1.0 == 1, as v1
+    "mcc": Metric(  # 1.0 == 1, as in v1
+        "mcc", mcc, higher_is_better=True, kind="regression", best=1.0, whole_numbers=True
+    ),
     "jaccard_words": Metric("jaccard_words", jaccard_words, higher_is_better=True, kind="text", best=1.0),
     "levenshtein_mean": Metric(
         "levenshtein_mean", levenshtein_mean, higher_is_better=False, kind="text", best=0.0
@@ -229,7 +235,9 @@ METRICS: dict[str, Metric] = {
     "dice_global_rle": Metric(
         "dice_global_rle", dice_global_rle, higher_is_better=True, kind="rle_table", best=1.0
     ),
-    "dice_rle_sized": Metric("dice_rle_sized", dice_rle_sized, higher_is_better=True, kind="rle_table", best=1.0),
+    "dice_rle_sized": Metric(
+        "dice_rle_sized", dice_rle_sized, higher_is_better=True, kind="rle_table", best=1.0
+    ),
     "mae_masked": Metric("mae_masked", mae_masked, higher_is_better=False, kind="numeric_table", best=0.0),
     "iou_threshold_precision": Metric(
         "iou_threshold_precision", iou_threshold_precision, higher_is_better=True, kind="rle_mask", best=1.0

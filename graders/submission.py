@@ -113,8 +113,14 @@ def validate(
             )
             id_reasons += found
             order = matched if column == spec.id_column else (order if matched is not None else None)
+    elif spec.match == "occurrence":
+        id_reasons, order = _match_ids(
+            _occurrences(answers[spec.id_column]),
+            None if ids is None else _occurrences(ids),
+            spec.id_column,
+        )
     else:
-        id_reasons, order = _match_ids(answers[spec.id_column], ids, spec.id_column)
+        id_reasons, order = _match_ids(answers[spec.id_column], ids, spec.id_column, spec.integer_ids)
     reasons += id_reasons
     if len(submission) != len(answers):
         reasons.append(
@@ -197,6 +203,12 @@ def _column_problems(submission: pd.DataFrame, spec: Submission) -> list[str]:
     return reasons
 
 
+def _occurrences(ids: pd.Series) -> pd.Series:
+    """Each id with its occurrence number (``"7 #2"`` is the second row of id 7), for repeated ids."""
+    text = ids.astype(str)
+    return text + " #" + (text.groupby(text, sort=False).cumcount() + 1).astype(str)
+
+
 def _match_positions(
     answer_ids: np.ndarray, ids: np.ndarray | None, id_column: str
 ) -> tuple[list[str], np.ndarray | None]:
@@ -220,31 +232,43 @@ def _match_positions(
 
 
 _CANONICAL_INT = r"^(0|-?[1-9][0-9]{0,17})$"  # the one text of an int64 (no sign, zero or space padding)
+_INTEGER_TEXT = r"^\s*[+-]?[0-9]{1,18}(\.0*)?\s*$"  # what pandas reads as a whole number
 
 
-def _keys(answer_ids: pd.Series, ids: pd.Series | None) -> np.ndarray:
+def _integer_values(text: pa.Array) -> np.ndarray:
+    """Whole numbers written as :data:`_INTEGER_TEXT` allows, as int64."""
+    trimmed = pc.utf8_trim_whitespace(text)
+    whole = pc.replace_substring_regex(trimmed, r"\.0*$", "")
+    return pc.cast(whole, pa.int64()).to_numpy(zero_copy_only=False)
+
+
+def _keys(answer_ids: pd.Series, ids: pd.Series | None, integer_ids: bool = False) -> np.ndarray:
     """Answer ids then submitted ids, as int64 when every one is an integer's canonical text, else text.
 
     Equality is unchanged (only ids written exactly as ``str(int)`` become ints, so ``"007"`` never meets
     ``"7"``), and hashing 26M ints is several times faster than hashing 26M strings (icecube). Columns
     read by :func:`read_submission` are Arrow strings, so the check needs no copy into Python objects.
+    With ``integer_ids`` (``submission.integer_ids``) ids are compared by integer value, as v1 compares
+    ids pandas reads as numbers: ``"0012"``, ``"12"`` and ``"12.0"`` are one id.
     """
     columns = [answer_ids] if ids is None else [answer_ids, ids]
     try:
         texts = [pa.array(c, type=pa.large_string()) for c in columns]
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         texts = []
-    canonical = bool(texts) and all(
-        len(t) and not t.null_count and pc.all(pc.match_substring_regex(t, _CANONICAL_INT)).as_py()
-        for t in texts
+    pattern = _INTEGER_TEXT if integer_ids else _CANONICAL_INT
+    integers = bool(texts) and all(
+        len(t) and not t.null_count and pc.all(pc.match_substring_regex(t, pattern)).as_py() for t in texts
     )
-    if canonical:
+    if integers and integer_ids:
+        return np.concatenate([_integer_values(t) for t in texts])
+    if integers:
         return np.concatenate([pc.cast(t, pa.int64()).to_numpy(zero_copy_only=False) for t in texts])
     return np.concatenate([c.to_numpy(dtype=object) for c in columns])
 
 
 def _match_ids(
-    answer_ids: pd.Series, ids: pd.Series | None, id_column: str
+    answer_ids: pd.Series, ids: pd.Series | None, id_column: str, integer_ids: bool = False
 ) -> tuple[list[str], np.ndarray | None]:
     """Compare the submission's ids with the answers' ids, exactly, as strings.
 
@@ -253,7 +277,7 @@ def _match_ids(
     a submission listing the answers' ids in their order (the usual case) only needs the answers checked.
     """
     n = len(answer_ids)
-    both = _keys(answer_ids, ids)
+    both = _keys(answer_ids, ids, integer_ids)
     if ids is not None and len(ids) == n and np.array_equal(both[:n], both[n:]):
         if pd.Index(both[:n]).is_unique:
             return [], np.arange(n)
@@ -354,6 +378,10 @@ def _value_problems(
     if metric.kind in ("binary_probability", "probabilities"):
         outside = finite & ((numbers < 0) | (numbers > 1))
         reasons += _report(column, "value", outside, where, quoted, verb=" outside [0, 1] (a probability)")
+    if metric.whole_numbers:
+        fractional = finite & (numbers != np.round(numbers))
+        verb = f" not a whole number (a class label), which {metric.name} needs"
+        reasons += _report(column, "value", fractional, where, quoted, verb=verb)
     if metric.min_value is not None:
         low = finite & (numbers < metric.min_value)
         verb = f" below {metric.min_value:g}, which {metric.name} does not accept"

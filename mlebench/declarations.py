@@ -135,9 +135,12 @@ class Submission(_Strict):
     answer_columns: list[str] = []
     # The sample submission, relative to the prepared folder (MLE-bench keeps a few in private/).
     sample: str = "public/sample_submission.csv"
-    # How submission rows meet answer rows: by unique id, or by position (MLE-bench v1 does this where the
-    # id column repeats; the ids must then equal the answers' row by row).
-    match: Literal["id", "position"] = "id"
+    # How submission rows meet answer rows: by unique id; by id and occurrence (the k-th row of an id meets
+    # the k-th answer row of that id: v1's sort-then-pair where ids repeat, hms and smartphone); or by
+    # position (the ids must then equal the answers' row by row).
+    match: Literal["id", "occurrence", "position"] = "id"
+    # Ids compared by integer value ("0012" is 12), as v1 compares ids pandas reads as numbers.
+    integer_ids: bool = False
     # Blank label cells: rejected, or (as v1 does where its sample submission is blank) scored as wrong.
     blank_labels: bool = False
     # Columns after the id that identify a row rather than answer it (uw-madison's `class`); they must

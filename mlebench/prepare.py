@@ -10,7 +10,7 @@ Layout checked after every prepare:
 - ``public/description.md`` exists, and so does the sample submission (``submission.sample``);
 - the sample has exactly ``submission.columns``; the answers (``private/<submission.answers>``) have those
   and ``submission.answer_columns`` (and may keep more, as v1's held-out rows do);
-- both list the same ids, each once (with ``submission.match: position``: the same ids in the same order);
+- both list the same ids, each once (``match: occurrence``: as many times; ``position``: in the same order);
 - ``public/test.csv``, when there is one and has the id column, has no answer column and the
   answers' ids (it may repeat them: some competitions list one row per image of an answer);
 - unless the source keeps its own split or each side numbers its own ids (``split.ids_per_side``), no id
@@ -20,6 +20,7 @@ Layout checked after every prepare:
 from __future__ import annotations
 
 import importlib.util
+from collections import Counter
 import inspect
 import os
 import shutil
@@ -120,6 +121,11 @@ def check_layout(comp: Competition, public: Path, private: Path) -> list[str]:
             problems.append(
                 f"{spec.sample} and {spec.answers} list different ids "
                 f"({_diff(sample[id_col], answers[id_col])})"
+            )
+        if spec.match == "occurrence" and Counter(sample[id_col]) != Counter(answers[id_col]):
+            problems.append(
+                f"{spec.sample} and {spec.answers} must list each id as many times "
+                "(submission.match is 'occurrence')"
             )
         if spec.match == "position" and sample[id_col].tolist() != answers[id_col].tolist():
             problems.append(

@@ -66,7 +66,8 @@ def _gold_frame(comp: Competition, public: Path, private: Path) -> pd.DataFrame:
     blank = gold[targets].eq("")
     sample_path = spec.sample_path(public, private)
     numeric = get_metric(comp.metric.name).kind in _NUMERIC_KINDS
-    if not numeric or not blank.to_numpy().any() or not sample_path.is_file():
+    pairable = spec.match != "occurrence"  # (no competition has blank answers and repeated ids)
+    if not numeric or not pairable or not blank.to_numpy().any() or not sample_path.is_file():
         return gold
     sample = pd.read_csv(sample_path, **read)
     if spec.match == "id":

@@ -49,9 +49,13 @@ def test_description_names_every_submission_column(folder: Path) -> None:
     comp = parse_declaration(folder / "competition.yaml")
     text = (folder / comp.description).read_text(encoding="utf-8")
     columns = comp.submission.columns
-    if len(columns) > 12:  # one column per class or target: the sample submission lists them, the text points there
+    if (
+        len(columns) > 12
+    ):  # one column per class or target: the sample submission lists them, the text points there
         columns = [comp.submission.id_column]
-        assert "sample_submission.csv" in text, "a wide submission's description must point at sample_submission.csv"
+        assert "sample_submission.csv" in text, (
+            "a wide submission's description must point at sample_submission.csv"
+        )
     missing = [c for c in columns if not re.search(rf"\b{re.escape(c)}\b", text)]
     assert not missing, f"description.md never mentions submission column(s) {missing}"
 

@@ -522,3 +522,35 @@ def test_key_columns_must_follow_the_answers_row_by_row() -> None:
         validate(swapped, answers, spec, get_metric("rmse"))
     with pytest.raises(ValueError, match="key_columns needs submission.match: position"):
         Submission(id_column="id", columns=["id", "class", "y"], key_columns=["class"])
+
+
+def test_integer_ids_compare_by_value_when_declared() -> None:
+    """rsna-miccai: the answers say "00012", a submission written by pandas says "12"; v1 matches them."""
+    spec = Submission(id_column="id", columns=["id", "y"], integer_ids=True)
+    answers = pd.DataFrame({"id": ["00012", "00300", "00007"], "y": ["1", "2", "3"]})
+    sub = pd.DataFrame({"id": ["12", "300.0", " 7"], "y": ["1", "2", "3"]})
+    assert list(validate(sub, answers, spec, get_metric("rmse"))[1]) == [1.0, 2.0, 3.0]
+    with pytest.raises(InvalidSubmission, match="missing ids"):
+        validate(sub, answers, Submission(id_column="id", columns=["id", "y"]), get_metric("rmse"))
+
+
+def test_occurrence_matching_pairs_the_kth_row_of_each_id() -> None:
+    """The hms and smartphone answers repeat ids: v1 sorts by id and pairs rows (each id's order counts)."""
+    spec = Submission(id_column="id", columns=["id", "y"], match="occurrence")
+    answers = pd.DataFrame({"id": ["a", "a", "b", "b"], "y": ["1", "2", "3", "4"]})
+    trips_swapped = pd.DataFrame({"id": ["b", "b", "a", "a"], "y": ["30", "40", "10", "20"]})
+    assert list(validate(trips_swapped, answers, spec, get_metric("rmse"))[1]) == [10.0, 20.0, 30.0, 40.0]
+    missing_row = pd.DataFrame({"id": ["b", "b", "a"], "y": ["3", "4", "1"]})
+    with pytest.raises(InvalidSubmission, match=r"missing ids: 1 of the 4 ids .*'a #2'"):
+        validate(missing_row, answers, spec, get_metric("rmse"))
+
+
+@pytest.mark.parametrize("metric", ["quadratic_weighted_kappa", "mcc"])
+def test_class_label_metrics_refuse_fractions_as_v1(metric: str) -> None:
+    """aptos, essay scoring, nfl: scikit-learn refuses 2.5 as a class label, so v1 gives no score."""
+    spec = Submission(id_column="id", columns=["id", "y"])
+    answers = pd.DataFrame({"id": ["a", "b", "c"], "y": ["1", "0", "1"]})
+    whole = pd.DataFrame({"id": ["a", "b", "c"], "y": ["1.0", "0", "1"]})
+    validate(whole, answers, spec, get_metric(metric))
+    with pytest.raises(InvalidSubmission, match=r"1 value is not a whole number .*: id 'b': '0.5'"):
+        validate(whole.assign(y=["1", "0.5", "1"]), answers, spec, get_metric(metric))

@@ -7,6 +7,7 @@ import pandas as pd
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
+    """Write a 400-passenger train.csv with Kaggle's columns into ``dest``."""
     n = 400
     groups = rng.integers(1, 9999, size=n)
     frame = pd.DataFrame(
@@ -16,7 +17,9 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             "CryoSleep": rng.choice(["True", "False", ""], size=n),
             "Cabin": [
                 f"{d}/{rng.integers(0, 2000)}/{s}"
-                for d, s in zip(rng.choice(list("ABCDEFGT"), size=n), rng.choice(["P", "S"], size=n))
+                for d, s in zip(
+                    rng.choice(list("ABCDEFGT"), size=n), rng.choice(["P", "S"], size=n), strict=True
+                )
             ],
             "Destination": rng.choice(["TRAPPIST-1e", "55 Cancri e", "PSO J318.5-22"], size=n),
             "Age": rng.integers(0, 80, size=n).astype(float),

@@ -10,6 +10,7 @@ from mlebench.splitting import split_frame
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
+    """Split train.csv as v1 does; the sample predicts False for everyone."""
     train, test = split_frame(pd.read_csv(raw / "train.csv"), comp.split)
     write_csv(train, public / "train.csv")
     write_csv(test.drop(columns=["Transported"]), public / "test.csv")

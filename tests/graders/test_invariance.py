@@ -72,6 +72,14 @@ def _regression(rng: np.random.Generator) -> Case:
     return Case(_frame(target=truth), _frame(target=worse), "nan", "NaN value")
 
 
+def _class_labels(rng: np.random.Generator) -> Case:
+    """Whole-number classes for the metrics that refuse fractions (kappa, MCC)."""
+    truth = rng.permutation(np.arange(N) % 2)
+    worse = truth.copy()
+    worse[:5] = 1 - worse[:5]
+    return Case(_frame(target=truth), _frame(target=worse), "0.5", "not a whole number")
+
+
 def _probabilities(rng: np.random.Generator) -> Case:
     one_hot = np.eye(3, dtype=int)[rng.integers(0, 3, N)]
     worse = np.where(one_hot == 1, 0.6, 0.2)
@@ -184,7 +192,10 @@ def _kuzushiji(rng: np.random.Generator) -> Case:
         points.append(" ".join(f"{c} {x + 10} {y + 15}" for c, x, y in zip(labels, xs, ys, strict=True)))
     worse = [p if i % 3 else " ".join(p.split()[:-3]) for i, p in enumerate(points)]
     return Case(
-        _frame(labels=boxes), _frame(labels=worse), "U+0041 1", "malformed point list",
+        _frame(labels=boxes),
+        _frame(labels=worse),
+        "U+0041 1",
+        "malformed point list",
         perfect_frame=_frame(labels=points),
     )
 
@@ -194,10 +205,17 @@ def _jigsaw(rng: np.random.Generator) -> Case:
     worse = toxicity.copy()
     worse[:6] = 1 - worse[:6]
     rows = np.arange(N)
-    answers = _frame(score=toxicity, toxicity=toxicity, male=(rows % 4 < 2).astype(int),
-                     female=(rows % 3 == 0).astype(int))
-    return Case(answers, _frame(score=worse), "nan", "NaN value",
-                args={"identities": ["male", "female"]}, columns=["id", "score"])
+    answers = _frame(
+        score=toxicity, toxicity=toxicity, male=(rows % 4 < 2).astype(int), female=(rows % 3 == 0).astype(int)
+    )
+    return Case(
+        answers,
+        _frame(score=worse),
+        "nan",
+        "NaN value",
+        args={"identities": ["male", "female"]},
+        columns=["id", "score"],
+    )
 
 
 def _rsna_2022(rng: np.random.Generator) -> Case:
@@ -206,46 +224,78 @@ def _rsna_2022(rng: np.random.Generator) -> Case:
     truth = (rng.random(N) < 0.3).astype(int)
     answers = _frame(fractured=truth, key=keys)
     worse = np.abs(truth - 0.3)
-    return Case(answers, _frame(fractured=worse), "nan", "NaN value",
-                args={"id_column": "key"}, columns=["id", "fractured"])
+    return Case(
+        answers,
+        _frame(fractured=worse),
+        "nan",
+        "NaN value",
+        args={"id_column": "key"},
+        columns=["id", "fractured"],
+    )
 
 
 def _numeric_table(rng: np.random.Generator) -> Case:  # generic: two numeric columns and a group column
     truth = np.round(rng.uniform(0, 10, (N, 2)), 3)
     worse = truth + np.round(rng.uniform(0.5, 2, (N, 2)), 3)
     answers = _frame(a=truth[:, 0], b=truth[:, 1], keep=(np.arange(N) % 4 != 0))
-    return Case(answers, _frame(a=worse[:, 0], b=worse[:, 1]), "nan", "NaN value",
-                args={"columns": ["a", "b"], "id_column": "id", "variant": "fixed"}, columns=["id", "a", "b"])
+    return Case(
+        answers,
+        _frame(a=worse[:, 0], b=worse[:, 1]),
+        "nan",
+        "NaN value",
+        args={"columns": ["a", "b"], "id_column": "id", "variant": "fixed"},
+        columns=["id", "a", "b"],
+    )
 
 
 def _rle_table(rng: np.random.Generator) -> Case:  # masks of per-row sizes (contrails-like)
     sizes = rng.integers(3, 7, (N, 2))
     truth = [rng.random((h, w)) < 0.4 for h, w in sizes]
     worse = [m if i % 3 else rng.random(m.shape) < 0.4 for i, m in enumerate(truth)]
-    answers = _frame(encoded_pixels=[rle_encode(m) or "-" for m in truth], height=sizes[:, 0], width=sizes[:, 1])
-    return Case(answers, _frame(encoded_pixels=[rle_encode(m) or "-" for m in worse]), "nan", "malformed RLE",
-                columns=["id", "encoded_pixels"])
+    answers = _frame(
+        encoded_pixels=[rle_encode(m) or "-" for m in truth], height=sizes[:, 0], width=sizes[:, 1]
+    )
+    return Case(
+        answers,
+        _frame(encoded_pixels=[rle_encode(m) or "-" for m in worse]),
+        "nan",
+        "malformed RLE",
+        columns=["id", "encoded_pixels"],
+    )
 
 
-def _voc_boxes(rng: np.random.Generator, labels=("opacity", "none", "typical")) -> tuple[list[str], list[str]]:
+def _voc_boxes(
+    rng: np.random.Generator, labels=("opacity", "none", "typical")
+) -> tuple[list[str], list[str]]:
     truth, worse = [], []
     for row in range(N):
         label = labels[row % len(labels)]
         x, y = rng.integers(0, 100, 2)
         truth.append(f"{label} 1 {x} {y} {x + 30} {y + 20}")
-        worse.append(f"{label} 0.9 {x} {y} {x + 30} {y + 20}" if row % 4 else f"{label} 0.9 {x + 25} {y} {x + 55} {y + 20}")
+        worse.append(
+            f"{label} 0.9 {x} {y} {x + 30} {y + 20}"
+            if row % 4
+            else f"{label} 0.9 {x + 25} {y} {x + 55} {y + 20}"
+        )
     return truth, worse
 
 
 def _boxes(rng: np.random.Generator) -> Case:
     truth, worse = _voc_boxes(rng)
-    return Case(_frame(PredictionString=truth), _frame(PredictionString=worse), "nan", "malformed prediction string")
+    return Case(
+        _frame(PredictionString=truth), _frame(PredictionString=worse), "nan", "malformed prediction string"
+    )
 
 
 def _coco_boxes(rng: np.random.Generator) -> Case:
     truth, worse = _voc_boxes(rng, labels=("0", "3", "14"))
-    return Case(_frame(PredictionString=truth), _frame(PredictionString=worse), "nan", "malformed prediction string",
-                args={"variant": "fixed"})
+    return Case(
+        _frame(PredictionString=truth),
+        _frame(PredictionString=worse),
+        "nan",
+        "malformed prediction string",
+        args={"variant": "fixed"},
+    )
 
 
 def _lyft(rng: np.random.Generator) -> Case:
@@ -255,7 +305,9 @@ def _lyft(rng: np.random.Generator) -> Case:
         label = ("car", "bus")[row % 2]
         truth.append(f"1 {x:.3f} {y:.3f} -1.5 2 4.5 1.7 0.3 {label}")
         worse.append(f"0.8 {x + (0 if row % 3 else 0.7):.3f} {y:.3f} -1.5 2 4.5 1.7 0.3 {label}")
-    return Case(_frame(PredictionString=truth), _frame(PredictionString=worse), "1 2 3", "malformed prediction string")
+    return Case(
+        _frame(PredictionString=truth), _frame(PredictionString=worse), "1 2 3", "malformed prediction string"
+    )
 
 
 def _stanford(rng: np.random.Generator) -> Case:
@@ -277,29 +329,45 @@ def _champs(rng: np.random.Generator) -> Case:
     truth = np.round(rng.uniform(-5, 90, N), 3)
     worse = truth + np.round(rng.uniform(0.5, 2, N), 3)
     answers = _frame(y=truth, type=rng.choice(["1JHC", "2JHH", "3JHN"], N))
-    return Case(answers, _frame(y=worse), "nan", "NaN value", args={"target_column": "y"}, columns=["id", "y"])
+    return Case(
+        answers, _frame(y=worse), "nan", "NaN value", args={"target_column": "y"}, columns=["id", "y"]
+    )
 
 
 def _ventilator(rng: np.random.Generator) -> Case:
     truth = np.round(rng.uniform(5, 40, N), 3)
     worse = truth + np.round(rng.uniform(0.5, 2, N), 3)
     answers = _frame(pressure=truth, u_out=(np.arange(N) % 3 == 0).astype(int))
-    return Case(answers, _frame(pressure=worse), "nan", "NaN value",
-                args={"target_column": "pressure", "mask_column": "u_out"}, columns=["id", "pressure"])
+    return Case(
+        answers,
+        _frame(pressure=worse),
+        "nan",
+        "NaN value",
+        args={"target_column": "pressure", "mask_column": "u_out"},
+        columns=["id", "pressure"],
+    )
 
 
 def _icecube(rng: np.random.Generator) -> Case:
     azimuth = np.round(rng.uniform(0, 6.28, N), 4)
     zenith = np.zeros(N)  # cos 0 = 1 exactly, so a perfect submission scores exactly 0
     worse = np.where(np.arange(N) % 3 == 0, 0.4, 0.0)
-    return Case(_frame(azimuth=azimuth, zenith=zenith), _frame(azimuth=azimuth, zenith=worse), "inf", "infinite value")
+    return Case(
+        _frame(azimuth=azimuth, zenith=zenith), _frame(azimuth=azimuth, zenith=worse), "inf", "infinite value"
+    )
 
 
 def _smartphone(rng: np.random.Generator) -> Case:
     lat, lon = np.round(37 + rng.uniform(0, 0.01, N), 7), np.round(-122 + rng.uniform(0, 0.01, N), 7)
     answers = _frame(tripId=np.repeat(["t1", "t2", "t3"], N // 3), LatitudeDegrees=lat, LongitudeDegrees=lon)
-    return Case(answers, _frame(LatitudeDegrees=lat + 1e-4, LongitudeDegrees=lon), "nan", "NaN value",
-                args={"variant": "fixed"}, columns=["id", "LatitudeDegrees", "LongitudeDegrees"])
+    return Case(
+        answers,
+        _frame(LatitudeDegrees=lat + 1e-4, LongitudeDegrees=lon),
+        "nan",
+        "NaN value",
+        args={"variant": "fixed"},
+        columns=["id", "LatitudeDegrees", "LongitudeDegrees"],
+    )
 
 
 def _osic(rng: np.random.Generator) -> Case:
@@ -307,7 +375,9 @@ def _osic(rng: np.random.Generator) -> Case:
     fvc = rng.integers(1500, 3500, N)
     answers = _frame(FVC=fvc, Confidence=[70] * N, key=ids)
     worse = _frame(FVC=fvc + 150, Confidence=[70] * N)
-    return Case(answers, worse, "", "empty value", args={"id_column": "key"}, columns=["id", "FVC", "Confidence"])
+    return Case(
+        answers, worse, "", "empty value", args={"id_column": "key"}, columns=["id", "FVC", "Confidence"]
+    )
 
 
 def _uw(rng: np.random.Generator) -> Case:
@@ -316,10 +386,18 @@ def _uw(rng: np.random.Generator) -> Case:
     truth[:2] = False
     worse = truth.copy()
     worse[4:10] = rng.random((6, 6, 5)) < 0.3
-    answers = _frame(predicted=[rle_encode(m) for m in truth], key=ids, image_height=[6] * N, image_width=[5] * N)
+    answers = _frame(
+        predicted=[rle_encode(m) for m in truth], key=ids, image_height=[6] * N, image_width=[5] * N
+    )
     worse = _frame(predicted=[rle_encode(m) for m in worse])
-    return Case(answers, worse, "x", "malformed RLE",
-                args={"id_column": "key", "variant": "fixed"}, columns=["id", "predicted"])
+    return Case(
+        answers,
+        worse,
+        "x",
+        "malformed RLE",
+        args={"id_column": "key", "variant": "fixed"},
+        columns=["id", "predicted"],
+    )
 
 
 def _f_beta(rng: np.random.Generator) -> Case:
@@ -359,7 +437,8 @@ _METRIC_CASES = {
 
 
 def _case(metric: Metric) -> Case:
-    make = _METRIC_CASES.get(metric.name) or _GENERATORS[metric.kind]
+    make = _METRIC_CASES.get(metric.name) or (_class_labels if metric.whole_numbers else None)
+    make = make or _GENERATORS[metric.kind]
     case = make(np.random.default_rng(0))
     case.args = {**case.args, **_METRIC_ARGS.get(metric.name, {})}
     return case
