@@ -139,6 +139,8 @@ class Submission(_Strict):
     # the k-th answer row of that id: v1's sort-then-pair where ids repeat, hms and smartphone); or by
     # position (the ids must then equal the answers' row by row).
     match: Literal["id", "occurrence", "position"] = "id"
+    # How far class-probability rows may sum from 1 (default: the metric's, as v1 checks it).
+    row_sum_tolerance: float | None = Field(default=None, gt=0)
     # Ids compared by integer value ("0012" is 12), as v1 compares ids pandas reads as numbers.
     integer_ids: bool = False
     # Blank label cells: rejected, or (as v1 does where its sample submission is blank) scored as wrong.

@@ -20,12 +20,12 @@ Layout checked after every prepare:
 from __future__ import annotations
 
 import importlib.util
-from collections import Counter
 import inspect
 import os
 import shutil
 import sys
 import zipfile
+from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType

@@ -1,23 +1,30 @@
-"""Accuracy: the fraction of rows whose predicted label equals the true label exactly."""
+"""Accuracy: the fraction of rows whose predicted label equals the true label, as v1 compares them."""
 
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from numpy.typing import ArrayLike
 
 from ._arrays import paired
+
+_BOOLEANS = {"True": 1.0, "TRUE": 1.0, "true": 1.0, "False": 0.0, "FALSE": 0.0, "false": 0.0}
 
 
 def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Fraction of rows where the prediction equals the answer.
 
-    Labels are compared as exact strings, so ``"True"`` and ``"true"`` differ, as do ``"1"`` and
-    ``"1.0"``. This also serves string outputs such as phoneme sequences.
+    MLE-bench v1 reads both files with pandas and compares what pandas makes of each column: when every
+    cell of both columns is a number (or every cell a pandas boolean word, which counts as 1 or 0), labels
+    compare as numbers, so ``"3"`` equals ``"3.0"`` and ``" 3"``, and ``"True"`` equals ``"1"``;
+    otherwise as exact strings, so ``"cat"`` differs from ``"Cat"`` (phoneme sequences, words, mixed
+    columns).
 
     Parameters
     ----------
     y_true, y_pred
-        1-D arrays of labels, aligned by row.
+        1-D arrays of labels (strings), aligned by row.
 
     Returns
     -------
@@ -28,12 +35,33 @@ def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     --------
     >>> accuracy(["cat", "dog", "dog", "bird"], ["cat", "dog", "cat", "bird"])
     0.75
-    >>> accuracy(["1", "2"], ["1.0", "2"])
-    0.5
+    >>> accuracy(["1", "2"], ["1.0", " 2"]), accuracy(["True", "False"], ["1", "1"])
+    (1.0, 0.5)
+    >>> accuracy(["True", "False", "1"], ["true", "False", "1.0"])  # mixed columns stay text
+    0.3333333333333333
 
     """
     true, pred = paired(y_true, y_pred, dtype=object, ndim=1)
-    return float((true.astype(str) == pred.astype(str)).mean())
+    true, pred = true.astype(str), pred.astype(str)
+    true_values, pred_values = _as_pandas_reads(true), _as_pandas_reads(pred)
+    if true_values is not None and pred_values is not None:
+        return float((true_values == pred_values).mean())
+    return float((true == pred).mean())
+
+
+def _as_pandas_reads(labels: np.ndarray) -> np.ndarray | None:
+    """Labels as numbers when pandas would read the whole column as numbers or booleans, else None."""
+    if labels.size == 0:
+        return None
+    text = pc.utf8_trim_whitespace(pa.array(labels, type=pa.string()))
+    try:
+        return np.asarray(pc.cast(text, pa.float64()).to_numpy(zero_copy_only=False))
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        pass
+    words = text.to_numpy(zero_copy_only=False)
+    if all(w in _BOOLEANS for w in set(words)):
+        return np.array([_BOOLEANS[w] for w in words])
+    return None
 
 
 def top1_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
