@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
 
 from ._text import SHOWN, count, quote, some
 
@@ -16,11 +18,49 @@ class UnreadableCSV(ValueError):
     """A file that is not a readable CSV (an invalid submission, or a bug when it is an answers file)."""
 
 
+_STRING = pd.StringDtype("pyarrow", na_value=np.nan)
+
+
+def _read_with_arrow(data: bytes) -> pd.DataFrame | None:
+    """Parse a well-formed file with Arrow, every cell a string and none turned into NaN.
+
+    Returns None when Arrow objects to anything, the header repeats a name, or quotes are unbalanced
+    (Arrow would read an unterminated quote to the end of the file): the caller's slower reader then
+    finds the problem and names it.
+    """
+    if data.count(b'"') % 2:
+        return None
+    first_line = data.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8-sig", errors="replace")
+    header = next(csv.reader([first_line]), [])
+    if not header or len(set(header)) != len(header):
+        return None
+    try:
+        table = pacsv.read_csv(
+            io.BytesIO(data),
+            read_options=pacsv.ReadOptions(use_threads=True),
+            parse_options=pacsv.ParseOptions(newlines_in_values=True, ignore_empty_lines=True),
+            convert_options=pacsv.ConvertOptions(
+                column_types={name: pa.string() for name in header},
+                null_values=[],
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+                check_utf8=True,
+            ),
+        )
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+    if table.column_names != header:
+        return None
+    return pd.DataFrame({name: pd.Series(table[name], dtype=_STRING) for name in header})
+
+
 def read_csv_strings(path: Path) -> pd.DataFrame:
     """Read a CSV strictly, every cell a ``str``; raise :class:`UnreadableCSV` saying what is wrong.
 
     Blank lines are skipped; quoted fields may hold commas and newlines. No cell is ever turned into
     NaN, so an empty cell stays ``""`` and the text ``nan`` stays ``"nan"`` for the caller to judge.
+    Well-formed files are parsed by Arrow into Arrow-backed string columns (13M-row files in seconds);
+    anything Arrow refuses goes through Python's csv module, which names the problem.
     """
     if not path.is_file():
         raise UnreadableCSV(f"no file at {path}" if not path.exists() else f"{path} is not a file")
@@ -36,6 +76,9 @@ def read_csv_strings(path: Path) -> pd.DataFrame:
         ) from None
     if not text.strip():
         raise UnreadableCSV(f"{path.name} is empty")
+    fast = _read_with_arrow(data)
+    if fast is not None:
+        return fast
     try:
         rows = list(filter(None, csv.reader(io.StringIO(text, newline=""), strict=True)))  # drop blank lines
     except csv.Error as exc:

@@ -74,7 +74,9 @@ def validate(
     Every problem is collected before raising: missing or unexpected columns; missing, unexpected or
     duplicate ids; a wrong row count; and per answer column, values the metric's kind cannot take (empty
     cells, NaN, infinities, text that is not a number, probabilities outside [0, 1], class rows that do
-    not sum to 1, values below the metric's minimum, malformed RLE masks).
+    not sum to 1, values below the metric's minimum, malformed RLE masks). Where the declaration says so
+    (``extra_columns`` / ``extra_ids: ignore``), columns beyond ``spec.columns`` and rows whose id is not
+    in the answers are dropped first, unreported, as the v1 grader ignores them.
 
     Parameters
     ----------
@@ -103,6 +105,7 @@ def validate(
 
     """
     y_true = _answer_values(answers, spec, metric)
+    submission = _without_extras(submission, answers, spec)
     reasons = _column_problems(submission, spec)
     ids = submission[spec.id_column] if spec.id_column in submission else None
     if spec.match == "position":
@@ -191,6 +194,25 @@ def _answer_values(answers: pd.DataFrame, spec: Submission, metric: Metric) -> n
     if metric.kind == "integer_labels":
         return np.trunc(values[0]).astype(np.int64)
     return np.column_stack(values) if metric.kind in _MATRIX_KINDS else values[0]
+
+
+def _without_extras(submission: pd.DataFrame, answers: pd.DataFrame, spec: Submission) -> pd.DataFrame:
+    """Drop the columns and rows the declaration says to ignore (see :func:`validate`).
+
+    Rows are kept when their id is one of the answers' ids as :func:`_match_ids` compares them (exactly, or
+    by integer value with ``integer_ids``); duplicate and missing ids are left for it to report.
+    """
+    if spec.extra_columns == "ignore":
+        kept = [c for c in submission.columns if c in spec.columns]
+        if len(kept) < len(submission.columns):
+            submission = submission[kept]
+    if spec.extra_ids == "ignore" and spec.id_column in submission.columns:
+        n = len(answers)
+        keys = _keys(answers[spec.id_column], submission[spec.id_column], spec.integer_ids)
+        known = pd.Series(keys[n:], dtype=keys.dtype).isin(keys[:n]).to_numpy(dtype=bool)
+        if not known.all():
+            submission = submission[known].reset_index(drop=True)
+    return submission
 
 
 def _column_problems(submission: pd.DataFrame, spec: Submission) -> list[str]:

@@ -151,6 +151,12 @@ class Submission(_Strict):
     # A perfect submission, relative to the prepared folder, where the answers' own columns are not one
     # (kuzushiji's answers hold boxes, its submissions points); default: the answers' submission columns.
     gold: str | None = None
+    # Columns beyond `columns`: rejected, or dropped unread, as v1 graders that only look for the columns they
+    # need (a leftover index column) do. Keep "reject" where v1 checks the exact set, count or order.
+    extra_columns: Literal["reject", "ignore"] = "reject"
+    # Rows whose id is not in the answers: rejected, or dropped before matching, as v1 does where it scores
+    # only the answers' ids (h-and-m: the public sample lists every customer). Needs `match: id`.
+    extra_ids: Literal["reject", "ignore"] = "reject"
 
     @model_validator(mode="after")
     def _id_first(self) -> Submission:
@@ -165,6 +171,8 @@ class Submission(_Strict):
             raise ValueError("submission.key_columns must be among submission.columns (after the id)")
         if self.key_columns and self.match != "position":
             raise ValueError("submission.key_columns needs submission.match: position")
+        if self.extra_ids == "ignore" and self.match != "id":
+            raise ValueError("submission.extra_ids: ignore needs submission.match: id")
         for key, value in (("sample", self.sample), ("gold", self.gold)):
             parts = Path(value).parts if value else ("public", "x")
             if len(parts) < 2 or parts[0] not in ("public", "private") or ".." in parts:

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from graders.errors import InvalidSubmission
+from graders.metrics import map_at_k
 from graders.registry import get_metric
 from graders.rle import parse_rles, rle_decode, rle_encode
 from graders.submission import read_answers, read_submission, validate
@@ -557,3 +558,121 @@ def test_class_label_metrics_refuse_fractions_as_v1(metric: str) -> None:
     validate(whole, answers, spec, get_metric(metric))
     with pytest.raises(InvalidSubmission, match=r"1 value is not a whole number .*: id 'b': '0.5'"):
         validate(whole.assign(y=["1", "0.5", "1"]), answers, spec, get_metric(metric))
+
+
+# ------------------------------------------------------------------------- extra columns and extra ids
+
+
+def test_extra_columns_are_dropped_unread_where_declared() -> None:
+    """v1's `prepare_for_accuracy_metric` looks only for its two columns: a leftover index is scored."""
+    spec = Submission(id_column="id", columns=["id", "y"], extra_columns="ignore")
+    submission = _table(
+        **{"Unnamed: 0": ["0", "1", "2"]}, id=["c", "a", "b"], y=[30, 10, 20], note=["", "x", "nan"]
+    )
+    y_true, y_pred = validate(submission, REGRESSION_ANSWERS, spec, get_metric("rmse"))
+    assert y_true.tolist() == [1.0, 2.0, 3.0] and y_pred.tolist() == [10.0, 20.0, 30.0]
+
+
+def test_ignored_extra_columns_still_leave_missing_columns_a_problem() -> None:
+    spec = Submission(id_column="id", columns=["id", "y"], extra_columns="ignore")
+    reasons = _reasons(_table(id=["a", "b", "c"], z=[1, 2, 3]), REGRESSION_ANSWERS, spec, "rmse")
+    assert reasons == ["missing columns: 'y' (expected columns: 'id', 'y')"]
+
+
+def test_ignored_extra_columns_do_not_enter_class_probabilities() -> None:
+    """As lmsys in v1 (it keeps `["id"] + classes`), an extra number cannot spoil the row sum."""
+    spec = Submission(id_column="id", columns=["id", "x", "y"], extra_columns="ignore")
+    answers = _table(id=["a", "b"], x=[1, 0], y=[0, 1])
+    submission = _table(id=["a", "b"], x=[0.75, 0.1], y=[0.25, 0.9], index=[5, 7])
+    assert validate(submission, answers, spec, get_metric("log_loss"))[1].tolist() == [
+        [0.75, 0.25],
+        [0.1, 0.9],
+    ]
+    reject = Submission(id_column="id", columns=["id", "x", "y"])
+    assert _reasons(submission, answers, reject, "log_loss") == [
+        "unexpected columns: 'index' (expected columns: 'id', 'x', 'y')"
+    ]
+
+
+def _hm_answers() -> pd.DataFrame:
+    return _table(customer_id=["c1", "c2"], prediction=["a b", "x"])
+
+
+HM = Submission(id_column="customer_id", columns=["customer_id", "prediction"], extra_ids="ignore")
+
+
+def test_extra_ids_are_dropped_before_matching_where_declared() -> None:
+    """h-and-m: v1 keeps only the answers' customers, so a submission in the public sample's form is scored.
+
+    v1 on these rows: c1 -> ["b", "a"] against {a, b}: (1/1 + 2/2) / 2 = 1; c2 -> ["", "x"] against {x}:
+    (1/2) / 1 = 0.5; the mean is 0.75. c0 and c3 are not in the answers and count for nothing.
+    """
+    submission = _table(customer_id=["c0", "c2", "c3", "c1"], prediction=["a", " x", "x", "b a"])
+    y_true, y_pred = validate(submission, _hm_answers(), HM, get_metric("map_at_k"))
+    assert y_true.tolist() == ["a b", "x"] and y_pred.tolist() == ["b a", " x"]
+    assert map_at_k(y_true, y_pred, k=12) == 0.75
+
+
+def test_ignored_extra_ids_leave_duplicates_and_missing_ids_problems() -> None:
+    duplicated = _table(customer_id=["c1", "c9", "c2", "c1"], prediction=["a", "a", "x", "b"])
+    assert _reasons(duplicated, _hm_answers(), HM, "map_at_k") == [
+        "duplicate ids in column 'customer_id': 1 id appears more than once: 'c1' (2 times)",
+        "wrong number of rows: expected 2 (one per id in the answers), got 3",
+    ]
+    missing = _table(customer_id=["c1", "c9"], prediction=["a", "x"])
+    assert _reasons(missing, _hm_answers(), HM, "map_at_k") == [
+        "missing ids: 1 of the 2 ids in the answers are not in column 'customer_id': 'c2'",
+        "wrong number of rows: expected 2 (one per id in the answers), got 1",
+    ]
+    strict = Submission(id_column="customer_id", columns=["customer_id", "prediction"])
+    extra = _table(customer_id=["c1", "c9", "c2"], prediction=["a", "a", "x"])
+    assert _reasons(extra, _hm_answers(), strict, "map_at_k") == [
+        "unexpected ids: 1 id in column 'customer_id' is not in the answers: 'c9'",
+        "wrong number of rows: expected 2 (one per id in the answers), got 3",
+    ]
+
+
+def test_ignored_extra_ids_compare_ids_as_matching_does() -> None:
+    """With `integer_ids`, "0012" is the answers' 12 and is kept; "13" is not an answer id and is dropped."""
+    spec = Submission(id_column="id", columns=["id", "y"], integer_ids=True, extra_ids="ignore")
+    answers = _table(id=["12", "7"], y=[1, 2])
+    submission = _table(id=["13", "0012", "7.0"], y=[9, 1, 2])
+    assert validate(submission, answers, spec, get_metric("rmse"))[1].tolist() == [1.0, 2.0]
+
+
+def test_extra_ids_ignore_needs_matching_by_id() -> None:
+    with pytest.raises(ValueError, match="extra_ids: ignore needs submission.match: id"):
+        Submission(id_column="id", columns=["id", "y"], match="occurrence", extra_ids="ignore")
+    with pytest.raises(ValueError, match="extra_columns"):
+        Submission(id_column="id", columns=["id", "y"], extra_columns="drop")
+
+
+EXACT_COLUMNS_IN_V1 = {
+    "freesound-audio-tagging-2019": "column order must equal CLASS_NAMES",
+    "google-quest-challenge": "column count must be len(CLASSES) + 1",
+    "h-and-m-personalized-fashion-recommendations": "set(columns) == {customer_id, prediction}",
+    "herbarium-2020-fgvc7": "v1's grade.py is not available to check",
+    "hms-harmful-brain-activity-classification": "every non-id column must be a probability summing to 1",
+    "icecube-neutrinos-in-deep-ice": "set(columns) == {azimuth, zenith, event_id}",
+    "jigsaw-toxic-comment-classification-challenge": "every non-id column goes into y_score",
+    "leaf-classification": "set(columns) == {id} | CLASSES",
+    "plant-pathology-2020-fgvc7": "set(columns) == the sample's columns",
+    "spooky-author-identification": "submission.shape == (n, len(CLASSES) + 1)",
+    "tgs-salt-identification-challenge": "set(columns) == {id, rle_mask}",
+    "vesuvius-challenge-ink-detection": "each row must have exactly 2 fields",
+    "whale-categorization-playground": "set(columns) == {Image, Id}",
+}
+
+
+def test_extra_columns_are_ignored_exactly_where_v1_scores_them() -> None:
+    """Every other Kaggle competition's v1 grader checks only that its columns are there, then reads them."""
+    from mlebench.declarations import all_competition_ids, load_competition
+
+    kaggle = [load_competition(c) for c in all_competition_ids()]
+    kaggle = [c for c in kaggle if c.source.kind == "kaggle"]
+    assert len(kaggle) == 82
+    rejecting = {c.id for c in kaggle if c.submission.extra_columns == "reject"}
+    assert rejecting == set(EXACT_COLUMNS_IN_V1)
+    assert {c.id for c in kaggle if c.submission.extra_ids == "ignore"} == {
+        "h-and-m-personalized-fashion-recommendations"
+    }

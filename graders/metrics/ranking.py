@@ -14,11 +14,13 @@ _CELLS = 20_000_000
 def map_at_k(y_true: ArrayLike, y_pred: ArrayLike, *, k: int) -> float:
     """Mean over rows of average precision at ``k``.
 
-    Each answer is a whitespace-separated set of relevant items; each prediction a whitespace-separated
-    ranked list, of which the first ``k`` count. A prediction at position ``i`` (1-based) that is
-    relevant and not already listed earlier adds ``hits_so_far / i``; the sum is divided by
-    ``min(len(relevant), k)``. A row with no relevant items scores 0. This is MLE-bench's
-    ``mean_average_precision_at_k`` (h-and-m with k=12; hotel-id and whale with k=5).
+    Each answer is a set of relevant items; each prediction a ranked list, of which the first ``k`` count.
+    Both are split on each single space, as all three v1 graders do (``str.split(" ")``): a doubled,
+    leading or trailing space makes an empty item that takes a ranked position (and is relevant only to
+    an answer that has one), and a tab or newline is part of an item, not a separator. A prediction at
+    position ``i`` (1-based) that is relevant and not already listed earlier adds ``hits_so_far / i``;
+    the sum is divided by ``min(len(relevant), k)``. This is MLE-bench's ``mean_average_precision_at_k``
+    (h-and-m with k=12; hotel-id and whale with k=5).
 
     Parameters
     ----------
@@ -38,6 +40,8 @@ def map_at_k(y_true: ArrayLike, y_pred: ArrayLike, *, k: int) -> float:
     0.5
     >>> map_at_k(["a b"], ["a a b"], k=3)  # the repeated a is no hit: (1 + 2/3) / 2
     0.8333333333333333
+    >>> map_at_k(["a"], [" a"], k=2)  # the leading space is an empty first item: 1/2
+    0.5
 
     """
     true, pred = paired(y_true, y_pred, dtype=object, ndim=1)
@@ -45,12 +49,10 @@ def map_at_k(y_true: ArrayLike, y_pred: ArrayLike, *, k: int) -> float:
         raise ValueError(f"k must be at least 1, got {k}")
     scores = np.zeros(len(true))
     for row, (expected, predicted) in enumerate(zip(true, pred, strict=True)):
-        relevant = set(str(expected).split())
-        if not relevant:
-            continue
+        relevant = set(str(expected).split(" "))  # never empty: "" splits to [""]
         seen: set[str] = set()
         hits, total = 0, 0.0
-        for i, item in enumerate(str(predicted).split()[:k]):
+        for i, item in enumerate(str(predicted).split(" ")[:k]):
             if item in relevant and item not in seen:
                 hits += 1
                 total += hits / (i + 1)
