@@ -28,9 +28,10 @@ def _read_with_arrow(data: bytes) -> pd.DataFrame | None:
     (Arrow would read an unterminated quote to the end of the file): the caller's slower reader then
     finds the problem and names it.
     """
-    if data.count(b'"') % 2:
+    if b'"' in data and data.count(b'"') % 2:
         return None
-    first_line = data.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8-sig", errors="replace")
+    end = data.find(b"\n")
+    first_line = data[: end if end >= 0 else len(data)].rstrip(b"\r").decode("utf-8-sig", errors="replace")
     header = next(csv.reader([first_line]), [])
     if not header or len(set(header)) != len(header):
         return None
@@ -40,7 +41,7 @@ def _read_with_arrow(data: bytes) -> pd.DataFrame | None:
             read_options=pacsv.ReadOptions(use_threads=True),
             parse_options=pacsv.ParseOptions(newlines_in_values=True, ignore_empty_lines=True),
             convert_options=pacsv.ConvertOptions(
-                column_types={name: pa.string() for name in header},
+                column_types={name: pa.large_string() for name in header},
                 null_values=[],
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
@@ -51,7 +52,7 @@ def _read_with_arrow(data: bytes) -> pd.DataFrame | None:
         return None
     if table.column_names != header:
         return None
-    return pd.DataFrame({name: pd.Series(table[name], dtype=_STRING) for name in header})
+    return pd.DataFrame({name: pd.Series(table[name], dtype=_STRING, copy=False) for name in header})
 
 
 def read_csv_strings(path: Path) -> pd.DataFrame:
@@ -67,6 +68,9 @@ def read_csv_strings(path: Path) -> pd.DataFrame:
     if path.suffix.lower() != ".csv":
         raise UnreadableCSV(f"{path.name!r} is not a .csv file")
     data = path.read_bytes()
+    fast = _read_with_arrow(data) if data and not data.isspace() else None
+    if fast is not None:
+        return fast
     try:
         text = data.decode("utf-8-sig")  # a leading byte-order mark is tolerated
     except UnicodeDecodeError as exc:
@@ -76,9 +80,6 @@ def read_csv_strings(path: Path) -> pd.DataFrame:
         ) from None
     if not text.strip():
         raise UnreadableCSV(f"{path.name} is empty")
-    fast = _read_with_arrow(data)
-    if fast is not None:
-        return fast
     try:
         rows = list(filter(None, csv.reader(io.StringIO(text, newline=""), strict=True)))  # drop blank lines
     except csv.Error as exc:

@@ -184,10 +184,10 @@ def _answer_values(answers: pd.DataFrame, spec: Submission, metric: Metric) -> n
         return answers[targets[0]].to_numpy(dtype=object)
     if metric.kind in _TABLE_KINDS:  # the metric reads (and checks) the answer columns it needs
         return answers.reset_index(drop=True)
-    where = _Where(answers[spec.id_column].to_numpy(dtype=object), prefix="answers ")
+    where = _Where(answers[spec.id_column], prefix="answers ")
     values = []
     for column in targets:
-        numbers, problems = _numbers(column, answers[column].to_numpy(dtype=object), where)
+        numbers, problems = _numbers(column, answers[column], where)
         if problems:
             raise ValueError("; ".join(problems))
         values.append(numbers)
@@ -357,7 +357,7 @@ def _value_problems(
     ``blank_ok`` (``submission.blank_labels``) lets blank labels through as answers that match nothing.
     ``texts`` may be a Series; only the numeric kinds keep it one (see :func:`_numbers`).
     """
-    if metric.kind in _STRING_KINDS + _TABLE_KINDS:
+    if metric.kind in _STRING_KINDS + ("rle_table", "boxes"):  # numeric kinds parse the Series directly
         texts = np.asarray(texts.to_numpy(dtype=object) if isinstance(texts, pd.Series) else texts)
     if metric.kind == "labels" and blank_ok:
         return [], texts
