@@ -469,16 +469,16 @@ COMPETITIONS: dict[str, Callable[[np.random.Generator, float], Setup]] = {
 }
 
 
-def grade(setup: Setup, folder: Path) -> tuple[float, float, float, float]:
-    """Read both CSVs, validate and score once; return (read s, validate s, score s, score).
-
-    The frames are written to ``folder`` first (not timed), so reading is timed exactly as grading
-    reads a submission and its answers.
-    """
-    metric = get_metric(setup.metric)
-    spec = Submission(id_column=setup.columns[0], columns=setup.columns)
+def write_files(setup: Setup, folder: Path) -> None:
+    """Write the synthesized submission and answers as the CSV files grading reads (not timed)."""
     setup.submission.to_csv(folder / "submission.csv", index=False)
     setup.answers.to_csv(folder / "answers.csv", index=False)
+
+
+def grade(setup: Setup, folder: Path) -> tuple[float, float, float, float]:
+    """Read both CSVs in ``folder``, validate and score once; return (read s, validate s, score s, score)."""
+    metric = get_metric(setup.metric)
+    spec = Submission(id_column=setup.columns[0], columns=setup.columns)
     start = time.perf_counter()
     submission, answers = read_submission(folder / "submission.csv"), read_answers(folder / "answers.csv")
     read = time.perf_counter()
@@ -506,6 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="mlebench-grading-bench-"))
     for name in names:
         setup = COMPETITIONS[name](np.random.default_rng(0), args.scale)
+        write_files(setup, folder)
         gc.collect()
         t_read, t_validate, t_score, score = grade(setup, folder)
         peak = float("nan")

@@ -19,6 +19,7 @@ class UnreadableCSV(ValueError):
 
 
 _STRING = pd.StringDtype("pyarrow", na_value=np.nan)
+csv.field_size_limit(2**31 - 1)  # no cap on a field's length (an RLE mask of a whole fragment is huge)
 
 
 def _read_with_arrow(data: bytes) -> pd.DataFrame | None:
@@ -35,20 +36,27 @@ def _read_with_arrow(data: bytes) -> pd.DataFrame | None:
     header = next(csv.reader([first_line]), [])
     if not header or len(set(header)) != len(header):
         return None
-    try:
-        table = pacsv.read_csv(
-            io.BytesIO(data),
-            read_options=pacsv.ReadOptions(use_threads=True),
-            parse_options=pacsv.ParseOptions(newlines_in_values=True, ignore_empty_lines=True),
-            convert_options=pacsv.ConvertOptions(
-                column_types={name: pa.large_string() for name in header},
-                null_values=[],
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-                check_utf8=True,
-            ),
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
+    convert = pacsv.ConvertOptions(
+        column_types={name: pa.large_string() for name in header},
+        null_values=[],
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+        check_utf8=True,
+    )
+    parse = pacsv.ParseOptions(newlines_in_values=True, ignore_empty_lines=True)
+    table = None
+    # Arrow parses in blocks that must hold whole rows; a run-length mask can make one row megabytes long
+    # (vesuvius), so a file Arrow cannot cut into 16 MiB blocks is parsed as one block.
+    for block in (16 << 20, len(data) + 1):
+        try:
+            options = pacsv.ReadOptions(use_threads=True, block_size=block)
+            table = pacsv.read_csv(
+                io.BytesIO(data), read_options=options, parse_options=parse, convert_options=convert
+            )
+            break
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            continue
+    if table is None:
         return None
     if table.column_names != header:
         return None

@@ -676,3 +676,15 @@ def test_extra_columns_are_ignored_exactly_where_v1_scores_them() -> None:
     assert {c.id for c in kaggle if c.submission.extra_ids == "ignore"} == {
         "h-and-m-personalized-fashion-recommendations"
     }
+
+
+def test_a_megabyte_long_field_is_read(tmp_path):
+    """vesuvius: one RLE cell can hold millions of characters; both readers must take it."""
+    rle = " ".join(str(i) for i in range(1, 400_000))  # ~2.7 MB in one field
+    plain = tmp_path / "submission.csv"
+    plain.write_text(f"Id,Predicted\na,{rle}\n")
+    assert read_submission(plain)["Predicted"].iloc[0] == rle
+    quoted_broken = tmp_path / "broken.csv"  # an odd quote sends it to the csv-module reader
+    quoted_broken.write_text(f'Id,Predicted\na,{rle}\nb,"x\n')
+    with pytest.raises(InvalidSubmission, match="could not be parsed as CSV"):
+        read_submission(quoted_broken)
