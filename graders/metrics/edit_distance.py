@@ -6,6 +6,7 @@ from collections.abc import Hashable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
+from rapidfuzz.distance import Levenshtein
 
 from ._arrays import paired
 
@@ -13,9 +14,8 @@ from ._arrays import paired
 def levenshtein(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     """Edit distance: the fewest insertions, deletions and substitutions that turn ``a`` into ``b``.
 
-    Works on strings (characters) and on any sequences of hashable tokens. Uses Hyyrö's bit-parallel
-    form of Myers' algorithm: the DP column for ``a`` is held as bit vectors in Python integers, so the
-    cost is ``len(b)`` integer operations on ``len(a)``-bit numbers.
+    Works on strings (characters) and on any sequences of hashable tokens; computed by ``rapidfuzz``
+    (a C++ bit-parallel implementation), the library the ``Levenshtein`` package MLE-bench uses wraps.
 
     Examples
     --------
@@ -27,32 +27,7 @@ def levenshtein(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     3
 
     """
-    if not a:
-        return len(b)
-    if not b:
-        return len(a)
-    if len(b) > len(a):  # symmetric: loop over the shorter one, pack the longer into the bit vectors
-        a, b = b, a
-    match: dict[Hashable, int] = {}
-    for i, token in enumerate(a):
-        match[token] = match.get(token, 0) | (1 << i)
-    full, top = (1 << len(a)) - 1, 1 << (len(a) - 1)
-    plus, minus, distance = full, 0, len(a)  # vertical +1 / -1 deltas of the DP column
-    for token in b:
-        eq = match.get(token, 0)
-        x_vertical = eq | minus
-        x_horizontal = (((eq & plus) + plus) ^ plus) | eq
-        h_plus = (minus | ~(x_horizontal | plus)) & full
-        h_minus = plus & x_horizontal
-        if h_plus & top:
-            distance += 1
-        elif h_minus & top:
-            distance -= 1
-        h_plus = ((h_plus << 1) | 1) & full
-        h_minus = (h_minus << 1) & full
-        plus = (h_minus | ~(x_vertical | h_plus)) & full
-        minus = h_plus & x_vertical
-    return distance
+    return int(Levenshtein.distance(a, b))
 
 
 def levenshtein_mean(y_true: ArrayLike, y_pred: ArrayLike) -> float:
@@ -77,7 +52,8 @@ def levenshtein_mean(y_true: ArrayLike, y_pred: ArrayLike) -> float:
 
     """
     true, pred = paired(y_true, y_pred, dtype=object, ndim=1)
-    return float(np.mean([levenshtein(str(t), str(p)) for t, p in zip(true, pred, strict=True)]))
+    distance = Levenshtein.distance
+    return float(np.mean([distance(str(t), str(p)) for t, p in zip(true, pred, strict=True)]))
 
 
 def normalized_levenshtein(y_true: ArrayLike, y_pred: ArrayLike) -> float:
