@@ -148,11 +148,15 @@ def validate(
         reasons += _permutation_problems(present[0], y_true, parsed[present[0]], order, where)
     if reasons or order is None:
         raise InvalidSubmission(reasons)
+    in_order = np.array_equal(order, np.arange(len(order)))  # the usual case: no reordering copy needed
     if metric.kind in _MATRIX_KINDS:
-        return y_true, np.column_stack([parsed[c] for c in spec.target_columns])[order]
+        matrix = np.column_stack([parsed[c] for c in spec.target_columns])
+        return y_true, matrix if in_order else matrix[order]
     if metric.kind in _TABLE_KINDS:  # y_pred is indexed by submission file position (see registry.Kind)
-        return y_true, pd.DataFrame({c: parsed[c][order] for c in spec.target_columns}, index=order)
-    return y_true, parsed[spec.target_columns[0]][order]
+        columns = {c: parsed[c] if in_order else parsed[c][order] for c in spec.target_columns}
+        return y_true, pd.DataFrame(columns, index=pd.RangeIndex(len(order)) if in_order else order)
+    values = parsed[spec.target_columns[0]]
+    return y_true, values if in_order else values[order]
 
 
 class _Where:
