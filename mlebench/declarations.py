@@ -12,7 +12,15 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from .errors import ConfigError
 from .paths import competitions_dir
@@ -21,6 +29,16 @@ from .yamlio import load_yaml
 Complexity = Literal["low", "medium", "high", "dev", "embedded"]
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]$")  # Kaggle slugs (one, AI4Code, has capitals)
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def _hex_digest(value: str) -> str:
+    if value and not _SHA256.match(value):
+        raise ValueError(f"must be 64 lowercase hex digits (a sha256), got {value!r}")
+    return value
+
+
+Sha256 = Annotated[str, AfterValidator(_hex_digest)]
+"""A sha256 in lowercase hex, or empty when not recorded yet."""
 
 
 class _Strict(BaseModel):
@@ -32,14 +50,7 @@ class SourceFile(_Strict):
 
     path: str
     name: str = ""
-    sha256: str = ""
-
-    @field_validator("sha256")
-    @classmethod
-    def _hex(cls, value: str) -> str:
-        if value and not _SHA256.match(value):
-            raise ValueError(f"sha256 must be 64 lowercase hex digits, got {value!r}")
-        return value
+    sha256: Sha256 = ""
 
     @property
     def raw_name(self) -> str:
@@ -62,14 +73,7 @@ class ExtraFile(_Strict):
 
     url: str
     name: str
-    sha256: str = ""
-
-    @field_validator("sha256")
-    @classmethod
-    def _hex(cls, value: str) -> str:
-        if value and not _SHA256.match(value):
-            raise ValueError(f"sha256 must be 64 lowercase hex digits, got {value!r}")
-        return value
+    sha256: Sha256 = ""
 
 
 class KaggleSource(_Strict):
@@ -81,16 +85,9 @@ class KaggleSource(_Strict):
 
     kind: Literal["kaggle"]
     slug: str
-    archive_sha256: str = ""
+    archive_sha256: Sha256 = ""
     files: list[SourceFile] = []
     extra_files: list[ExtraFile] = []  # downloaded beside the archive and put in the raw folder
-
-    @field_validator("archive_sha256")
-    @classmethod
-    def _hex(cls, value: str) -> str:
-        if value and not _SHA256.match(value):
-            raise ValueError(f"archive_sha256 must be 64 lowercase hex digits, got {value!r}")
-        return value
 
 
 Source = Annotated[PackageSource | KaggleSource, Field(discriminator="kind")]
