@@ -43,6 +43,17 @@ class Runs:
         """Count the foreground pixels of each string's mask."""
         return np.bincount(self.owner, weights=self.lengths, minlength=self.count)
 
+    def clipped(self, sizes: np.ndarray) -> Runs:
+        """Return these runs cut at the last pixel of each string's image (``sizes[owner]`` pixels).
+
+        A run starting past that pixel is dropped, as MLE-bench v1's decoders do: they paint runs into a
+        flat pixel array with slices, which silently stop at its end.
+        """
+        ends = np.minimum(self.starts + self.lengths, sizes[self.owner])
+        kept = ends > self.starts
+        lengths = (ends - self.starts)[kept].astype(self.lengths.dtype)
+        return Runs(self.count, self.owner[kept], self.starts[kept], lengths, dict(self.problems))
+
 
 def parse_rles(
     rles: Sequence[object] | np.ndarray | pd.Series, *, height: int | None = None, width: int | None = None

@@ -80,6 +80,4 @@ def _runs(rles: np.ndarray, sizes: np.ndarray, name: str) -> Runs:
     if runs.problems:
         row, problem = next(iter(runs.problems.items()))
         raise ValueError(f"{name} row {row}: malformed RLE {rles[row]!r}: {problem}")
-    ends = np.minimum(runs.starts + runs.lengths, sizes[runs.owner])
-    kept = ends > runs.starts
-    return Runs(runs.count, runs.owner[kept], runs.starts[kept], (ends - runs.starts)[kept])
+    return runs.clipped(sizes)

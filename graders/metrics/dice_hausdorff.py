@@ -99,10 +99,7 @@ def _runs(rles: np.ndarray, sizes: np.ndarray, name: str, *, clip: bool = False)
     runs = parse_rles(np.where(pd.isna(rles), "", rles).astype(str))
     problems = dict(runs.problems)
     if clip and not problems:
-        size = sizes[runs.owner]
-        lengths = np.minimum(runs.starts + runs.lengths, size) - runs.starts
-        keep = lengths > 0
-        runs = Runs(runs.count, runs.owner[keep], runs.starts[keep], lengths[keep].astype(runs.lengths.dtype))
+        runs = runs.clipped(sizes)
     past = np.flatnonzero(runs.starts + runs.lengths > sizes[runs.owner])
     if past.size:
         problems.setdefault(int(runs.owner[past[0]]), "a run goes past the last pixel")
