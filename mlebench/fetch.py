@@ -15,13 +15,15 @@ import importlib.metadata
 import importlib.util
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .declarations import Competition, PackageSource
 from .errors import ConfigError, DataError
 from .hashing import sha256_file
 
-__all__ = ["fetch", "refresh_checksums", "package_folder", "replace_dir", "staging_dir"]
+__all__ = ["fetch", "refresh_checksums", "package_folder", "published", "replace_dir", "staging_dir"]
 
 
 def fetch(
@@ -44,8 +46,7 @@ def fetch(
         )
         return
     folder = package_folder(source)
-    staging = staging_dir(dest)
-    try:
+    with published(dest) as staging:
         for item in source.files:
             src = _source_file(comp, folder, item.path)
             target = staging / item.raw_name
@@ -63,10 +64,6 @@ def fetch(
                     f"the new hash in competitions/{comp.id}/competition.yaml (refresh_checksums() lists "
                     "the actual ones) and bump the competition's version."
                 )
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    replace_dir(staging, dest)
 
 
 def refresh_checksums(comp: Competition) -> dict[str, str]:
@@ -101,6 +98,21 @@ def package_folder(source: PackageSource) -> Path:
             f"{source.distribution!r}); run: {install}"
         )
     return Path(list(spec.submodule_search_locations)[0])
+
+
+@contextmanager
+def published(dest: Path) -> Iterator[Path]:
+    """Build in a fresh sibling of ``dest`` and, if the block finishes, put it at ``dest`` atomically.
+
+    On any exception (or interrupt) the half-built folder is removed and ``dest`` keeps what it had.
+    """
+    staging = staging_dir(dest)
+    try:
+        yield staging
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    replace_dir(staging, dest)
 
 
 def staging_dir(dest: Path) -> Path:

@@ -23,7 +23,7 @@ from typing import Any
 
 from .declarations import Competition, ExtraFile, KaggleSource, declaration_path
 from .errors import ConfigError, DataError
-from .fetch import replace_dir, staging_dir
+from .fetch import published
 from .hashing import sha256_file
 from .prepare import extract_zip
 
@@ -140,15 +140,10 @@ def fetch_kaggle(
             "file to download it again, or run with --refresh-checksums if Kaggle changed the data."
         )
     extras = [download_extra(comp, extra, downloads) for extra in _source(comp).extra_files]
-    staging = staging_dir(dest)
-    try:
+    with published(dest) as staging:
         extract_zip(archive, staging)
         for path in extras:
             shutil.copyfile(path, staging / path.name)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    replace_dir(staging, dest)
     return actual
 
 

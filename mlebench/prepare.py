@@ -37,7 +37,7 @@ from PIL import Image
 
 from .declarations import Competition, Submission
 from .errors import ConfigError, DataError
-from .fetch import replace_dir, staging_dir
+from .fetch import published
 
 __all__ = [
     "PREPARE_PARAMETERS",
@@ -75,8 +75,7 @@ def prepare_competition(comp: Competition, raw: Path, prepared: Path, *, folder:
     prepare = load_prepare_function(script)
     if not raw.is_dir():
         raise DataError(f"{comp.id}: raw folder {raw} does not exist; fetch the competition first")
-    staging = staging_dir(prepared)
-    try:
+    with published(prepared) as staging:
         public, private = staging / "public", staging / "private"
         public.mkdir()
         private.mkdir()
@@ -85,10 +84,6 @@ def prepare_competition(comp: Competition, raw: Path, prepared: Path, *, folder:
         problems = check_layout(comp, public, private)
         if problems:
             raise DataError(f"{script}: the prepared data breaks the layout:\n  " + "\n  ".join(problems))
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    replace_dir(staging, prepared)
 
 
 def load_prepare_function(script: Path) -> Callable[[Path, Path, Path, Competition], None]:
