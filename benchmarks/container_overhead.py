@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from mlebench.containers import connect, run_docker  # noqa: E402
-from mlebench.params import AgentConfig, DockerSettings, Hardware  # noqa: E402
-from mlebench.runner import run_local  # noqa: E402
+from mlebench.execution.docker import connect, run_docker  # noqa: E402
+from mlebench.spec.params import AgentConfig, DockerSettings, Hardware  # noqa: E402
+from mlebench.execution.local import run_local  # noqa: E402
 
 DUMMY = AgentConfig(path="agents/dummy", command=["python", "main.py"], kwargs={})
 HW = Hardware(name="bench", cpus=1, memory="1g", shm_size="64m", pids=256, gpus=0, time_limit_secs=300)

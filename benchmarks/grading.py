@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from graders.registry import get_metric  # noqa: E402
 from graders.rle import rle_encode  # noqa: E402
 from graders.submission import read_answers, read_submission, validate  # noqa: E402
-from mlebench.declarations import Submission, load_competition  # noqa: E402
+from mlebench.spec.declarations import Submission, load_competition  # noqa: E402
 
 TARGET_SECONDS = 10.0
 TOTAL_TARGET_SECONDS = 120.0

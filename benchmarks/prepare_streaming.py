@@ -3,7 +3,7 @@
 The input is a synthetic new-york-city-taxi-fare-prediction train.csv (the real columns and formats; the
 real file has ~55M rows). For each size, in fresh processes so each peak RSS is its own:
 
-- **streamed**: the competition's prepare.py (``mlebench.streaming``: the v1 split in bounded memory);
+- **streamed**: the competition's prepare.py (``mlebench.data.streaming``: the v1 split in bounded memory);
 - **plain read**: reading the same bytes in 16 MiB blocks and nothing else, the throughput ceiling;
 - **whole frame** (up to ``--whole-max``): what v1 does, ``pd.read_csv`` + ``train_test_split`` +
   ``to_csv``, for the memory comparison.
@@ -34,8 +34,8 @@ sys.path.insert(0, {root!r})
 mode, folder = sys.argv[1], Path(sys.argv[2])
 started = time.perf_counter()
 if mode == "streamed":
-    from mlebench.declarations import load_competition
-    from mlebench.prepare import load_prepare_function
+    from mlebench.spec.declarations import load_competition
+    from mlebench.data.prepare import load_prepare_function
     comp = load_competition("new-york-city-taxi-fare-prediction")
     prepare = load_prepare_function(Path({taxi!r}) / "prepare.py")
     out = folder / "out"

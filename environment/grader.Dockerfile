@@ -1,6 +1,6 @@
-# The grading image: the base environment plus graders/ and mlebench/. A grader container runs one cell's
+# The grading image: the base environment plus the modules grading imports (derived from the code). A grader container runs one cell's
 # grading after the agent's container is gone: it mounts that competition's answers read-only, has no
-# network, and runs as the unprivileged uid 1000. Built by mlebench.containers.images (mlebench-grader:<hash>).
+# network, and runs as the unprivileged uid 1000. Built by mlebench.execution.docker.images (mlebench-grader:<hash>).
 ARG ENV_IMAGE=mlebench-env
 FROM ${ENV_IMAGE}
 COPY graders/ /mlebench/graders/

@@ -27,7 +27,7 @@ def check(submission: Path, data_dir: Path, spec_path: Path) -> tuple[int, str]:
     from graders.errors import InvalidSubmission
     from graders.registry import get_metric
     from graders.submission import read_answers, read_submission, validate
-    from mlebench.declarations import Submission
+    from mlebench.spec.declarations import Submission
 
     try:
         spec = json.loads(spec_path.read_text(encoding="utf-8"))

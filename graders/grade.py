@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from mlebench.declarations import Competition
+from mlebench.spec.declarations import Competition
 
 from .errors import InvalidSubmission
 from .leaderboard import load_leaderboard

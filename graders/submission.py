@@ -17,7 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mlebench.declarations import Submission
+from mlebench.spec.declarations import Submission
 
 from ._csv import UnreadableCSV, read_csv_strings
 from ._text import SHOWN, count, quote, some

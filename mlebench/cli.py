@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from mlebench.spec.errors import ConfigError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,8 +105,8 @@ def _parser() -> argparse.ArgumentParser:
 def _ids(
     competition_id: str | None = None, set_name: str | None = None, everything: bool = False
 ) -> list[str]:
-    from .declarations import all_competition_ids, load_competition
-    from .planning import named_set, resolve_set
+    from mlebench.spec.declarations import all_competition_ids, load_competition
+    from mlebench.planning.plan import named_set, resolve_set
 
     if competition_id:
         return [load_competition(competition_id).id]
@@ -122,7 +122,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _prepare(args: argparse.Namespace) -> int:
-    from .declarations import load_competition
+    from mlebench.spec.declarations import load_competition
 
     set_name = "lite" if args.lite else args.competition_set
     comps = [load_competition(cid) for cid in _ids(args.competition_id, set_name, args.all)]
@@ -145,10 +145,10 @@ def _prepare(args: argparse.Namespace) -> int:
 
 def _prepare_one(comp: Any, data_dir: Path | None, *, keep_raw: bool, refresh: bool) -> Path:
     """Fetch, prepare and audit one competition; return its prepared folder."""
-    from .audit import audit
-    from .fetch import fetch
-    from .paths import downloads_dir, prepared_dir, raw_dir
-    from .prepare import prepare_competition
+    from mlebench.data.audit import audit
+    from mlebench.data.fetch import fetch
+    from mlebench.spec.paths import downloads_dir, prepared_dir, raw_dir
+    from mlebench.data.prepare import prepare_competition
 
     if data_dir is None:
         raw, prepared, downloads = raw_dir(comp.id), prepared_dir(comp.id), downloads_dir(comp.id)
@@ -166,7 +166,7 @@ def _prepare_one(comp: Any, data_dir: Path | None, *, keep_raw: bool, refresh: b
 
 
 def _preflight(comps: list[Any]) -> int:
-    from .kaggle_source import preflight
+    from mlebench.data.kaggle_source import preflight
 
     kaggle = [c for c in comps if c.source.kind == "kaggle"]
     states = {p.competition_id: p for p in preflight(kaggle)} if kaggle else {}
@@ -187,7 +187,7 @@ def _preflight(comps: list[Any]) -> int:
 def _grade(args: argparse.Namespace) -> int:
     from graders.grade import grade
 
-    from .declarations import load_competition
+    from mlebench.spec.declarations import load_competition
 
     reports = []
     for lineno, line in enumerate(args.submission.read_text(encoding="utf-8").splitlines(), 1):
@@ -226,7 +226,7 @@ def _grade(args: argparse.Namespace) -> int:
 def _grade_sample(args: argparse.Namespace) -> int:
     from graders.grade import grade
 
-    from .declarations import load_competition
+    from mlebench.spec.declarations import load_competition
 
     comp = load_competition(args.competition_id)
     result = grade(comp, args.submission, _private(comp.id, args.data_dir))
@@ -235,7 +235,7 @@ def _grade_sample(args: argparse.Namespace) -> int:
 
 
 def _private(competition_id: str, data_dir: Path | None) -> Path:
-    from .paths import private_dir
+    from mlebench.spec.paths import private_dir
 
     folder = data_dir / competition_id / "private" if data_dir else private_dir(competition_id)
     if not folder.is_dir():
@@ -257,8 +257,8 @@ def _mlebench_report(comp, result, path: Path) -> dict:  # noqa: ANN001 - grader
 
 
 def _plan(args: argparse.Namespace) -> int:
-    from .paths import repo_root
-    from .planning import check_plan, compose, resolve, write_plan
+    from mlebench.spec.paths import repo_root
+    from mlebench.planning.plan import check_plan, compose, resolve, write_plan
 
     plan = resolve(compose(args.overrides, multirun=args.multirun))
     if args.check:
@@ -283,13 +283,13 @@ def _plan(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from stages.report import main as report_main
 
-    from .planning import planned
+    from mlebench.planning.plan import planned
 
     return report_main(["--agents", ",".join(planned().agent)])
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .checker import check_all
+    from mlebench.data.checker import check_all
 
     problems = check_all()
     for problem in problems:
@@ -299,8 +299,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _thresholds(args: argparse.Namespace) -> int:
-    from .declarations import load_competition
-    from .thresholds import recompute, write_medals
+    from mlebench.spec.declarations import load_competition
+    from authoring.thresholds import recompute, write_medals
 
     comp = load_competition(args.competition_id)
     values = recompute(comp, args.leaderboard)
@@ -318,7 +318,7 @@ def _thresholds(args: argparse.Namespace) -> int:
 
 
 def _leaderboard(args: argparse.Namespace) -> int:
-    from .leaderboards import build_leaderboard
+    from authoring.leaderboards import build_leaderboard
 
     for cid in _ids(args.competition_id, args.competition_set):
         t0 = time.monotonic()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from mlebench.audit import audit_report
-from mlebench.declarations import load_competition
-from mlebench.paths import audit_path, private_dir, public_dir
+from mlebench.data.audit import audit_report
+from mlebench.spec.declarations import load_competition
+from mlebench.spec.paths import audit_path, private_dir, public_dir
 from mlebench.stage import cell_args, run_stage
 
 

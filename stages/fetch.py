@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from mlebench.declarations import load_competition
-from mlebench.fetch import fetch
-from mlebench.paths import raw_dir
+from mlebench.spec.declarations import load_competition
+from mlebench.data.fetch import fetch
+from mlebench.spec.paths import raw_dir
 from mlebench.stage import cell_args, run_stage
 
 

@@ -6,10 +6,10 @@ a cell the local runner ran is graded by this process.
 
 from __future__ import annotations
 
-from mlebench.containers import grade_run
-from mlebench.declarations import load_competition
-from mlebench.paths import grade_path, private_dir, public_dir, repo_root, run_dir
-from mlebench.record import write_record
+from mlebench.execution.docker import grade_run
+from mlebench.spec.declarations import load_competition
+from mlebench.spec.paths import grade_path, private_dir, public_dir, repo_root, run_dir
+from mlebench.reporting.records import write_record
 from mlebench.stage import cell_args, run_stage
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from mlebench.audit import known_leaks
-from mlebench.declarations import load_competition
-from mlebench.params import stage_params
-from mlebench.paths import audit_path, grade_path, report_dir
-from mlebench.report import aggregate, headline, load_records, to_markdown
+from mlebench.data.audit import known_leaks
+from mlebench.spec.declarations import load_competition
+from mlebench.spec.params import stage_params
+from mlebench.spec.paths import audit_path, grade_path, report_dir
+from mlebench.reporting.report import aggregate, headline, load_records, to_markdown
 from mlebench.stage import run_stage
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from mlebench.containers import run_cell
-from mlebench.params import AgentConfig, DockerSettings, Hardware, stage_params
-from mlebench.paths import public_dir, repo_root, run_dir
+from mlebench.execution.docker import run_cell
+from mlebench.spec.params import AgentConfig, DockerSettings, Hardware, stage_params
+from mlebench.spec.paths import public_dir, repo_root, run_dir
 from mlebench.stage import cell_args, run_stage
 
 

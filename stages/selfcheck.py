@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from mlebench.declarations import load_competition
-from mlebench.paths import private_dir, public_dir, selfcheck_path
-from mlebench.selfcheck import selfcheck
+from mlebench.spec.declarations import load_competition
+from mlebench.spec.paths import private_dir, public_dir, selfcheck_path
+from mlebench.data.selfcheck import selfcheck
 from mlebench.stage import cell_args, run_stage
 
 

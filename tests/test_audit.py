@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mlebench.audit import audit, audit_report, known_leaks
-from mlebench.declarations import Competition, KnownIssue, load_competition
+from mlebench.data.audit import audit, audit_report, known_leaks
+from mlebench.spec.declarations import Competition, KnownIssue, load_competition
 
 N = 60
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mlebench.checker import Problem, check_all, competition_ids
-from mlebench.errors import ConfigError
+from mlebench.data.checker import Problem, check_all, competition_ids
+from mlebench.spec.errors import ConfigError
 
 GOOD = """\
 id: {id}

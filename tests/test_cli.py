@@ -96,7 +96,7 @@ def test_thresholds_recomputed_from_a_leaderboard_and_written_back(
 ) -> None:
     import shutil
 
-    from mlebench.declarations import load_competition
+    from mlebench.spec.declarations import load_competition
 
     root = tmp_path / "repo"
     shutil.copytree(

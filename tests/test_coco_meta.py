@@ -1,4 +1,4 @@
-"""mlebench.coco_meta: pairing, per-category splitting and writing of COCO-style metadata."""
+"""mlebench.data.coco_meta: pairing, per-category splitting and writing of COCO-style metadata."""
 
 import json
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mlebench import coco_meta
+from mlebench.data import coco_meta
 
 
 def _metadata() -> dict:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from mlebench.checker import check_folder
-from mlebench.declarations import PackageSource, parse_declaration
-from mlebench.prepare import load_prepare_function
+from mlebench.data.checker import check_folder
+from mlebench.spec.declarations import PackageSource, parse_declaration
+from mlebench.data.prepare import load_prepare_function
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = sorted(

@@ -13,11 +13,11 @@ import pytest
 from kaggle_fixtures import serve_fixture
 
 from mlebench.cli import main
-from mlebench.declarations import load_competition
-from mlebench.errors import DataError
-from mlebench.fetch import fetch
-from mlebench.kaggle_source import KaggleAccessError, preflight, record_archive_checksum
-from mlebench.kaggle_standin import StandinKaggle
+from mlebench.spec.declarations import load_competition
+from mlebench.spec.errors import DataError
+from mlebench.data.fetch import fetch
+from mlebench.data.kaggle_source import KaggleAccessError, preflight, record_archive_checksum
+from authoring.kaggle_standin import StandinKaggle
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from kaggle_fixtures import KAGGLE_IDS, prepare_fixture
 
-from mlebench.audit import audit
-from mlebench.hashing import sha256_tree
-from mlebench.kaggle_standin import StandinKaggle
-from mlebench.selfcheck import selfcheck
+from mlebench.data.audit import audit
+from mlebench.spec.hashing import sha256_tree
+from authoring.kaggle_standin import StandinKaggle
+from mlebench.data.selfcheck import selfcheck
 
 
 @pytest.mark.parametrize("competition_id", KAGGLE_IDS)

@@ -12,14 +12,14 @@ import pytest
 
 from graders.leaderboard import load_leaderboard
 from graders.registry import get_metric
-from mlebench.declarations import load_competition
-from mlebench.leaderboards import COLUMNS, build_leaderboard, leaderboard_frame
-from mlebench.leaderboards import population as pop
-from mlebench.leaderboards.build import MIN_TEAMS, Entry
-from mlebench.leaderboards.outputs import Output
-from mlebench.leaderboards.solution import solution
-from mlebench.leaderboards.tabular import TabularTask
-from mlebench.paths import competitions_dir, private_dir, public_dir
+from mlebench.spec.declarations import load_competition
+from authoring.leaderboards import COLUMNS, build_leaderboard, leaderboard_frame
+from authoring.leaderboards import population as pop
+from authoring.leaderboards.build import MIN_TEAMS, Entry
+from authoring.leaderboards.outputs import Output
+from authoring.leaderboards.solution import solution
+from authoring.leaderboards.tabular import TabularTask
+from mlebench.spec.paths import competitions_dir, private_dir, public_dir
 
 MODULES = [
     "build", "columns", "images", "models", "outputs", "population", "report", "sampling", "scoring",
@@ -29,7 +29,7 @@ MODULES = [
 
 @pytest.mark.parametrize("name", MODULES)
 def test_doctests(name: str) -> None:
-    module = importlib.import_module(f"mlebench.leaderboards.{name}")
+    module = importlib.import_module(f"authoring.leaderboards.{name}")
     assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mlebench.errors import ConfigError
-from mlebench.params import validate_plan
+from mlebench.spec.errors import ConfigError
+from mlebench.spec.params import validate_plan
 
 GOOD = {
     "agent": {"dummy": {"path": "agents/dummy", "command": ["python", "main.py"], "kwargs": {}}},

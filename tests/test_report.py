@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from mlebench.report import aggregate, headline, mean_sem, to_markdown
+from mlebench.reporting.report import aggregate, headline, mean_sem, to_markdown
 
 
 def _rec(agent: str, cid: str, seed: int, medal: bool, status: str = "ok") -> dict:

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import train_test_split
 
-from mlebench.streaming import count_rows, stream_train_test_split
+from mlebench.data.streaming import count_rows, stream_train_test_split
 
 TAXI = Path(__file__).resolve().parents[1] / "competitions" / "new-york-city-taxi-fare-prediction"
 

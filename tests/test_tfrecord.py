@@ -1,4 +1,4 @@
-"""mlebench.tfrecord: record framing, checksums and the tf.train.Example codec."""
+"""mlebench.data.tfrecord: record framing, checksums and the tf.train.Example codec."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mlebench.tfrecord import (
+from mlebench.data.tfrecord import (
     TFRecordError,
     bytes_feature,
     decode_example,

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
-from mlebench.kaggle_standin import image_bytes
+from authoring.kaggle_standin import image_bytes
 
 CLASSES = ["car", "pedestrian", "truck", "bicycle"]
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench.declarations import Competition
-from mlebench.prepare import extract_zip, write_csv, write_zip
-from mlebench.splitting import split_frame
+from mlebench.spec.declarations import Competition
+from mlebench.data.prepare import extract_zip, write_csv, write_zip
+from mlebench.data.splitting import split_frame
 
 
 def _rezip(images: Path, ids: pd.Series, folder: str, archive: Path) -> None:

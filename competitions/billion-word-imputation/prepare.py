@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mlebench.declarations import Competition
-from mlebench.prepare import extract_zip, write_csv, write_zip
+from mlebench.spec.declarations import Competition
+from mlebench.data.prepare import extract_zip, write_csv, write_zip
 
 
 def _split(source: Path, train_out: Path, probability: float, seed: int) -> list[tuple[str, str]]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mlebench.kaggle_standin import image_bytes
+from authoring.kaggle_standin import image_bytes
 
 
 def _element(key: str, value) -> bytes:

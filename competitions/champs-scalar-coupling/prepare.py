@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.declarations import Competition
+from mlebench.spec.declarations import Competition
 
 SIDE_FILES = [
     "structures.csv",

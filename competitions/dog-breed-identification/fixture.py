@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from mlebench.kaggle_standin import image_bytes
+from authoring.kaggle_standin import image_bytes
 
 _BREEDS = yaml.safe_load((Path(__file__).parent / "competition.yaml").read_text())["submission"]["columns"][
     1:

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.declarations import Competition
+from mlebench.spec.declarations import Competition
 
 CHUNK_ROWS = 200_000
 BUCKET_ROWS = 200_000

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.declarations import Competition
+from mlebench.spec.declarations import Competition
 
 BANDS = [f"band_{b:02d}.npy" for b in range(8, 17)]
 

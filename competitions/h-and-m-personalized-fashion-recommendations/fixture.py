@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mlebench.kaggle_standin import image_bytes
+from authoring.kaggle_standin import image_bytes
 
 _ARTICLE_COLUMNS = [
     "product_type_no", "product_type_name", "product_group_name", "graphical_appearance_no",

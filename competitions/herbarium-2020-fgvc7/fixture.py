@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mlebench import coco_meta
+from mlebench.data import coco_meta
 
 SIZES = [1] * 5 + [2, 3, 4] * 4 + list(range(5, 13)) * 3
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench import coco_meta
-from mlebench.declarations import Competition
-from mlebench.prepare import link_or_copy, write_csv
+from mlebench.data import coco_meta
+from mlebench.spec.declarations import Competition
+from mlebench.data.prepare import link_or_copy, write_csv
 
 TRAIN, TEST = "nybg2020/train", "nybg2020/test"
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench import coco_meta
-from mlebench.declarations import Competition
-from mlebench.prepare import link_or_copy, write_csv
+from mlebench.data import coco_meta
+from mlebench.spec.declarations import Competition
+from mlebench.data.prepare import link_or_copy, write_csv
 
 TRAIN, TEST = "train", "test"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mlebench.kaggle_standin import image_bytes
+from authoring.kaggle_standin import image_bytes
 
 SIZES = [2, 3, 4, 5, 6, 8, 10, 12] * 5
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mlebench.kaggle_standin import image_bytes
+from authoring.kaggle_standin import image_bytes
 
 SIZES = [1] * 4 + [2, 3, 4] * 5 + list(range(5, 16)) * 3
 SUPERCATEGORIES = ["Plants", "Insects", "Birds", "Fungi"]

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench import coco_meta
-from mlebench.declarations import Competition
-from mlebench.prepare import write_csv
+from mlebench.data import coco_meta
+from mlebench.spec.declarations import Competition
+from mlebench.data.prepare import write_csv
 
 
 def _write_tars(archive: Path, renames: dict[str, tuple[str, str]], public: Path) -> None:

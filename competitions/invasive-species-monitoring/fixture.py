@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import py7zr
 
-from mlebench.kaggle_standin import image_bytes
+from authoring.kaggle_standin import image_bytes
 
 
 def _write_7z(archive: Path, members: dict[str, bytes]) -> None:

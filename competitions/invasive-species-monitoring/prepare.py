@@ -17,9 +17,9 @@ from pathlib import Path
 import pandas as pd
 import py7zr
 
-from mlebench.declarations import Competition
-from mlebench.prepare import write_csv, write_zip
-from mlebench.splitting import split_frame
+from mlebench.spec.declarations import Competition
+from mlebench.data.prepare import write_csv, write_zip
+from mlebench.data.splitting import split_frame
 
 STORE = [{"id": py7zr.FILTER_COPY}]
 FIXED_MTIME = 946_684_800  # 2000-01-01 UTC, stamped on every member so archive bytes never depend on clocks

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
-from mlebench.declarations import load_competition
+from mlebench.spec.declarations import load_competition
 
 FEATURES = [f"{kind}{i}" for kind in ("margin", "shape", "texture") for i in range(1, 65)]
 

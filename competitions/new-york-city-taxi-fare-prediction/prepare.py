@@ -1,6 +1,6 @@
 """new-york-city-taxi-fare-prediction: v1 holds out 9,914 rows of the ~55M-row train.csv (TTS, seed 0).
 
-The public training set is named labels.csv, as in v1. The split streams (``mlebench.streaming``), so the
+The public training set is named labels.csv, as in v1. The split streams (``mlebench.data.streaming``), so the
 5.7 GB file prepares in bounded memory and gives the same rows in the same order as
 ``train_test_split(pd.read_csv(train.csv), test_size=9914, random_state=0)``.
 """
@@ -8,8 +8,8 @@ The public training set is named labels.csv, as in v1. The split streams (``mleb
 import shutil
 from pathlib import Path
 
-from mlebench.declarations import Competition
-from mlebench.streaming import stream_train_test_split
+from mlebench.spec.declarations import Competition
+from mlebench.data.streaming import stream_train_test_split
 
 DTYPE = {
     "key": "string[pyarrow]",

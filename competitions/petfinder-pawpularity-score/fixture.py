@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mlebench.kaggle_standin import image_bytes
+from authoring.kaggle_standin import image_bytes
 
 FEATURES = ["Subject Focus", "Eyes", "Face", "Near", "Action", "Accessory", "Group", "Collage", "Human",
             "Occlusion", "Info", "Blur"]  # fmt: skip

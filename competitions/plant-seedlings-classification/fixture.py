@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mlebench.kaggle_standin import image_bytes
+from authoring.kaggle_standin import image_bytes
 
 SPECIES = [
     "Black-grass",

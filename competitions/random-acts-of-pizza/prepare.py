@@ -12,8 +12,8 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.declarations import Competition
-from mlebench.prepare import write_csv, write_zip
+from mlebench.spec.declarations import Competition
+from mlebench.data.prepare import write_csv, write_zip
 
 TARGET = "requester_received_pizza"
 

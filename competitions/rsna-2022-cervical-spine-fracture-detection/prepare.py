@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench.declarations import Competition
-from mlebench.prepare import write_csv
+from mlebench.spec.declarations import Competition
+from mlebench.data.prepare import write_csv
 
 RATIO = 0.1
 ID = "StudyInstanceUID"

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mlebench.kaggle_standin import image_bytes
-from mlebench.tfrecord import bytes_feature, encode_example, int64_feature, write_records
+from authoring.kaggle_standin import image_bytes
+from mlebench.data.tfrecord import bytes_feature, encode_example, int64_feature, write_records
 
 N_FILES, PER_FILE = 16, 14
 METADATA_SITE = "anatom_site_general_challenge"

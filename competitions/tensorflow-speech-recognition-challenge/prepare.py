@@ -15,8 +15,8 @@ import pandas as pd
 import py7zr
 from sklearn.model_selection import train_test_split
 
-from mlebench.declarations import Competition
-from mlebench.prepare import write_csv
+from mlebench.spec.declarations import Competition
+from mlebench.data.prepare import write_csv
 
 
 def _move(source: Path, target: Path) -> None:

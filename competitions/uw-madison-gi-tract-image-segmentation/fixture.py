@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mlebench.prepare import write_png
+from mlebench.data.prepare import write_png
 
 _CLASSES = ["large_bowel", "small_bowel", "stomach"]
 _SLICES = 3

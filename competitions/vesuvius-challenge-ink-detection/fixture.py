@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
-from mlebench.prepare import write_png
+from mlebench.data.prepare import write_png
 
 _SLICES = 3
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from mlebench.containers import ContainerRunRecord, connect, engine_problem, env_image, in_ci, run_docker
-from mlebench.containers.images import ImageRef
-from mlebench.params import AgentConfig, DockerSettings, Hardware
+from mlebench.execution.docker import ContainerRunRecord, connect, engine_problem, env_image, in_ci, run_docker
+from mlebench.execution.docker.images import ImageRef
+from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = "tests/docker/hostile_agent"

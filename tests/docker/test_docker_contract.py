@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from container_fixtures import docker_client, env_ref, hostile, hw, settings, titanic  # noqa: F401 - fixtures
 
-from mlebench.containers import container_env
-from mlebench.params import AgentConfig
-from mlebench.runner import run_local
+from mlebench.execution.docker import container_env
+from mlebench.spec.params import AgentConfig
+from mlebench.execution.local import run_local
 
 pytestmark = pytest.mark.docker
 

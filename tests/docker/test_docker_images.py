@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from container_fixtures import docker_client, env_ref, settings  # noqa: F401 - fixtures
 
-from mlebench.containers.images import BuildContext, agent_image, ensure_image, env_image, grader_image
-from mlebench.errors import ConfigError
-from mlebench.params import AgentConfig, DockerSettings
+from mlebench.execution.docker.images import BuildContext, agent_image, ensure_image, env_image, grader_image
+from mlebench.spec.errors import ConfigError
+from mlebench.spec.params import AgentConfig, DockerSettings
 
 pytestmark = pytest.mark.docker
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,7 +84,7 @@ def test_grader_image_holds_graders_and_no_data(docker_client, env_ref) -> None:
 
 
 def test_build_failure_is_an_infra_error_after_bounded_retries(docker_client, env_ref) -> None:
-    from mlebench.containers import InfraError
+    from mlebench.execution.docker import InfraError
 
     ctx = BuildContext({"Dockerfile": f"FROM {env_ref.tag}\nRUN exit 7\n".encode()})
     with pytest.raises(InfraError, match="2 attempt"):

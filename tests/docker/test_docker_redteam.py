@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from container_fixtures import docker_client, env_ref, hostile, hw, settings, titanic  # noqa: F401 - fixtures
 
-from mlebench.declarations import load_competition
-from mlebench.hashing import sha256_tree
-from mlebench.params import Hardware
+from mlebench.spec.declarations import load_competition
+from mlebench.spec.hashing import sha256_tree
+from mlebench.spec.params import Hardware
 
 pytestmark = pytest.mark.docker
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,7 +93,7 @@ def test_runs_unprivileged_without_capabilities(hostile) -> None:
 def test_symlinked_submission_is_invalid_with_a_reason_and_nothing_is_followed(
     hostile, titanic, tmp_path
 ) -> None:
-    from mlebench.containers import grade_run
+    from mlebench.execution.docker import grade_run
 
     run = hostile("symlinks", target="/home/data/sample_submission.csv")
     record = run.record
@@ -133,7 +133,7 @@ def test_two_gigabyte_submission_is_refused_without_copying_it(hostile) -> None:
 
 
 def test_non_utf8_submission_is_collected_and_graded_invalid(hostile, titanic) -> None:
-    from mlebench.containers import grade_run
+    from mlebench.execution.docker import grade_run
 
     run = hostile("non_utf8")
     assert run.record.submission_exists

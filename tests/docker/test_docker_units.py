@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from mlebench.containers import InfraError, apply_rejected_submission, resolve_runner, run_cell, with_retries
-from mlebench.containers.extract import extract_tar, fetch_file
-from mlebench.containers.images import BuildContext
-from mlebench.params import AgentConfig, DockerSettings, Hardware
+from mlebench.execution.docker import InfraError, apply_rejected_submission, resolve_runner, run_cell, with_retries
+from mlebench.execution.docker.extract import extract_tar, fetch_file
+from mlebench.execution.docker.images import BuildContext
+from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
 
 ROOT = Path(__file__).resolve().parents[2]
 DEAD = "unix:///nonexistent/docker.sock"
@@ -197,7 +197,7 @@ def _probe(tmp_path: Path) -> AgentConfig:
 def test_docker_runner_without_engine_records_infra_error_after_bounded_retries(
     tmp_path, monkeypatch
 ) -> None:
-    from mlebench.containers import run_docker
+    from mlebench.execution.docker import run_docker
 
     monkeypatch.setenv("DOCKER_HOST", DEAD)
     agent = _probe(tmp_path)
@@ -260,8 +260,8 @@ def test_refused_submission_turns_no_submission_into_invalid_submission() -> Non
 
 
 def test_gpus_become_device_requests_and_limits_reach_create() -> None:
-    from mlebench.containers.agent import _create_kwargs
-    from mlebench.containers.images import ImageRef
+    from mlebench.execution.docker.agent import _create_kwargs
+    from mlebench.execution.docker.images import ImageRef
 
     image = ImageRef("t:1", "sha256:x", "c", built=False, seconds=0.0)
     agent = AgentConfig(path="a", command=["python", "main.py"])

@@ -17,7 +17,7 @@ from graders.errors import InvalidSubmission
 from graders.registry import KINDS, METRICS, Metric
 from graders.rle import rle_encode
 from graders.submission import read_answers, read_submission, validate
-from mlebench.declarations import Submission
+from mlebench.spec.declarations import Submission
 
 N = 24
 IDS = [f"{i:04d}" for i in range(N)]  # zero-padded on purpose: ids are strings, never numbers

@@ -1,0 +1,108 @@
+"""Reference solutions for multivariate series classification (long-format ``*_series.csv`` files).
+
+``train_series.csv`` and ``test_series.csv`` hold one row per time step: the id, a step column ``t`` and
+one column per channel. Each series becomes a fixed-length vector; feature sets:
+
+- ``stats``: mean, standard deviation, minimum and maximum of every channel;
+- ``mean``: the channel means only;
+- ``resample5`` / ``resample10``: every channel linearly interpolated to 5 or 10 evenly spaced points,
+  plus the series length;
+- ``ends``: the first and the last frame;
+- ``none``: no features (constant predictors).
+
+With a probabilities metric the answer is one column per class, the class labels being the column names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from authoring.leaderboards.models import SCALED, make_estimator
+from authoring.leaderboards.outputs import Output
+from authoring.leaderboards.population import series_population
+from authoring.leaderboards.sampling import subsample
+from authoring.leaderboards.solution import Solution
+
+__all__ = ["SeriesTask", "series_features"]
+
+FEATURE_SETS = ("stats", "mean", "resample5", "resample10", "ends", "none")
+
+
+def _resample(values: np.ndarray, points: int) -> np.ndarray:
+    steps = np.linspace(0, len(values) - 1, points)
+    return np.stack([np.interp(steps, np.arange(len(values)), column) for column in values.T], axis=1).ravel()
+
+
+def series_features(series: list[np.ndarray], name: str) -> np.ndarray:
+    """Fixed-length features of variable-length ``(steps, channels)`` series.
+
+    >>> series_features([np.arange(6.0).reshape(3, 2)], "stats").tolist()
+    [[2.0, 3.0, 1.632993161855452, 1.632993161855452, 0.0, 1.0, 4.0, 5.0]]
+    """
+    if name == "none":
+        return np.zeros((len(series), 1))
+    if name == "stats":
+        rows = [np.concatenate([s.mean(0), s.std(0), s.min(0), s.max(0)]) for s in series]
+    elif name == "mean":
+        rows = [s.mean(0) for s in series]
+    elif name in ("resample5", "resample10"):
+        points = int(name.removeprefix("resample"))
+        rows = [np.concatenate([_resample(s, points), [len(s)]]) for s in series]
+    elif name == "ends":
+        rows = [np.concatenate([s[0], s[-1]]) for s in series]
+    else:
+        raise ValueError(f"unknown series feature set {name!r} (known: {', '.join(FEATURE_SETS)})")
+    return np.asarray(rows, dtype=np.float64)
+
+
+def _read_series(path: Path, id_column: str, ids: pd.Series) -> list[np.ndarray]:
+    long = pd.read_csv(path, dtype={id_column: str})
+    channels = [c for c in long.columns if c not in (id_column, "t")]
+    long = long.sort_values([id_column, "t"], kind="stable")
+    groups = {
+        key: frame[channels].to_numpy(dtype=np.float64) for key, frame in long.groupby(id_column, sort=False)
+    }
+    return [groups[i] for i in ids]
+
+
+@dataclass
+class SeriesTask:
+    """A series classification competition's public data."""
+
+    output: Output
+    train: list[np.ndarray]
+    target: np.ndarray
+    test: list[np.ndarray]
+    test_ids: pd.Series
+    kind: str = "series-classification"
+
+    @classmethod
+    def load(cls, public: Path, output: Output) -> SeriesTask:
+        """Read the labels (the one non-id column of ``train.csv``) and both series files."""
+        ids = {output.id_column: str}  # ids are text: "007" stays "007"
+        labels = pd.read_csv(public / "train.csv", dtype=ids)
+        label_column = next(c for c in labels.columns if c != output.id_column)
+        test_ids = pd.read_csv(public / "test.csv", dtype=ids)[output.id_column]
+        train = _read_series(public / "train_series.csv", output.id_column, labels[output.id_column])
+        test = _read_series(public / "test_series.csv", output.id_column, test_ids)
+        return cls(output, train, labels[label_column].astype(str).to_numpy(), test, test_ids)
+
+    def population(self) -> list[Solution]:
+        """Return the reference population."""
+        return series_population()
+
+    def predict(self, solution: Solution) -> pd.DataFrame:
+        """Fit ``solution`` on its share of the training series and return class probabilities."""
+        rows = subsample(len(self.train), solution.train_fraction, solution.seed, self.target)
+        x = series_features([self.train[r] for r in rows], solution.features)
+        test = series_features(self.test, solution.features)
+        if solution.model in SCALED:
+            mean, std = x.mean(axis=0), x.std(axis=0) + 1e-9
+            x, test = (x - mean) / std, (test - mean) / std
+        model = make_estimator(solution, "classification", probabilities=True, n_samples=len(rows))
+        model.fit(x, self.target[rows])
+        return self.output.submission(self.test_ids, model, test)

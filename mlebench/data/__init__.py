@@ -1,0 +1,1 @@
+"""Data: fetch raw files, prepare public/private splits, audit them for leaks, self-check the graders."""

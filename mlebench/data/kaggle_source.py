@@ -1,0 +1,245 @@
+"""Kaggle competitions through the official ``kaggle`` client: preflight, download, checksum, extract.
+
+Credentials come from the client's usual places (``~/.kaggle/kaggle.json`` or ``$KAGGLE_CONFIG_DIR``, the
+``KAGGLE_USERNAME``/``KAGGLE_KEY`` variables, an access token). The download of ``<slug>.zip`` goes to
+``data/downloads/<id>/`` and is kept: the client resumes a partial file with a byte range, and a finished
+archive is not fetched again. The archive's sha256 is checked against ``source.archive_sha256``; then it is
+extracted beside ``data/raw/<id>`` and renamed into place, so a crash never leaves a half-extracted raw
+folder.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import urllib.request
+import warnings
+from contextlib import redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mlebench.spec.declarations import Competition, ExtraFile, KaggleSource, declaration_path
+from mlebench.spec.errors import ConfigError, DataError
+from mlebench.data.fetch import published
+from mlebench.spec.hashing import sha256_file
+from mlebench.data.prepare import extract_zip
+
+__all__ = [
+    "Preflight",
+    "download_archive",
+    "download_extra",
+    "fetch_kaggle",
+    "kaggle_api",
+    "preflight",
+    "record_archive_checksum",
+]
+
+CREDENTIALS_HELP = (
+    "no Kaggle credentials: put kaggle.json (from kaggle.com > Settings > API) in ~/.kaggle/ or "
+    "$KAGGLE_CONFIG_DIR, or set KAGGLE_USERNAME and KAGGLE_KEY"
+)
+
+
+class KaggleAccessError(ConfigError):
+    """Kaggle refused a request: credentials, rules or an unknown competition; ``state`` says which."""
+
+    def __init__(self, state: str, message: str) -> None:
+        super().__init__(message)
+        self.state = state
+
+
+@dataclass(frozen=True)
+class Preflight:
+    """What a download of one competition would meet, found out before downloading anything."""
+
+    competition_id: str
+    slug: str
+    state: str  # ready | no-credentials | bad-credentials | rules-not-accepted | not-found | error
+    size_bytes: int | None
+    detail: str
+
+
+def kaggle_api() -> Any:
+    """Return an authenticated ``KaggleApi``; raise :class:`KaggleAccessError` without credentials."""
+    quiet = io.StringIO()
+    with redirect_stdout(quiet):  # importing kaggle authenticates and prints help when it cannot
+        from kaggle.api.kaggle_api_extended import KaggleApi
+
+        api = KaggleApi()
+        # The client reads its endpoint setting once, at import; honour it if it was set after that.
+        if os.environ.get("KAGGLE_API_ENVIRONMENT") == "LOCALHOST" and "--local" not in api.args:
+            api.args = [*api.args, "--local"]
+        try:
+            api.authenticate()
+        except SystemExit:
+            raise KaggleAccessError("no-credentials", CREDENTIALS_HELP) from None
+    return api
+
+
+def preflight(comps: list[Competition], api: Any = None) -> list[Preflight]:
+    """Check each competition (credentials, rules, download size); one failure never stops the rest."""
+    try:
+        api = api or kaggle_api()
+    except KaggleAccessError as exc:
+        return [Preflight(c.id, _slug(c), exc.state, None, str(exc)) for c in comps]
+    results = []
+    for comp in comps:
+        try:
+            results.append(_preflight_one(api, comp))
+        except KaggleAccessError as exc:
+            results.append(Preflight(comp.id, _slug(comp), exc.state, None, str(exc)))
+        except Exception as exc:  # noqa: BLE001 - reported per competition, the others go on
+            results.append(Preflight(comp.id, _slug(comp), "error", None, f"{type(exc).__name__}: {exc}"))
+    return results
+
+
+def download_archive(comp: Competition, downloads: Path, *, quiet: bool = True, api: Any = None) -> Path:
+    """Download (or resume, or reuse) ``<slug>.zip`` into ``downloads`` with the kaggle client; return it."""
+    slug = _slug(comp)
+    api = api or kaggle_api()
+    downloads.mkdir(parents=True, exist_ok=True)
+    with _access(comp):
+        api.competition_download_files(slug, path=str(downloads), quiet=quiet)
+    archive = downloads / f"{slug}.zip"
+    if not archive.is_file():
+        found = sorted(p.name for p in downloads.iterdir())
+        raise DataError(f"{comp.id}: the kaggle client finished but {archive} is missing (found {found})")
+    return archive
+
+
+def fetch_kaggle(
+    comp: Competition,
+    dest: Path,
+    downloads: Path,
+    *,
+    refresh_checksum: bool = False,
+    quiet: bool = True,
+    api: Any = None,
+) -> str:
+    """Download, verify and extract ``comp`` into ``dest`` (replaced atomically); return the archive sha256.
+
+    With ``refresh_checksum`` the archive's sha256 is recorded in the declaration instead of checked.
+    """
+    archive = download_archive(comp, downloads, quiet=quiet, api=api)
+    actual = sha256_file(archive)
+    expected = _source(comp).archive_sha256
+    if refresh_checksum:
+        record_archive_checksum(comp, actual)
+    elif not expected:
+        warnings.warn(
+            f"{comp.id}: no archive_sha256 is recorded, so {archive.name} (sha256 {actual}) is not verified; "
+            "`mlebench prepare --refresh-checksums` records it",
+            stacklevel=2,
+        )
+    elif actual != expected:
+        raise DataError(
+            f"{comp.id}: {archive} has sha256 {actual}, but the declaration records {expected}. Delete the "
+            "file to download it again, or run with --refresh-checksums if Kaggle changed the data."
+        )
+    extras = [download_extra(comp, extra, downloads) for extra in _source(comp).extra_files]
+    with published(dest) as staging:
+        extract_zip(archive, staging)
+        for path in extras:
+            shutil.copyfile(path, staging / path.name)
+    return actual
+
+
+def download_extra(comp: Competition, extra: ExtraFile, downloads: Path) -> Path:
+    """Download ``extra`` into ``downloads`` once (kept, like the archive); check its sha256 if recorded."""
+    target = downloads / extra.name
+    if not target.is_file():
+        partial = target.with_name(target.name + ".part")
+        downloads.mkdir(parents=True, exist_ok=True)
+        try:
+            with urllib.request.urlopen(extra.url, timeout=300) as response, partial.open("wb") as out:
+                shutil.copyfileobj(response, out, 1 << 20)
+        except OSError as exc:
+            partial.unlink(missing_ok=True)
+            raise DataError(f"{comp.id}: downloading {extra.url} failed: {exc}") from exc
+        partial.rename(target)
+    actual = sha256_file(target)
+    if not extra.sha256:
+        warnings.warn(f"{comp.id}: {extra.name} has no sha256 recorded (actual {actual})", stacklevel=2)
+    elif actual != extra.sha256:
+        raise DataError(
+            f"{comp.id}: {target} has sha256 {actual}, but the declaration records {extra.sha256}; delete "
+            "the file to download it again"
+        )
+    return target
+
+
+def record_archive_checksum(comp: Competition, sha256: str, root: Path | None = None) -> None:
+    """Write ``source.archive_sha256`` into the competition's declaration, keeping the rest of the file."""
+    path = declaration_path(comp.id, root)
+    text = path.read_text(encoding="utf-8")
+    line = f"  archive_sha256: {sha256}"
+    if re.search(r"^  archive_sha256:.*$", text, flags=re.M):
+        text = re.sub(r"^  archive_sha256:.*$", line, text, count=1, flags=re.M)
+    else:
+        text, n = re.subn(r"^(  slug: .*)$", lambda m: m.group(1) + "\n" + line, text, count=1, flags=re.M)
+        if n != 1:
+            raise ConfigError(f"{path}: no `source.slug:` line to put archive_sha256 after")
+    path.write_text(text, encoding="utf-8")
+
+
+def _source(comp: Competition) -> KaggleSource:
+    if not isinstance(comp.source, KaggleSource):
+        raise ConfigError(f"{comp.id}: source.kind is {comp.source.kind!r}, not 'kaggle'")
+    return comp.source
+
+
+def _slug(comp: Competition) -> str:
+    return comp.source.slug if isinstance(comp.source, KaggleSource) else comp.id
+
+
+def _preflight_one(api: Any, comp: Competition) -> Preflight:
+    slug = _source(comp).slug
+    with _access(comp):
+        listed = api.competitions_list(search=slug)
+        matches = [c for c in listed.competitions or [] if c.ref.rstrip("/").rsplit("/", 1)[-1] == slug]
+        if not matches:
+            return Preflight(comp.id, slug, "not-found", None, f"no competition {slug!r} on Kaggle")
+        size, token = 0, None
+        while True:
+            page = api.competition_list_files(slug, page_token=token, page_size=200)
+            size += sum(f.total_bytes or 0 for f in page.files or [])
+            token = page.next_page_token
+            if not token:
+                break
+    if not matches[0].user_has_entered:
+        return Preflight(comp.id, slug, "rules-not-accepted", size, _rules_help(slug))
+    return Preflight(comp.id, slug, "ready", size, "")
+
+
+def _rules_help(slug: str) -> str:
+    return f"accept the competition's rules at https://www.kaggle.com/c/{slug}/rules, then retry"
+
+
+class _access:
+    """Turn the client's HTTP errors into :class:`KaggleAccessError` with the state and what to do."""
+
+    def __init__(self, comp: Competition) -> None:
+        self.comp = comp
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type | None, exc: BaseException | None, tb: object) -> bool:
+        response = getattr(exc, "response", None)
+        status = getattr(response, "status_code", None)
+        if exc is None or status is None:
+            return False
+        slug = _slug(self.comp)
+        message = str(exc)
+        if status == 401:
+            raise KaggleAccessError(
+                "bad-credentials", f"{self.comp.id}: Kaggle rejected the credentials ({message})"
+            ) from exc
+        if status == 403 and "accept" in message.lower():
+            raise KaggleAccessError("rules-not-accepted", f"{self.comp.id}: {_rules_help(slug)}") from exc
+        if status == 404:
+            raise KaggleAccessError("not-found", f"{self.comp.id}: no Kaggle competition {slug!r}") from exc
+        raise KaggleAccessError("error", f"{self.comp.id}: Kaggle answered HTTP {status}: {message}") from exc

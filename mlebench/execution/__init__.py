@@ -1,0 +1,1 @@
+"""Execution: cells, runners (local, docker) and grading a finished cell."""

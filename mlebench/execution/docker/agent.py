@@ -1,0 +1,473 @@
+"""Run one agent on one competition for one seed in a Docker container (the ``docker`` runner).
+
+The container sees the agent contract and nothing else of the host: ``/home/data`` (a read-only bind mount
+of the public split, with ``description.md``), ``/home/instructions.txt``, empty ``/home/submission``,
+``/home/code`` and ``/home/logs``, the agent's own files in ``/home/agent`` (baked into its image) and the
+``validate`` command. The private answers are never mounted, copied or named: the only host path the
+container is given is the public split. It runs as the unprivileged uid 1000 with every capability dropped
+and ``no-new-privileges``, without network unless the agent opts into ``egress``, and under the hardware
+profile's limits (CPUs, memory without swap, shm, pids, GPUs as device requests). The wall-clock limit is
+enforced here: at the limit the container is stopped (SIGTERM, then SIGKILL after a grace period) and the
+cell is ``agent_timeout``; whatever submission exists then is kept.
+
+Outputs are copied out of the stopped container through the archive API with every tar member checked
+(:mod:`.extract`); the container is then removed. Engine failures are retried (bounded) and end as
+``infra_error``; an agent's failure is recorded (``agent_error``), never retried and never raised.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import tarfile
+import time
+import traceback
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mlebench.spec.errors import ConfigError
+from mlebench.spec.hashing import sha256_json, sha256_tree
+from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
+from mlebench.execution.local import INSTRUCTIONS, RunRecord, cell_config
+from mlebench.execution.local import _agent_env as local_agent_env
+from mlebench.execution.docker import extract
+from mlebench.execution.docker.engine import InfraError, connect, is_engine_failure, with_retries
+from mlebench.execution.docker.images import ImageRef, agent_image, env_image
+
+if TYPE_CHECKING:
+    import docker
+
+HOME = "/home"
+CONTRACT_DIRS = {
+    "DATA_DIR": "/home/data",
+    "SUBMISSION_DIR": "/home/submission",
+    "CODE_DIR": "/home/code",
+    "LOGS_DIR": "/home/logs",
+    "AGENT_DIR": "/home/agent",
+}
+INSTRUCTIONS_PATH = "/home/instructions.txt"
+VALIDATION_SPEC_PATH = "/opt/mlebench/competition.json"
+AGENT_USER = "1000:1000"
+KILL_GRACE_SECS = 5
+MAX_LOG_BYTES = 64 * 1024 * 1024
+LIMITS_ENFORCED = ["time_limit_secs", "cpus", "memory (no swap)", "shm_size", "pids", "gpus", "network"]
+CONTAINER_NOTE = """
+In this container:
+- `validate [path]` checks a submission's format (default: $SUBMISSION_DIR/submission.csv) against
+  $DATA_DIR/sample_submission.csv and the task's submission format, with the grader's own messages. It never
+  tells you a score.
+- You run as an unprivileged user; $SUBMISSION_DIR, $CODE_DIR, $LOGS_DIR, $AGENT_DIR and /tmp are writable.
+- {network}
+"""
+
+
+@dataclass(frozen=True)
+class ContainerRunRecord(RunRecord):
+    """What ``run.json`` holds for a cell the Docker runner ran.
+
+    The first fields mean what they mean in :class:`mlebench.execution.local.RunRecord` (``runner`` is ``docker``;
+    ``agent_seconds`` is the container's run time, from start to exit or kill). In addition: ``reason`` (why
+    the agent failed: exit code, out of memory, killed at the limit, or the infrastructure error);
+    ``network`` (``none`` or ``egress``); ``images`` (tag, content-addressed id and build-context hash of
+    the env and agent images, and the base image's name and id); ``docker`` (the settings, the engine's
+    version, the container's uid); ``oom_killed``; ``submission_rejected`` (why a submission.csv that
+    existed was not collected: a symlink, a folder, too large; empty otherwise); ``attempts`` (container
+    attempts, > 1 only after engine failures); ``overhead_seconds`` (time spent on images, create, start,
+    stop, extraction and removal, i.e. everything that is not the agent); ``log`` (the infrastructure
+    log with a traceback, for ``infra_error``).
+    """
+
+    reason: str = ""
+    network: str = "none"
+    images: dict = field(default_factory=dict)
+    docker: dict = field(default_factory=dict)
+    oom_killed: bool = False
+    submission_rejected: str = ""
+    attempts: int = 0
+    overhead_seconds: dict = field(default_factory=dict)
+    log: str = ""
+
+
+@dataclass
+class _Outcome:
+    status: str = "infra_error"
+    exit_code: int | None = None
+    reason: str = ""
+    oom_killed: bool = False
+    started_at: str = ""
+    finished_at: str = ""
+    agent_seconds: float = 0.0
+    submission: str = "missing"
+    notes: list[str] = field(default_factory=list)
+    overhead: dict[str, float] = field(default_factory=dict)
+    traceback: str = ""
+
+
+def docker_cell_config(agent: AgentConfig, hardware: Hardware, settings: DockerSettings, seed: int) -> dict:
+    """Return the resolved configuration of a Docker cell, as recorded (and hashed) in its lineage."""
+    return {**cell_config(agent, hardware, "docker", seed), "docker": settings.model_dump()}
+
+
+def container_env(competition_id: str, agent: AgentConfig, hardware: Hardware, seed: int) -> dict[str, str]:
+    """Return the agent's environment in the container: the local runner's variables, /home paths.
+
+    Built from the local runner's own function, so a variable added there reaches containers too; only
+    ``PATH`` (the image's) and ``HOME`` (``/home/agent``, the agent's writable home) differ.
+    """
+    dirs = {name.lower().removesuffix("_dir"): Path(path) for name, path in CONTRACT_DIRS.items()}
+    env = local_agent_env(competition_id, agent, hardware, seed, Path(HOME), dirs)
+    env.pop("PATH", None)
+    env["HOME"] = CONTRACT_DIRS["AGENT_DIR"]
+    return env
+
+
+def validation_spec(competition_id: str, root: Path) -> dict[str, Any] | None:
+    """Return the public part of a declaration ``validate`` needs; None for an undeclared competition."""
+    from mlebench.spec.declarations import declaration_path, load_competition
+
+    if not declaration_path(competition_id, root).is_file():
+        return None
+    comp = load_competition(competition_id, root)
+    return {
+        "competition_id": comp.id,
+        "submission": comp.submission.model_dump(),
+        "metric": {"name": comp.metric.name, "args": dict(comp.metric.args)},
+    }
+
+
+def run_docker(
+    competition_id: str,
+    agent_name: str,
+    agent: AgentConfig,
+    hardware: Hardware,
+    seed: int,
+    public: Path,
+    out: Path,
+    root: Path,
+    settings: DockerSettings,
+    *,
+    spec: dict[str, Any] | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> ContainerRunRecord:
+    """Run the agent in a container and write ``out/{submission.csv,code/,logs/,agent_output.log,run.json}``.
+
+    ``spec`` is the validation spec (default: read from ``competitions/<id>/competition.yaml``). Config
+    problems (no public split, no Dockerfile, a missing base image, more CPUs than the engine has) raise
+    :class:`ConfigError`; everything else ends in a recorded status.
+    """
+    if not public.is_dir():
+        raise ConfigError(f"{public} is missing: run `dvc repro` for the prepare stage of {competition_id}")
+    if spec is None:
+        spec = validation_spec(competition_id, root)
+    out.mkdir(parents=True, exist_ok=True)
+    _clear(out)
+    agent_dir = (root / agent.path).resolve()
+    images: dict[str, Any] = {}
+    outcome = _Outcome()
+    attempts = 0
+    overhead: dict[str, float] = {}
+    engine: dict[str, Any] = {}
+    try:
+        client = with_retries(connect, "connecting to the Docker engine", settings.infra_retries, sleep)
+        engine = {"engine_version": client.version().get("Version", "unknown"), "user": AGENT_USER}
+        _check_hardware(client, hardware)
+        t0 = time.monotonic()
+        env_ref = env_image(client, settings, root)
+        agent_ref = agent_image(client, agent_name, agent, env_ref, root, settings.infra_retries)
+        overhead["images"] = round(time.monotonic() - t0, 3)
+        images = {
+            "base_image": {"name": settings.base_image, "id": client.images.get(settings.base_image).id},
+            "env": env_ref.lineage(),
+            "agent": agent_ref.lineage(),
+        }
+        for attempt in range(settings.infra_retries + 1):
+            attempts = attempt + 1
+            try:
+                outcome = _attempt(
+                    client,
+                    agent_ref,
+                    competition_id,
+                    agent_name,
+                    agent,
+                    hardware,
+                    seed,
+                    public,
+                    out,
+                    spec,
+                    settings.runtime,
+                )
+                break
+            except Exception as exc:  # noqa: BLE001 - engine failures are retried, anything else re-raised
+                if not is_engine_failure(exc):
+                    raise
+                _clear(out)
+                outcome = _Outcome(
+                    reason=f"container attempt {attempts}: {type(exc).__name__}: {exc}",
+                    traceback=traceback.format_exc(),
+                )
+                if attempt < settings.infra_retries:
+                    sleep(min(2.0 * 2**attempt, 30.0))
+        outcome.overhead = {**overhead, **outcome.overhead}
+    except Exception as exc:  # noqa: BLE001 - engine failures become infra_error, anything else re-raised
+        if not is_engine_failure(exc):
+            raise
+        reason = str(exc) if isinstance(exc, InfraError) else f"engine failure: {type(exc).__name__}: {exc}"
+        outcome = _Outcome(reason=reason, overhead=overhead, traceback=traceback.format_exc())
+    log = ""
+    if outcome.status == "infra_error":
+        log_path = out / "infra_error.log"
+        log_path.write_text(outcome.reason + "\n\n" + outcome.traceback, encoding="utf-8")
+        log = log_path.name
+    rejected = (
+        next((n for n in outcome.notes if n.startswith("submission.csv:")), "")
+        if outcome.submission == "refused"
+        else ""
+    )
+    record = ContainerRunRecord(
+        competition_id=competition_id,
+        agent=agent_name,
+        seed=seed,
+        runner="docker",
+        status=outcome.status,
+        exit_code=outcome.exit_code,
+        started_at=outcome.started_at or _now(),
+        finished_at=outcome.finished_at or _now(),
+        agent_seconds=outcome.agent_seconds,
+        time_limit_secs=hardware.time_limit_secs,
+        hardware=hardware.model_dump(),
+        limits_enforced=list(LIMITS_ENFORCED),
+        submission_exists=outcome.submission == "copied",
+        extraction_notes=outcome.notes,
+        agent_sha256=sha256_tree(agent_dir),
+        config_sha256=sha256_json(docker_cell_config(agent, hardware, settings, seed)),
+        public_sha256=sha256_tree(public),
+        python="(the agent image's)",
+        reason=outcome.reason,
+        network=agent.network,
+        images=images,
+        docker={**settings.model_dump(), **engine},
+        oom_killed=outcome.oom_killed,
+        submission_rejected=rejected,
+        attempts=attempts,
+        overhead_seconds=outcome.overhead,
+        log=log,
+    )
+    write_run_json(asdict(record), out)
+    return record
+
+
+def write_run_json(data: dict[str, Any], out: Path) -> None:
+    """Write ``out/run.json`` atomically."""
+    tmp = out / "run.json.tmp"
+    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    tmp.replace(out / "run.json")
+
+
+def _attempt(
+    client: docker.DockerClient,
+    image: ImageRef,
+    competition_id: str,
+    agent_name: str,
+    agent: AgentConfig,
+    hardware: Hardware,
+    seed: int,
+    public: Path,
+    out: Path,
+    spec: dict[str, Any] | None,
+    runtime: str,
+) -> _Outcome:
+    outcome = _Outcome()
+    spent = outcome.overhead
+    container = None
+    try:
+        with _timed(spent, "create"):
+            container = client.containers.create(
+                **_create_kwargs(image, competition_id, agent_name, agent, hardware, seed, public, runtime)
+            )
+            container.put_archive("/", _runtime_files(agent, spec))
+        with _timed(spent, "start"):
+            container.start()
+        started = time.monotonic()
+        outcome.started_at = _now()
+        timed_out = _wait(container, hardware.time_limit_secs, started)
+        outcome.agent_seconds = round(time.monotonic() - started, 3)
+        if timed_out:
+            with _timed(spent, "stop"):
+                container.stop(timeout=KILL_GRACE_SECS)
+                container.wait(timeout=KILL_GRACE_SECS * 4)
+        outcome.finished_at = _now()
+        container.reload()
+        _classify(outcome, container.attrs["State"], timed_out, hardware)
+        with _timed(spent, "extract"):
+            _save_output(container, out / "agent_output.log", timed_out, hardware.time_limit_secs)
+            outcome.submission = extract.fetch_file(
+                container, "/home/submission/submission.csv", out / "submission.csv", outcome.notes
+            )
+            extract.fetch_tree(container, "/home/code", out / "code", outcome.notes)
+            extract.fetch_tree(container, "/home/logs", out / "logs", outcome.notes)
+    finally:
+        if container is not None:
+            with _timed(spent, "remove"):
+                _remove(container, outcome.notes)
+    return outcome
+
+
+def _create_kwargs(
+    image: ImageRef,
+    competition_id: str,
+    agent_name: str,
+    agent: AgentConfig,
+    hardware: Hardware,
+    seed: int,
+    public: Path,
+    runtime: str = "runc",
+) -> dict[str, Any]:
+    from docker.types import DeviceRequest, LogConfig, Mount
+
+    kwargs: dict[str, Any] = dict(
+        image=image.id,
+        command=list(agent.command),
+        working_dir=CONTRACT_DIRS["AGENT_DIR"],
+        user=AGENT_USER,
+        runtime=runtime,
+        environment=container_env(competition_id, agent, hardware, seed),
+        name=f"mlebench-{agent_name}-{competition_id}-s{seed}-{uuid.uuid4().hex[:8]}"[:200],
+        labels={"mlebench.role": "agent", "mlebench.cell": f"{agent_name}/{competition_id}/{seed}"},
+        hostname="agent",
+        detach=True,
+        init=True,
+        stdin_open=False,
+        network_mode="bridge" if agent.network == "egress" else "none",
+        mounts=[
+            Mount(target=CONTRACT_DIRS["DATA_DIR"], source=str(public.resolve()), type="bind", read_only=True)
+        ],
+        nano_cpus=int(hardware.cpus * 1e9),
+        mem_limit=hardware.memory,
+        memswap_limit=hardware.memory,
+        shm_size=hardware.shm_size,
+        pids_limit=hardware.pids,
+        cap_drop=["ALL"],
+        security_opt=["no-new-privileges:true"],
+        log_config=LogConfig(type="json-file", config={"max-size": "32m", "max-file": "2"}),
+    )
+    if hardware.gpus > 0:
+        kwargs["device_requests"] = [DeviceRequest(count=hardware.gpus, capabilities=[["gpu"]])]
+    return kwargs
+
+
+def _runtime_files(agent: AgentConfig, spec: dict[str, Any] | None) -> bytes:
+    """Return a tar (extracted at /) of the instructions and the validation spec, root-owned, read-only."""
+    network = (
+        "Outbound network access is available (this agent opted into egress)."
+        if agent.network == "egress"
+        else "There is no network access."
+    )
+    files = {
+        INSTRUCTIONS_PATH: INSTRUCTIONS.read_text(encoding="utf-8") + CONTAINER_NOTE.format(network=network)
+    }
+    if spec is not None:
+        files[VALIDATION_SPEC_PATH] = json.dumps(spec, indent=2, sort_keys=True) + "\n"
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for path, text in files.items():
+            data = text.encode("utf-8")
+            info = tarfile.TarInfo(path.lstrip("/"))
+            info.size, info.mode, info.mtime = len(data), 0o444, int(time.time())
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def _wait(container: Any, limit: int, started: float) -> bool:
+    """Wait for the container to exit; True when the wall-clock limit ran out first."""
+    import requests.exceptions
+
+    while True:
+        remaining = limit - (time.monotonic() - started)
+        if remaining <= 0:
+            return True
+        try:
+            container.wait(timeout=max(1, int(remaining + 0.999)))
+            return False
+        except requests.exceptions.ConnectionError:
+            if time.monotonic() - started < limit:  # not our timeout: a genuine engine failure
+                container.reload()  # raises if the engine is gone; otherwise keep waiting
+                if container.status != "running":
+                    return False
+
+
+def _classify(outcome: _Outcome, state: dict[str, Any], timed_out: bool, hardware: Hardware) -> None:
+    outcome.oom_killed = bool(state.get("OOMKilled"))
+    if timed_out:
+        outcome.status, outcome.reason = (
+            "agent_timeout",
+            f"killed at the wall-clock limit of {hardware.time_limit_secs} s",
+        )
+        return
+    outcome.exit_code = int(state.get("ExitCode", -1))
+    if outcome.exit_code == 0:
+        outcome.status = "ok"
+    elif outcome.oom_killed:
+        outcome.status = "agent_error"
+        outcome.reason = f"killed by the out-of-memory killer at the memory limit of {hardware.memory}"
+    else:
+        outcome.status, outcome.reason = "agent_error", f"agent exited with code {outcome.exit_code}"
+
+
+def _save_output(container: Any, path: Path, timed_out: bool, limit: int) -> None:
+    written = 0
+    with path.open("wb") as fh:
+        for chunk in container.logs(stdout=True, stderr=True, stream=True, follow=False):
+            if written + len(chunk) > MAX_LOG_BYTES:
+                fh.write(f"\n[runner] output truncated at {MAX_LOG_BYTES} bytes\n".encode())
+                break
+            fh.write(chunk)
+            written += len(chunk)
+        if timed_out:
+            fh.write(f"\n[runner] killed at the wall-clock limit of {limit} s\n".encode())
+
+
+def _remove(container: Any, notes: list[str]) -> None:
+    try:
+        container.remove(force=True, v=True)
+    except Exception as exc:  # noqa: BLE001 - a leftover container must not cost the cell its result
+        if not is_engine_failure(exc):
+            raise
+        notes.append(f"container {container.name}: not removed ({exc})")
+
+
+def _check_hardware(client: docker.DockerClient, hardware: Hardware) -> None:
+    cpus = int(client.info().get("NCPU", 0))
+    if cpus and hardware.cpus > cpus:
+        raise ConfigError(
+            f"hardware profile {hardware.name!r} asks for cpus={hardware.cpus} but the Docker engine has "
+            f"{cpus}: pick a smaller profile (conf/hardware/) or a bigger machine"
+        )
+
+
+def _clear(out: Path) -> None:
+    for name in ("submission.csv", "agent_output.log", "run.json", "infra_error.log"):
+        (out / name).unlink(missing_ok=True)
+    for name in ("code", "logs"):
+        if (out / name).is_symlink():
+            (out / name).unlink()
+        elif (out / name).exists():
+            shutil.rmtree(out / name)
+
+
+@contextmanager
+def _timed(into: dict[str, float], name: str) -> Iterator[None]:
+    t0 = time.monotonic()
+    try:
+        yield
+    finally:
+        into[name] = round(into.get(name, 0.0) + time.monotonic() - t0, 3)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

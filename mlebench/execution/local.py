@@ -1,0 +1,239 @@
+"""Run one agent on one competition for one seed, and collect what it leaves behind.
+
+The local runner starts the agent as a subprocess in a fresh workspace outside the repository that holds a
+read-only copy of the public split and nothing else; the private answers are never copied or named there.
+It enforces the wall-clock limit (the whole process group is killed at the limit, and whatever submission
+exists then is kept), copies submission, code and logs out without following symlinks, and writes
+``run.json``. An agent's failure is recorded, never raised: the stage succeeds so the grid goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from mlebench.spec.errors import ConfigError
+from mlebench.spec.hashing import sha256_json, sha256_tree
+from mlebench.spec.params import AgentConfig, Hardware
+
+INSTRUCTIONS = Path(__file__).with_name("instructions.txt")
+_KILL_GRACE_SECS = 5
+_MAX_COPY_BYTES = 512 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """What ``run.json`` holds for one cell.
+
+    status: ``ok`` (the agent exited 0), ``agent_error`` (non-zero exit), ``agent_timeout`` (killed at the
+    wall-clock limit). ``submission_exists`` says whether a regular ``submission.csv`` was collected;
+    ``extraction_notes`` lists what was refused while copying out (symlinks, oversize files). Hashes are
+    sha256 of the agent folder, of the resolved cell config (agent + hardware + runner + seed) and of the
+    public split the agent saw.
+    """
+
+    competition_id: str
+    agent: str
+    seed: int
+    runner: str
+    status: str
+    exit_code: int | None
+    started_at: str
+    finished_at: str
+    agent_seconds: float
+    time_limit_secs: int
+    hardware: dict
+    limits_enforced: list[str]
+    submission_exists: bool
+    extraction_notes: list[str]
+    agent_sha256: str
+    config_sha256: str
+    public_sha256: str
+    python: str
+
+
+def cell_config(agent: AgentConfig, hardware: Hardware, runner: str, seed: int) -> dict:
+    """Return the resolved configuration of one cell, as recorded (and hashed) in its lineage."""
+    return {"agent": agent.model_dump(), "hardware": hardware.model_dump(), "runner": runner, "seed": seed}
+
+
+def run_local(
+    competition_id: str,
+    agent_name: str,
+    agent: AgentConfig,
+    hardware: Hardware,
+    seed: int,
+    public: Path,
+    out: Path,
+    root: Path,
+) -> RunRecord:
+    """Run the agent as a local subprocess and write ``out/{submission.csv,code/,logs/,run.json}``."""
+    agent_dir = (root / agent.path).resolve()
+    if not (agent_dir / agent.command[-1]).exists() and not shutil.which(agent.command[0]):
+        raise ConfigError(f"agent {agent_name!r}: {agent.command} not found in {agent_dir}")
+    if not public.is_dir():
+        raise ConfigError(f"{public} is missing: run `dvc repro` for the prepare stage of {competition_id}")
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f"mlebench-{competition_id}-") as tmp:
+        home = Path(tmp) / "home"
+        dirs = {name: home / name for name in ("data", "submission", "code", "logs", "agent")}
+        shutil.copytree(public, dirs["data"], symlinks=False)
+        _make_read_only(dirs["data"])
+        for name in ("submission", "code", "logs"):
+            dirs[name].mkdir()
+        shutil.copytree(agent_dir, dirs["agent"], ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copy(INSTRUCTIONS, home / "instructions.txt")
+        env = _agent_env(competition_id, agent, hardware, seed, home, dirs)
+        command = [sys.executable if part == "python" else part for part in agent.command]
+        started, t0 = _now(), time.monotonic()
+        status, code = _supervise(
+            command, dirs["agent"], env, hardware.time_limit_secs, out / "agent_output.log"
+        )
+        seconds = round(time.monotonic() - t0, 3)
+        finished = _now()
+        notes: list[str] = []
+        exists = _copy_file_out(dirs["submission"] / "submission.csv", out / "submission.csv", notes)
+        _copy_tree_out(dirs["code"], out / "code", notes)
+        _copy_tree_out(dirs["logs"], out / "logs", notes)
+    record = RunRecord(
+        competition_id=competition_id,
+        agent=agent_name,
+        seed=seed,
+        runner="local",
+        status=status,
+        exit_code=code,
+        started_at=started,
+        finished_at=finished,
+        agent_seconds=seconds,
+        time_limit_secs=hardware.time_limit_secs,
+        hardware=hardware.model_dump(),
+        limits_enforced=["time_limit_secs", "cpus (thread env vars only)"],
+        submission_exists=exists,
+        extraction_notes=notes,
+        agent_sha256=sha256_tree(agent_dir),
+        config_sha256=sha256_json(cell_config(agent, hardware, "local", seed)),
+        public_sha256=sha256_tree(public),
+        python=sys.version.split()[0],
+    )
+    tmp_json = out / "run.json.tmp"
+    tmp_json.write_text(json.dumps(asdict(record), indent=2) + "\n", encoding="utf-8")
+    tmp_json.replace(out / "run.json")
+    return record
+
+
+def _agent_env(
+    competition_id: str, agent: AgentConfig, hardware: Hardware, seed: int, home: Path, dirs: dict[str, Path]
+) -> dict[str, str]:
+    threads = str(max(1, int(hardware.cpus)))
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": str(seed),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "OMP_NUM_THREADS": threads,
+        "OPENBLAS_NUM_THREADS": threads,
+        "MKL_NUM_THREADS": threads,
+        "OMP_WAIT_POLICY": "PASSIVE",  # spinning OpenMP waits slow boosting 5-10x on a busy small host
+        "DATA_DIR": str(dirs["data"]),
+        "SUBMISSION_DIR": str(dirs["submission"]),
+        "CODE_DIR": str(dirs["code"]),
+        "LOGS_DIR": str(dirs["logs"]),
+        "AGENT_DIR": str(dirs["agent"]),
+        "INSTRUCTIONS_FILE": str(home / "instructions.txt"),
+        "COMPETITION_ID": competition_id,
+        "SEED": str(seed),
+        "TIME_LIMIT_SECS": str(hardware.time_limit_secs),
+        "HARDWARE_NAME": hardware.name,
+        "HARDWARE_CPUS": threads,
+        "HARDWARE_MEMORY": hardware.memory,
+        "HARDWARE_GPUS": str(hardware.gpus),
+        "AGENT_KWARGS": json.dumps(agent.kwargs, sort_keys=True),
+    }
+    for key in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):  # machine-specific BLAS fixes stay in force
+        if key in os.environ:
+            env[key] = os.environ[key]
+    return env
+
+
+def _supervise(
+    command: list[str], cwd: Path, env: dict[str, str], limit: int, log: Path
+) -> tuple[str, int | None]:
+    with log.open("wb") as fh:
+        proc = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=env,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            code = proc.wait(timeout=limit)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            fh.write(f"\n[runner] killed at the wall-clock limit of {limit} s\n".encode())
+            return "agent_timeout", None
+    return ("ok" if code == 0 else "agent_error"), code
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=_KILL_GRACE_SECS)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _copy_file_out(src: Path, dest: Path, notes: list[str]) -> bool:
+    if not os.path.lexists(src):
+        return False
+    mode = src.lstat().st_mode
+    if not stat.S_ISREG(mode):
+        notes.append(f"{src.name}: not a regular file (symlink or special file), not collected")
+        return False
+    if src.lstat().st_size > _MAX_COPY_BYTES:
+        notes.append(f"{src.name}: larger than {_MAX_COPY_BYTES} bytes, not collected")
+        return False
+    shutil.copyfile(src, dest, follow_symlinks=False)
+    return True
+
+
+def _copy_tree_out(src: Path, dest: Path, notes: list[str]) -> None:
+    dest.mkdir(parents=True, exist_ok=True)
+    for item in sorted(src.rglob("*")):
+        rel = item.relative_to(src)
+        if item.is_symlink():
+            notes.append(f"{src.name}/{rel}: symlink, not collected")
+        elif item.is_dir():
+            (dest / rel).mkdir(parents=True, exist_ok=True)
+        elif item.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            _copy_file_out(item, dest / rel, notes)
+
+
+def _make_read_only(path: Path) -> None:
+    for item in [path, *path.rglob("*")]:
+        if item.is_symlink():
+            continue
+        item.chmod(0o555 if item.is_dir() else 0o444)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -1,0 +1,322 @@
+"""The schema of ``competitions/<id>/competition.yaml`` and the loader that enforces it.
+
+A declaration is one competition's whole truth: where its raw data comes from (with checksums), how it is
+split, what a submission looks like, which metric grades it and where its leaderboard lives. Unknown keys,
+duplicate keys and wrong types are errors that name the file, the key and the value.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from mlebench.spec.errors import ConfigError
+from mlebench.spec.paths import competitions_dir
+from mlebench.spec.yamlio import load_yaml
+
+Complexity = Literal["low", "medium", "high", "dev", "embedded"]
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]$")  # Kaggle slugs (one, AI4Code, has capitals)
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def _hex_digest(value: str) -> str:
+    if value and not _SHA256.match(value):
+        raise ValueError(f"must be 64 lowercase hex digits (a sha256), got {value!r}")
+    return value
+
+
+Sha256 = Annotated[str, AfterValidator(_hex_digest)]
+"""A sha256 in lowercase hex, or empty when not recorded yet."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SourceFile(_Strict):
+    """One raw file: its path inside the source, the name it gets in the raw folder, its sha256."""
+
+    path: str
+    name: str = ""
+    sha256: Sha256 = ""
+
+    @property
+    def raw_name(self) -> str:
+        """File name in the raw folder (defaults to the source file's base name)."""
+        return self.name or Path(self.path).name
+
+
+class PackageSource(_Strict):
+    """Raw files that ship inside an installed Python package (read by path, never imported)."""
+
+    kind: Literal["package"]
+    module: str
+    distribution: str
+    version: str
+    files: list[SourceFile] = Field(min_length=1)
+
+
+class ExtraFile(_Strict):
+    """A file a competition needs from outside Kaggle (v1 fetches freesound's test labels from Zenodo)."""
+
+    url: str
+    name: str
+    sha256: Sha256 = ""
+
+
+class KaggleSource(_Strict):
+    """A Kaggle competition, downloaded with the official client as one archive.
+
+    ``archive_sha256`` pins the downloaded archive (empty: not recorded yet, and a fetch warns and prints the
+    actual one; ``mlebench prepare --refresh-checksums`` records it). ``files`` names raw files of note.
+    """
+
+    kind: Literal["kaggle"]
+    slug: str
+    archive_sha256: Sha256 = ""
+    files: list[SourceFile] = []
+    extra_files: list[ExtraFile] = []  # downloaded beside the archive and put in the raw folder
+
+
+Source = Annotated[PackageSource | KaggleSource, Field(discriminator="kind")]
+
+
+class Split(_Strict):
+    """How raw data becomes train and test: a declared rule, used by the generic splitter or prepare.py."""
+
+    method: Literal["random", "train_test_split", "group", "time", "keep_source", "custom"]
+    rule: str = ""  # the split in words (required for `custom`, which prepare.py implements)
+    test_fraction: float | None = Field(default=None, gt=0, lt=1)
+    test_size: int | None = Field(default=None, gt=0)
+    seed: int = 0
+    stratify: str | None = None
+    group_column: str | None = None
+    time_column: str | None = None
+    # Each side numbers its own ids from the start (v1 does for nomad2018 and ventilator), so train and
+    # test ids overlap by construction and the layout check does not compare them.
+    ids_per_side: bool = False
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Split:
+        sized = self.method in ("random", "train_test_split", "group", "time")
+        if sized and (self.test_fraction is None) == (self.test_size is None):
+            raise ValueError(f"split.method {self.method!r} needs exactly one of test_fraction or test_size")
+        if self.method == "group" and not self.group_column:
+            raise ValueError("split.method 'group' needs group_column")
+        if self.method == "time" and not self.time_column:
+            raise ValueError("split.method 'time' needs time_column")
+        if self.method == "custom" and not self.rule:
+            raise ValueError("split.method 'custom' needs a `rule` that says in words what prepare.py does")
+        return self
+
+
+class Submission(_Strict):
+    """What a submission CSV holds: the id column first, then the answer columns."""
+
+    id_column: str
+    columns: list[str] = Field(min_length=2)
+    answers: str = "answers.csv"
+    # Columns the answers carry beyond the submission's, for the grader only (groups, masks, image sizes).
+    answer_columns: list[str] = []
+    # The sample submission, relative to the prepared folder (MLE-bench keeps a few in private/).
+    sample: str = "public/sample_submission.csv"
+    # How submission rows meet answer rows: by unique id; by id and occurrence (the k-th row of an id meets
+    # the k-th answer row of that id: v1's sort-then-pair where ids repeat, hms and smartphone); or by
+    # position (the ids must then equal the answers' row by row).
+    match: Literal["id", "occurrence", "position"] = "id"
+    # How far class-probability rows may sum from 1 (default: the metric's, as v1 checks it).
+    row_sum_tolerance: float | None = Field(default=None, gt=0)
+    # Ids compared by integer value ("0012" is 12), as v1 compares ids pandas reads as numbers.
+    integer_ids: bool = False
+    # Blank label cells: rejected, or (as v1 does where its sample submission is blank) scored as wrong.
+    blank_labels: bool = False
+    # Columns after the id that identify a row rather than answer it (uw-madison's `class`); they must
+    # equal the answers' row by row, so they need `match: position`.
+    key_columns: list[str] = []
+    # A perfect submission, relative to the prepared folder, where the answers' own columns are not one
+    # (kuzushiji's answers hold boxes, its submissions points); default: the answers' submission columns.
+    gold: str | None = None
+    # Columns beyond `columns`: rejected, or dropped unread, as v1 graders that only look for the columns they
+    # need (a leftover index column) do. Keep "reject" where v1 checks the exact set, count or order.
+    extra_columns: Literal["reject", "ignore"] = "reject"
+    # Rows whose id is not in the answers: rejected, or dropped before matching, as v1 does where it scores
+    # only the answers' ids (h-and-m: the public sample lists every customer). Needs `match: id`.
+    extra_ids: Literal["reject", "ignore"] = "reject"
+
+    @model_validator(mode="after")
+    def _id_first(self) -> Submission:
+        if self.columns[0] != self.id_column:
+            raise ValueError(f"submission.columns must start with id_column {self.id_column!r}")
+        if len(set(self.columns)) != len(self.columns):
+            raise ValueError("submission.columns has duplicates")
+        extra = self.answer_columns
+        if set(extra) & set(self.columns) or len(set(extra)) != len(extra):
+            raise ValueError("submission.answer_columns must be distinct and not among submission.columns")
+        if not set(self.key_columns) <= set(self.columns[1:]):
+            raise ValueError("submission.key_columns must be among submission.columns (after the id)")
+        if self.key_columns and self.match != "position":
+            raise ValueError("submission.key_columns needs submission.match: position")
+        if self.extra_ids == "ignore" and self.match != "id":
+            raise ValueError("submission.extra_ids: ignore needs submission.match: id")
+        for key, value in (("sample", self.sample), ("gold", self.gold)):
+            parts = Path(value).parts if value else ("public", "x")
+            if len(parts) < 2 or parts[0] not in ("public", "private") or ".." in parts:
+                raise ValueError(f"submission.{key} {value!r} must be a path under public/ or private/")
+        return self
+
+    def sample_path(self, public: Path, private: Path) -> Path:
+        """Where the sample submission is, given the prepared ``public`` and ``private`` folders."""
+        return _prepared_path(self.sample, public, private)
+
+    def gold_path(self, public: Path, private: Path) -> Path | None:
+        """Where the declared gold submission is (None: the answers' submission columns serve)."""
+        return _prepared_path(self.gold, public, private) if self.gold else None
+
+    @property
+    def answers_layout(self) -> list[str]:
+        """Columns of the private answers file: the submission's, then the answer-only ones."""
+        return self.columns + self.answer_columns
+
+    @property
+    def target_columns(self) -> list[str]:
+        """The answer columns (everything but the id and the key columns)."""
+        return [c for c in self.columns[1:] if c not in self.key_columns]
+
+
+def _prepared_path(relative: str, public: Path, private: Path) -> Path:
+    where, _, rest = relative.partition("/")
+    return (public if where == "public" else private) / rest
+
+
+class MetricSpec(_Strict):
+    """A metric by registry name, with keyword arguments."""
+
+    name: str
+    args: dict[str, Any] = {}
+
+
+class MedalThresholds(_Strict):
+    """Medal thresholds given directly, for competitions whose leaderboard file is not shipped.
+
+    ``source`` says where the numbers come from; ``unverified`` marks third-party values that were not
+    recomputed from Kaggle's leaderboard (``mlebench thresholds`` recomputes them from a leaderboard CSV).
+    """
+
+    gold: float
+    silver: float
+    bronze: float
+    median: float
+    source: str
+    unverified: bool = False
+
+
+class KnownIssue(_Strict):
+    """A documented quirk: what it is, and whether our default changes anything.
+
+    ``leak`` says whether the issue lets an agent see answers: ``fixed`` (our prepare removes it without
+    changing v1's split) or ``flagged`` (kept for v1 compatibility; reports mark the competition's score).
+    ``files`` are globs, relative to the prepared folder, of the public files that carry a flagged leak;
+    the leak audit accepts findings there as known.
+    """
+
+    summary: str
+    reference: str = ""
+    leak: Literal["no", "fixed", "flagged"] = "no"
+    files: list[str] = []
+
+
+class Competition(_Strict):
+    """One competition declaration. Field meanings are documented in competitions/README.md."""
+
+    id: str
+    name: str
+    version: int = Field(ge=1)
+    complexity: Complexity
+    category: str
+    dataset_size: str
+    systemcard: bool = False
+    source: Source
+    description: str = "description.md"
+    split: Split
+    submission: Submission
+    metric: MetricSpec
+    leaderboard: str = "leaderboard.csv"
+    medals: MedalThresholds | None = None  # when set, thresholds come from here instead of the leaderboard
+    known_issues: list[KnownIssue] = []
+
+    @field_validator("id")
+    @classmethod
+    def _id_shape(cls, value: str) -> str:
+        if not _ID.match(value):
+            raise ValueError(f"id {value!r} must be letters, digits and inner dashes (a Kaggle slug)")
+        return value
+
+    @property
+    def folder(self) -> Path:
+        """The competition's folder."""
+        return competitions_dir() / self.id
+
+    @property
+    def leaderboard_path(self) -> Path:
+        """The leaderboard CSV beside the declaration."""
+        return self.folder / self.leaderboard
+
+
+def declaration_path(competition_id: str, root: Path | None = None) -> Path:
+    """Path of one competition's declaration."""
+    return competitions_dir(root) / competition_id / "competition.yaml"
+
+
+def parse_declaration(path: Path) -> Competition:
+    """Load and validate one declaration; every problem is reported at once, each naming file and key."""
+    data = load_yaml(path)
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level, got {type(data).__name__}")
+    try:
+        comp = Competition.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError("\n".join(_describe(path, err) for err in exc.errors())) from None
+    if comp.id != path.parent.name:
+        raise ConfigError(f"{path}: id {comp.id!r} does not match its folder name {path.parent.name!r}")
+    return comp
+
+
+@cache
+def _load_cached(path: Path, mtime_ns: int) -> Competition:
+    return parse_declaration(path)
+
+
+def load_competition(competition_id: str, root: Path | None = None) -> Competition:
+    """Load a competition by id; an unknown id is an error that lists the known ones."""
+    path = declaration_path(competition_id, root)
+    if not path.is_file():
+        known = ", ".join(all_competition_ids(root)) or "(none)"
+        raise ConfigError(f"unknown competition {competition_id!r}: no {path} (known: {known})")
+    return _load_cached(path, path.stat().st_mtime_ns)
+
+
+def all_competition_ids(root: Path | None = None) -> list[str]:
+    """Every folder under competitions/ that holds a competition.yaml, sorted."""
+    base = competitions_dir(root)
+    return sorted(p.parent.name for p in base.glob("*/competition.yaml"))
+
+
+def _describe(path: Path, err: Any) -> str:
+    key = ".".join(str(part) for part in err["loc"]) or "(top level)"
+    if err["type"] == "extra_forbidden":
+        return f"{path}: unknown key {key!r} (value {err['input']!r})"
+    if err["type"] == "missing":
+        return f"{path}: missing required key {key!r}"
+    return f"{path}: {key}: {err['msg']} (value {err.get('input')!r})"

@@ -1,0 +1,141 @@
+"""The composed plan (``params.yaml``): its schema, and the loader stages use to read their own section.
+
+``params.yaml`` is written by ``mlebench plan`` from ``conf/``; DVC hashes it and stages read it, never
+``conf/``. A stage asks only for the keys it declares in its pipeline entry, so an undeclared read fails
+instead of escaping DVC's tracking.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from mlebench.spec.errors import ConfigError
+from mlebench.spec.paths import repo_root
+from mlebench.spec.yamlio import load_yaml
+
+PARAMS_FILE = "params.yaml"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AgentConfig(_Strict):
+    """One agent: its folder (main.py, requirements.txt, Dockerfile), the command that starts it, its options.
+
+    ``network`` is what the Docker runner gives the agent's container: ``none`` (the default: no network at
+    all) or ``egress`` (the engine's default bridge, e.g. for an LLM API). It is recorded in the lineage.
+    """
+
+    path: str
+    command: list[str] = Field(min_length=1)
+    kwargs: dict[str, Any] = {}
+    network: Literal["none", "egress"] = "none"
+
+
+class Hardware(_Strict):
+    """A hardware profile: what a cell may use, enforced by the runner and recorded with every score."""
+
+    name: str
+    cpus: float = Field(gt=0)
+    memory: str
+    shm_size: str
+    pids: int = Field(gt=0)
+    gpus: int = Field(ge=0)
+    time_limit_secs: int = Field(gt=0)
+
+
+class DockerSettings(_Strict):
+    """How the Docker runner builds its images (see environment/README.md).
+
+    ``base_image`` is the FROM of the base environment image: the default is the Debian image that
+    ``environment/bootstrap_base.sh`` builds locally (no registry needed); with registry access use e.g.
+    ``debian:bookworm-slim``. ``runtime`` is the OCI runtime containers use (``runc``, or ``sysbox-runc``
+    where installed). ``infra_retries`` bounds how often an engine failure (unreachable, build, create)
+    is retried before the cell is recorded as ``infra_error``; an agent's own failure is never retried.
+    """
+
+    base_image: str = "mlebench-debian:bookworm"
+    runtime: str = "runc"
+    infra_retries: int = Field(default=2, ge=0, le=10)
+
+
+class CompetitionSet(_Strict):
+    """A named set of competitions: an explicit id list, or a query over the declarations."""
+
+    name: str
+    where: dict[str, list[Any]] = {}
+    ids: list[str] = []
+
+
+class Plan(_Strict):
+    """The whole composed grid: agents × competitions × seeds under one hardware profile."""
+
+    agent: dict[str, AgentConfig] = Field(min_length=1)
+    competition_set: CompetitionSet
+    hardware: Hardware
+    seeds: list[int] = Field(min_length=1)
+    runner: Literal["auto", "docker", "local"]
+    docker: DockerSettings = DockerSettings()
+
+    @field_validator("seeds")
+    @classmethod
+    def _unique(cls, value: list[int]) -> list[int]:
+        if len(set(value)) != len(value):
+            raise ValueError(f"seeds must be unique, got {value}")
+        if any(s < 0 for s in value):
+            raise ValueError(f"seeds must be >= 0, got {value}")
+        return value
+
+
+def validate_plan(data: Any, where: str) -> Plan:
+    """Validate a composed config; ``???`` placeholders and schema errors name the key."""
+    missing = list(_placeholders(data))
+    if missing:
+        raise ConfigError(
+            f"{where}: value still '???' (set it in conf/ or as an override) at: {', '.join(missing)}"
+        )
+    try:
+        return Plan.model_validate(data)
+    except ValidationError as exc:
+        lines = [
+            f"{where}: {'.'.join(map(str, e['loc']))}: {e['msg']} (value {e.get('input')!r})"
+            for e in exc.errors()
+        ]
+        raise ConfigError("\n".join(lines)) from None
+
+
+def load_plan(root: Path | None = None) -> Plan:
+    """Read and validate the whole ``params.yaml``."""
+    path = (root or repo_root()) / PARAMS_FILE
+    if not path.is_file():
+        raise ConfigError(f"{path} is missing: run `mlebench plan` to compose it from conf/")
+    return validate_plan(load_yaml(path), str(path))
+
+
+def stage_params(keys: list[str], root: Path | None = None) -> dict[str, Any]:
+    """Only the declared keys (dotted paths) of ``params.yaml``, validated as part of the whole plan."""
+    plan = load_plan(root).model_dump()
+    out: dict[str, Any] = {}
+    for key in keys:
+        node: Any = plan
+        for part in key.split("."):
+            if not isinstance(node, dict) or part not in node:
+                raise ConfigError(f"params.yaml has no key {key!r}: re-run `mlebench plan` (is it in conf/?)")
+            node = node[part]
+        out[key] = node
+    return out
+
+
+def _placeholders(node: Any, prefix: str = "") -> Any:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _placeholders(value, f"{prefix}{key}.")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _placeholders(value, f"{prefix}{i}.")
+    elif node == "???":
+        yield prefix.rstrip(".")

@@ -1,0 +1,83 @@
+"""Where things live. Every path the pipeline uses is built here, relative to the repository root."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+
+
+def repo_root() -> Path:
+    """Return the checkout that holds competitions/, conf/ and the pipeline files.
+
+    ``MLEBENCH_ROOT`` overrides it; otherwise the current directory when it looks like a checkout (so a
+    temporary clone works with an installed package), else the checkout this package was installed from.
+    """
+    env = os.environ.get("MLEBENCH_ROOT")
+    if env:
+        return Path(env).resolve()
+    cwd = Path.cwd()
+    if (cwd / "competitions").is_dir() and (cwd / "conf").is_dir():
+        return cwd.resolve()
+    return _PACKAGE_ROOT
+
+
+def competitions_dir(root: Path | None = None) -> Path:
+    """Folder of competition declarations."""
+    return (root or repo_root()) / "competitions"
+
+
+def raw_dir(competition_id: str, root: Path | None = None) -> Path:
+    """Raw files as fetched, before any split."""
+    return (root or repo_root()) / "data" / "raw" / competition_id
+
+
+def downloads_dir(competition_id: str, root: Path | None = None) -> Path:
+    """Kaggle archives as downloaded (kept, so a fetch resumes or reuses them; not tracked by DVC)."""
+    return (root or repo_root()) / "data" / "downloads" / competition_id
+
+
+def prepared_dir(competition_id: str, root: Path | None = None) -> Path:
+    """Return the folder holding ``public/`` (what an agent sees) and ``private/`` (answers)."""
+    return (root or repo_root()) / "data" / "prepared" / competition_id
+
+
+def public_dir(competition_id: str, root: Path | None = None) -> Path:
+    """Return the agent-visible split."""
+    return prepared_dir(competition_id, root) / "public"
+
+
+def private_dir(competition_id: str, root: Path | None = None) -> Path:
+    """Return the answers folder; never shown to an agent."""
+    return prepared_dir(competition_id, root) / "private"
+
+
+def selfcheck_path(competition_id: str, root: Path | None = None) -> Path:
+    """Return where the self-check (answers and sample submission graded before any agent) is written."""
+    return (root or repo_root()) / "data" / "selfcheck" / f"{competition_id}.json"
+
+
+def audit_path(competition_id: str, root: Path | None = None) -> Path:
+    """Return where the leak audit of the prepared split is written."""
+    return (root or repo_root()) / "data" / "audit" / f"{competition_id}.json"
+
+
+def run_dir(agent: str, competition_id: str, seed: int, root: Path | None = None) -> Path:
+    """One cell's agent outputs: submission.csv, code/, logs/, run.json."""
+    return (root or repo_root()) / "runs" / agent / competition_id / str(seed)
+
+
+def grade_path(agent: str, competition_id: str, seed: int, root: Path | None = None) -> Path:
+    """One cell's grading record."""
+    return (root or repo_root()) / "grades" / agent / competition_id / f"{seed}.json"
+
+
+def report_dir(root: Path | None = None) -> Path:
+    """Return the aggregated report folder: report.json, report.md, metrics.json."""
+    return (root or repo_root()) / "report"
+
+
+def pipeline_file(competition_id: str, root: Path | None = None) -> Path:
+    """Return the generated per-competition DVC pipeline (one small dvc.lock per competition)."""
+    return (root or repo_root()) / "pipelines" / competition_id / "dvc.yaml"

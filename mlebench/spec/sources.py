@@ -1,0 +1,142 @@
+"""Our own source code as files: which modules a program imports, found by reading the code.
+
+DVC does not follow imports, and an image must hold every module its entry point runs, so both lists are
+derived here, from the code itself, instead of being kept by hand. :func:`closure` reads each file's
+``import`` statements (function-level ones included), follows those that name one of our packages
+(:data:`PACKAGES`) and returns every file that running the entry points can load: the modules, each
+package's ``__init__.py`` on the way to them, and data files a module names by a string literal (a
+sibling such as ``instructions.txt`` read through ``Path(__file__).with_name(...)``). Source only: no
+bytecode or caches, whichever checkout computes it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+PACKAGES = ("mlebench", "graders", "stages", "authoring")
+"""The top-level packages that are ours; imports of anything else are third-party and not followed."""
+
+
+def closure(entries: Iterable[Path | str], root: Path) -> list[str]:
+    """Every file of ours that running ``entries`` can load, as sorted POSIX paths relative to ``root``.
+
+    An entry is a file (a module of one of our packages, or a script such as a competition's
+    ``prepare.py``) or a dotted module name. The entries themselves are included.
+    """
+    root = root.resolve()
+    todo: list[Path] = []
+    for entry in entries:
+        if isinstance(entry, str) and not entry.endswith(".py"):
+            found = _module_file(root, entry)
+            if found is None:
+                raise ValueError(f"no module {entry!r} under {root}")
+            todo.append(found)
+        else:
+            path = Path(entry)
+            todo.append(path if path.is_absolute() else root / path)
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for found in _loads(path, root):
+            if found not in seen:
+                todo.append(found)
+    return sorted(p.relative_to(root).as_posix() for p in seen)
+
+
+def module_name(path: Path, root: Path) -> str | None:
+    """The dotted name of a file of one of our packages (None for a file outside them)."""
+    rel = path.resolve().relative_to(root.resolve()).with_suffix("")
+    parts = list(rel.parts)
+    if not parts or parts[0] not in PACKAGES:
+        return None
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: Path, root: Path) -> set[str]:
+    """The dotted names of our modules that ``path`` imports (relative imports resolved)."""
+    return set(_imports(path.resolve(), root.resolve()))
+
+
+def _loads(path: Path, root: Path) -> set[Path]:
+    """Files loaded because ``path`` runs: imported modules, their packages' inits, named data files."""
+    out: set[Path] = set()
+    if path.suffix != ".py":
+        return out
+    for name in _imports(path, root):
+        parts = name.split(".")
+        for i in range(1, len(parts) + 1):
+            found = _module_file(root, ".".join(parts[:i]))
+            if found is not None:
+                out.add(found)
+    module = module_name(path, root)
+    if module is not None:  # importing a.b.c runs a/__init__.py and a/b/__init__.py first
+        parts = module.split(".")
+        for i in range(1, len(parts)):
+            init = root.joinpath(*parts[:i], "__init__.py")
+            if init.is_file():
+                out.add(init)
+    out |= _data_files(path)
+    return out
+
+
+def _imports(path: Path, root: Path) -> tuple[str, ...]:
+    return _imports_at(path, root, path.stat().st_mtime_ns)
+
+
+@cache
+def _imports_at(path: Path, root: Path, _mtime_ns: int) -> tuple[str, ...]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    module = module_name(path, root) if path.is_relative_to(root) else None
+    package = None
+    if module is not None:
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(node, package)
+            if base is None:
+                continue
+            names.append(base)
+            names += [f"{base}.{alias.name}" for alias in node.names if alias.name != "*"]
+    return tuple(n for n in names if n.split(".")[0] in PACKAGES and _module_file(root, n) is not None)
+
+
+def _resolve(node: ast.ImportFrom, package: str | None) -> str | None:
+    if not node.level:
+        return node.module
+    if package is None:
+        return None
+    parts = package.split(".")
+    if node.level > 1:
+        parts = parts[: len(parts) - node.level + 1]
+    return ".".join(parts + ([node.module] if node.module else []))
+
+
+def _module_file(root: Path, name: str) -> Path | None:
+    base = root.joinpath(*name.split("."))
+    if (base / "__init__.py").is_file():
+        return base / "__init__.py"
+    if base.with_suffix(".py").is_file():
+        return base.with_suffix(".py")
+    return None
+
+
+def _data_files(path: Path) -> set[Path]:
+    """Sibling files (not Python) that the module names by an exact string literal."""
+    siblings = {p.name: p for p in path.parent.iterdir() if p.is_file() and p.suffix not in (".py", ".pyc")}
+    if not siblings:
+        return set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {
+        siblings[node.value]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in siblings
+    }
