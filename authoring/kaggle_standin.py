@@ -29,9 +29,9 @@ from urllib.parse import urlsplit
 import numpy as np
 from PIL import Image
 
+from mlebench.data.prepare import load_script, write_zip
 from mlebench.spec.declarations import Competition
 from mlebench.spec.errors import ConfigError
-from mlebench.data.prepare import load_script, write_zip
 
 __all__ = [
     "StandinKaggle",
@@ -258,8 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
     import time
 
-    from mlebench.spec.declarations import KaggleSource, load_competition
     from mlebench.planning.plan import named_set, resolve_set
+    from mlebench.spec.declarations import KaggleSource, load_competition
 
     parser = argparse.ArgumentParser(description="Serve competition fixtures as a stand-in Kaggle API.")
     group = parser.add_mutually_exclusive_group(required=True)

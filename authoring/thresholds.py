@@ -15,6 +15,7 @@ from ruamel.yaml import YAML
 
 from mlebench.spec.declarations import Competition, declaration_path
 from mlebench.spec.errors import ConfigError
+from mlebench.spec.files import write_text
 
 
 def recompute(comp: Competition, leaderboard: Path) -> dict[str, float | int]:
@@ -45,7 +46,5 @@ def write_medals(comp: Competition, values: dict[str, float | int], leaderboard:
     }
     buf = io.StringIO()
     yaml.dump(data, buf)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(buf.getvalue(), encoding="utf-8")
-    tmp.replace(path)
+    write_text(path, buf.getvalue())
     return path

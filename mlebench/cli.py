@@ -105,8 +105,8 @@ def _parser() -> argparse.ArgumentParser:
 def _ids(
     competition_id: str | None = None, set_name: str | None = None, everything: bool = False
 ) -> list[str]:
-    from mlebench.spec.declarations import all_competition_ids, load_competition
     from mlebench.planning.plan import named_set, resolve_set
+    from mlebench.spec.declarations import all_competition_ids, load_competition
 
     if competition_id:
         return [load_competition(competition_id).id]
@@ -147,8 +147,8 @@ def _prepare_one(comp: Any, data_dir: Path | None, *, keep_raw: bool, refresh: b
     """Fetch, prepare and audit one competition; return its prepared folder."""
     from mlebench.data.audit import audit
     from mlebench.data.fetch import fetch
-    from mlebench.spec.paths import downloads_dir, prepared_dir, raw_dir
     from mlebench.data.prepare import prepare_competition
+    from mlebench.spec.paths import downloads_dir, prepared_dir, raw_dir
 
     if data_dir is None:
         raw, prepared, downloads = raw_dir(comp.id), prepared_dir(comp.id), downloads_dir(comp.id)
@@ -186,7 +186,6 @@ def _preflight(comps: list[Any]) -> int:
 
 def _grade(args: argparse.Namespace) -> int:
     from graders.grade import grade
-
     from mlebench.spec.declarations import load_competition
 
     reports = []
@@ -215,9 +214,10 @@ def _grade(args: argparse.Namespace) -> int:
         "total_above_median": sum(r["above_median"] for r in reports),
         "competition_reports": reports,
     }
-    args.output_dir.mkdir(parents=True, exist_ok=True)
+    from mlebench.spec.files import write_json
+
     out = args.output_dir / f"{time.strftime('%Y-%m-%dT%H-%M-%S-%Z', time.gmtime())}_grading_report.json"
-    out.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    write_json(out, summary)
     print(json.dumps({k: v for k, v in summary.items() if k != "competition_reports"}, indent=2))
     print(f"wrote {out}")
     return 0
@@ -225,7 +225,6 @@ def _grade(args: argparse.Namespace) -> int:
 
 def _grade_sample(args: argparse.Namespace) -> int:
     from graders.grade import grade
-
     from mlebench.spec.declarations import load_competition
 
     comp = load_competition(args.competition_id)
@@ -248,17 +247,17 @@ def _private(competition_id: str, data_dir: Path | None) -> Path:
 
 def _mlebench_report(comp, result, path: Path) -> dict:  # noqa: ANN001 - graders' result type
     """MLE-bench's per-competition report fields (plus status and reason) for one graded submission."""
-    from datetime import UTC, datetime
+    from mlebench.spec.files import utc_now
 
     fields = result.to_dict()
     fields.pop("grade_seconds")
-    created = datetime.now(UTC).isoformat(timespec="seconds")
+    created = utc_now()
     return {"competition_id": comp.id, **fields, "created_at": created, "submission_path": str(path)}
 
 
 def _plan(args: argparse.Namespace) -> int:
-    from mlebench.spec.paths import repo_root
     from mlebench.planning.plan import check_plan, compose, resolve, write_plan
+    from mlebench.spec.paths import repo_root
 
     plan = resolve(compose(args.overrides, multirun=args.multirun))
     if args.check:
@@ -281,9 +280,8 @@ def _plan(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from stages.report import main as report_main
-
     from mlebench.planning.plan import planned
+    from stages.report import main as report_main
 
     return report_main(["--agents", ",".join(planned().agent)])
 
@@ -299,8 +297,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _thresholds(args: argparse.Namespace) -> int:
-    from mlebench.spec.declarations import load_competition
     from authoring.thresholds import recompute, write_medals
+    from mlebench.spec.declarations import load_competition
 
     comp = load_competition(args.competition_id)
     values = recompute(comp, args.leaderboard)

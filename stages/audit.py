@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 from mlebench.data.audit import audit_report
 from mlebench.spec.declarations import load_competition
+from mlebench.spec.files import write_json
 from mlebench.spec.paths import audit_path, private_dir, public_dir
 from mlebench.stage import cell_args, run_stage
 
@@ -18,7 +18,7 @@ def main(argv: list[str] | None = None) -> int:
     report = audit_report(comp, public_dir(comp.id), private_dir(comp.id))
     out = audit_path(comp.id)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    write_json(out, report)
     for finding in report["findings"]:
         if not finding["known"]:
             print(f"leak audit: {comp.id}: {finding['file']}: {finding['detail']}", file=sys.stderr)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mlebench.spec.declarations import load_competition
 from mlebench.data.fetch import fetch
+from mlebench.spec.declarations import load_competition
 from mlebench.spec.paths import raw_dir
 from mlebench.stage import cell_args, run_stage
 

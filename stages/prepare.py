@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from mlebench.data.prepare import prepare_competition
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.paths import prepared_dir, raw_dir
-from mlebench.data.prepare import prepare_competition
 from mlebench.stage import cell_args, run_stage
 
 

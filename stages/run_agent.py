@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from mlebench.execution.docker import run_cell
+from mlebench.execution.runners import run_cell
+from mlebench.spec.cell import Cell
 from mlebench.spec.params import AgentConfig, DockerSettings, Hardware, stage_params
-from mlebench.spec.paths import public_dir, repo_root, run_dir
 from mlebench.stage import cell_args, run_stage
 
 
@@ -12,24 +12,15 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``--agent`` on ``--competition`` with ``--seed``; an agent failure is recorded, not raised."""
     args = cell_args(__doc__ or "", argv)
     params = stage_params([f"agent.{args.agent}", "hardware", "runner", "docker"])
-    agent = AgentConfig.model_validate(params[f"agent.{args.agent}"])
-    hardware = Hardware.model_validate(params["hardware"])
-    record = run_cell(
-        params["runner"],
-        DockerSettings.model_validate(params["docker"]),
+    cell = Cell.planned(
         args.competition,
         args.agent,
-        agent,
-        hardware,
         args.seed,
-        public_dir(args.competition),
-        run_dir(args.agent, args.competition, args.seed),
-        repo_root(),
+        agent_config=AgentConfig.model_validate(params[f"agent.{args.agent}"]),
+        hardware=Hardware.model_validate(params["hardware"]),
     )
-    print(
-        f"{args.agent}/{args.competition}/seed {args.seed}: {record.status} in {record.agent_seconds} s "
-        f"({record.runner} runner)"
-    )
+    record = run_cell(cell, params["runner"], DockerSettings.model_validate(params["docker"]))
+    print(f"{cell.label}: {record.status} in {record.agent_seconds} s ({record.runner} runner)")
     return 0
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.paths import private_dir, public_dir, selfcheck_path
 from mlebench.data.selfcheck import selfcheck
+from mlebench.spec.declarations import load_competition
+from mlebench.spec.files import write_json
+from mlebench.spec.paths import private_dir, public_dir, selfcheck_path
 from mlebench.stage import cell_args, run_stage
 
 
@@ -18,7 +18,7 @@ def main(argv: list[str] | None = None) -> int:
     results, failures = selfcheck(comp, public_dir(comp.id), private_dir(comp.id))
     out = selfcheck_path(comp.id)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    write_json(out, results)
     for failure in failures:
         print(f"selfcheck failed: {failure}", file=sys.stderr)
     return 1 if failures else 0

@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 
 import pytest
+from cells import run_local
 
 from mlebench.spec.params import AgentConfig, Hardware
-from mlebench.execution.local import run_local
 
 HW = Hardware(name="test", cpus=1, memory="1g", shm_size="64m", pids=64, gpus=0, time_limit_secs=30)
 

@@ -8,7 +8,13 @@ medal thresholds that follow are scores of real models.
 
 from __future__ import annotations
 
-from authoring.leaderboards.build import COLUMNS, LeaderboardError, build_leaderboard, build_leaderboards, leaderboard_frame
+from authoring.leaderboards.build import (
+    COLUMNS,
+    LeaderboardError,
+    build_leaderboard,
+    build_leaderboards,
+    leaderboard_frame,
+)
 from authoring.leaderboards.solution import Solution, solution
 
 __all__ = [

@@ -29,16 +29,15 @@ import pandas as pd
 from joblib import Parallel, delayed
 from threadpoolctl import threadpool_limits
 
-from graders.medals import award, thresholds
-from graders.registry import get_metric
-
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.errors import DataError
-from mlebench.spec.paths import competitions_dir, private_dir, public_dir
 from authoring.leaderboards.report import BuildInfo, write_report
 from authoring.leaderboards.scoring import Scorer
 from authoring.leaderboards.solution import Solution
 from authoring.leaderboards.tasks import Task, load_task
+from graders.medals import award, thresholds
+from graders.registry import get_metric
+from mlebench.spec.declarations import load_competition
+from mlebench.spec.errors import DataError
+from mlebench.spec.paths import competitions_dir, private_dir, public_dir
 
 __all__ = ["COLUMNS", "LeaderboardError", "build_leaderboard", "build_leaderboards", "leaderboard_frame"]
 

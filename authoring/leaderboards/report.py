@@ -12,7 +12,6 @@ import pandas as pd
 
 from graders.medals import Thresholds, award, medal_positions
 from graders.registry import Metric
-
 from mlebench.spec.declarations import Competition
 
 __all__ = ["BuildInfo", "write_report"]

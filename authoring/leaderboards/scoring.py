@@ -16,7 +16,6 @@ import pandas as pd
 
 from graders.grade import grade
 from graders.registry import get_metric
-
 from mlebench.spec.declarations import Competition
 
 __all__ = ["Scorer"]

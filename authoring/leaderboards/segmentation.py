@@ -25,13 +25,12 @@ import numpy as np
 import pandas as pd
 from scipy import ndimage
 
-from graders.rle import rle_decode, rle_encode
-
 from authoring.leaderboards.images import read_images
 from authoring.leaderboards.models import SCALED, make_estimator
 from authoring.leaderboards.population import segmentation_population
 from authoring.leaderboards.sampling import subsample
 from authoring.leaderboards.solution import Solution
+from graders.rle import rle_decode, rle_encode
 
 __all__ = ["SegmentationTask", "otsu_threshold", "pixel_features"]
 

@@ -23,9 +23,6 @@ from typing import Protocol
 
 import pandas as pd
 
-from graders.registry import Metric
-
-from mlebench.spec.declarations import Competition
 from authoring.leaderboards.images import ImageTask
 from authoring.leaderboards.outputs import infer_output
 from authoring.leaderboards.segmentation import SegmentationTask
@@ -33,6 +30,8 @@ from authoring.leaderboards.series import SeriesTask
 from authoring.leaderboards.solution import Solution
 from authoring.leaderboards.tabular import TabularTask
 from authoring.leaderboards.transduction import TransductionTask
+from graders.registry import Metric
+from mlebench.spec.declarations import Competition
 
 __all__ = ["Task", "load_task"]
 

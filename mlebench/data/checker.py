@@ -1,4 +1,4 @@
-"""Check every competition folder at once, and select competitions by querying their declarations.
+"""Check every competition folder at once, reporting every problem.
 
 :func:`check_all` never stops at the first problem: it walks every ``competitions/*/`` folder and returns
 one :class:`Problem` per issue, each naming the file (and key) at fault. A folder is checked for:
@@ -10,9 +10,6 @@ one :class:`Problem` per issue, each naming the file (and key) at fault. A folde
 - ``prepare.py``, when present, imports and defines ``prepare(raw, public, private, comp)``;
 - the leaderboard file exists, has a numeric ``score`` column and is ordered best first for the
   metric's direction.
-
-:func:`competition_ids` turns a competition set's ``where:`` block into ids, so that sets such as
-``embedded`` or ``systemcard`` are queries, not hand-kept lists.
 """
 
 from __future__ import annotations
@@ -24,12 +21,12 @@ from typing import Any
 
 import pandas as pd
 
-from mlebench.spec.declarations import Competition, PackageSource, all_competition_ids, declaration_path, parse_declaration
+from mlebench.data.prepare import load_prepare_function
+from mlebench.spec.declarations import Competition, PackageSource, parse_declaration
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.paths import competitions_dir
-from mlebench.data.prepare import load_prepare_function
 
-__all__ = ["Problem", "check_all", "check_folder", "competition_ids"]
+__all__ = ["Problem", "check_all", "check_folder"]
 
 
 @dataclass(frozen=True)
@@ -81,25 +78,6 @@ def check_folder(folder: Path, registry: Any = None) -> list[Problem]:
     if comp is not None and registry is not None and has_leaderboard:
         problems.extend(_check_leaderboard(folder / comp.leaderboard, comp, registry))
     return problems
-
-
-def competition_ids(where: Mapping[str, Any], root: Path | None = None) -> list[str]:
-    """Ids (sorted) of the declarations whose fields match ``where``.
-
-    Each key is a declaration field, dotted for nested ones (``source.kind``); a list value matches any of
-    its items, any other value must be equal. ``{}`` selects every competition. An unknown key, or a
-    declaration that does not parse, is a ConfigError.
-    """
-    for key in where:
-        if key.split(".")[0] not in Competition.model_fields:
-            known = ", ".join(Competition.model_fields)
-            raise ConfigError(f"competition set filter: {key!r} is not a declaration field (known: {known})")
-    selected = []
-    for competition_id in all_competition_ids(root):
-        comp = parse_declaration(declaration_path(competition_id, root))
-        if all(_matches(_field(comp, key), wanted) for key, wanted in where.items()):
-            selected.append(competition_id)
-    return selected
 
 
 def _registry() -> tuple[Any, list[Problem]]:
@@ -208,23 +186,3 @@ def _check_leaderboard(path: Path, comp: Competition, registry: Any) -> list[Pro
 def _split_message(path: Path, text: str) -> list[Problem]:
     prefix = f"{path}: "
     return [Problem(str(path), line.removeprefix(prefix)) for line in text.splitlines() if line.strip()]
-
-
-def _field(comp: Competition, key: str) -> Any:
-    value: Any = comp
-    for part in key.split("."):
-        value = getattr(value, part, _MISSING)
-        if value is _MISSING:
-            return _MISSING
-    return value
-
-
-def _matches(value: Any, wanted: Any) -> bool:
-    if value is _MISSING:
-        return False
-    if isinstance(wanted, list | tuple | set):
-        return value in wanted
-    return bool(value == wanted)
-
-
-_MISSING = object()

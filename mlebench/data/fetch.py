@@ -13,17 +13,15 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
-import os
 import shutil
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from mlebench.spec.declarations import Competition, PackageSource
 from mlebench.spec.errors import ConfigError, DataError
+from mlebench.spec.files import published
 from mlebench.spec.hashing import sha256_file
 
-__all__ = ["fetch", "refresh_checksums", "package_folder", "published", "replace_dir", "staging_dir"]
+__all__ = ["fetch", "refresh_checksums", "package_folder"]
 
 
 def fetch(
@@ -98,40 +96,6 @@ def package_folder(source: PackageSource) -> Path:
             f"{source.distribution!r}); run: {install}"
         )
     return Path(list(spec.submodule_search_locations)[0])
-
-
-@contextmanager
-def published(dest: Path) -> Iterator[Path]:
-    """Build in a fresh sibling of ``dest`` and, if the block finishes, put it at ``dest`` atomically.
-
-    On any exception (or interrupt) the half-built folder is removed and ``dest`` keeps what it had.
-    """
-    staging = staging_dir(dest)
-    try:
-        yield staging
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    replace_dir(staging, dest)
-
-
-def staging_dir(dest: Path) -> Path:
-    """Create a fresh, empty sibling of ``dest`` to build into (same filesystem: the rename is atomic)."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    staging = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir()
-    return staging
-
-
-def replace_dir(staging: Path, dest: Path) -> None:
-    """Put ``staging`` at ``dest``, replacing any old folder; a crash leaves the old folder or none."""
-    old = dest.with_name(f".{dest.name}.old-{os.getpid()}")
-    if dest.exists():
-        shutil.rmtree(old, ignore_errors=True)
-        dest.rename(old)
-    staging.rename(dest)
-    shutil.rmtree(old, ignore_errors=True)
 
 
 def _source_file(comp: Competition, folder: Path, relative: str) -> Path:

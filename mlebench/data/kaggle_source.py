@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mlebench.data.prepare import extract_zip
 from mlebench.spec.declarations import Competition, ExtraFile, KaggleSource, declaration_path
 from mlebench.spec.errors import ConfigError, DataError
-from mlebench.data.fetch import published
+from mlebench.spec.files import published
 from mlebench.spec.hashing import sha256_file
-from mlebench.data.prepare import extract_zip
 
 __all__ = [
     "Preflight",

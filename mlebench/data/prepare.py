@@ -37,7 +37,7 @@ from PIL import Image
 
 from mlebench.spec.declarations import Competition, Submission
 from mlebench.spec.errors import ConfigError, DataError
-from mlebench.data.fetch import published
+from mlebench.spec.files import published
 
 __all__ = [
     "PREPARE_PARAMETERS",

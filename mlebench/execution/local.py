@@ -3,8 +3,8 @@
 The local runner starts the agent as a subprocess in a fresh workspace outside the repository that holds a
 read-only copy of the public split and nothing else; the private answers are never copied or named there.
 It enforces the wall-clock limit (the whole process group is killed at the limit, and whatever submission
-exists then is kept), copies submission, code and logs out without following symlinks, and writes
-``run.json``. An agent's failure is recorded, never raised: the stage succeeds so the grid goes on.
+exists then is kept) and copies submission, code and logs out without following symlinks. An agent's
+failure is recorded, never raised: the stage succeeds so the grid goes on.
 """
 
 from __future__ import annotations
@@ -18,97 +18,84 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
+from mlebench.reporting.records import RunRecord
+from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError
+from mlebench.spec.files import utc_now
 from mlebench.spec.hashing import sha256_json, sha256_tree
-from mlebench.spec.params import AgentConfig, Hardware
+from mlebench.spec.params import DockerSettings
 
 INSTRUCTIONS = Path(__file__).with_name("instructions.txt")
 _KILL_GRACE_SECS = 5
 _MAX_COPY_BYTES = 512 * 1024 * 1024
 
 
-@dataclass(frozen=True)
-class RunRecord:
-    """What ``run.json`` holds for one cell.
+class LocalRunner:
+    """The ``local`` runner: the agent as a subprocess of this host, graded on this host."""
 
-    status: ``ok`` (the agent exited 0), ``agent_error`` (non-zero exit), ``agent_timeout`` (killed at the
-    wall-clock limit). ``submission_exists`` says whether a regular ``submission.csv`` was collected;
-    ``extraction_notes`` lists what was refused while copying out (symlinks, oversize files). Hashes are
-    sha256 of the agent folder, of the resolved cell config (agent + hardware + runner + seed) and of the
-    public split the agent saw.
+    name = "local"
+    grader = "host"
+    record = RunRecord
+
+    def __init__(self, settings: DockerSettings) -> None:
+        self.settings = settings
+
+    def problem(self) -> str | None:
+        """Why the runner cannot run here: never (it needs only this host)."""
+        return None
+
+    @staticmethod
+    def image_sources(root: Path) -> list[str]:
+        """Return no files: the local runner builds no image."""
+        return []
+
+    def run(self, cell: Cell) -> RunRecord:
+        """Run the agent as a local subprocess and collect ``submission.csv``, ``code/`` and ``logs/``."""
+        return run_local(cell)
+
+
+def run_local(cell: Cell) -> RunRecord:
+    """Run the agent as a local subprocess; write ``{submission.csv,code/,logs/}`` into the cell's run dir.
+
+    Returns the run record (the caller writes it: :func:`mlebench.execution.runners.run_cell`).
     """
-
-    competition_id: str
-    agent: str
-    seed: int
-    runner: str
-    status: str
-    exit_code: int | None
-    started_at: str
-    finished_at: str
-    agent_seconds: float
-    time_limit_secs: int
-    hardware: dict
-    limits_enforced: list[str]
-    submission_exists: bool
-    extraction_notes: list[str]
-    agent_sha256: str
-    config_sha256: str
-    public_sha256: str
-    python: str
-
-
-def cell_config(agent: AgentConfig, hardware: Hardware, runner: str, seed: int) -> dict:
-    """Return the resolved configuration of one cell, as recorded (and hashed) in its lineage."""
-    return {"agent": agent.model_dump(), "hardware": hardware.model_dump(), "runner": runner, "seed": seed}
-
-
-def run_local(
-    competition_id: str,
-    agent_name: str,
-    agent: AgentConfig,
-    hardware: Hardware,
-    seed: int,
-    public: Path,
-    out: Path,
-    root: Path,
-) -> RunRecord:
-    """Run the agent as a local subprocess and write ``out/{submission.csv,code/,logs/,run.json}``."""
-    agent_dir = (root / agent.path).resolve()
+    agent, hardware = cell.running()
+    agent_dir = (cell.root / agent.path).resolve()
     if not (agent_dir / agent.command[-1]).exists() and not shutil.which(agent.command[0]):
-        raise ConfigError(f"agent {agent_name!r}: {agent.command} not found in {agent_dir}")
-    if not public.is_dir():
-        raise ConfigError(f"{public} is missing: run `dvc repro` for the prepare stage of {competition_id}")
+        raise ConfigError(f"agent {cell.agent!r}: {agent.command} not found in {agent_dir}")
+    if not cell.public.is_dir():
+        raise ConfigError(
+            f"{cell.public} is missing: run `dvc repro` for the prepare stage of {cell.competition_id}"
+        )
+    out = cell.run_dir
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f"mlebench-{competition_id}-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=f"mlebench-{cell.competition_id}-") as tmp:
         home = Path(tmp) / "home"
         dirs = {name: home / name for name in ("data", "submission", "code", "logs", "agent")}
-        shutil.copytree(public, dirs["data"], symlinks=False)
+        shutil.copytree(cell.public, dirs["data"], symlinks=False)
         _make_read_only(dirs["data"])
         for name in ("submission", "code", "logs"):
             dirs[name].mkdir()
         shutil.copytree(agent_dir, dirs["agent"], ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         shutil.copy(INSTRUCTIONS, home / "instructions.txt")
-        env = _agent_env(competition_id, agent, hardware, seed, home, dirs)
+        env = agent_env(cell, home, dirs)
         command = [sys.executable if part == "python" else part for part in agent.command]
-        started, t0 = _now(), time.monotonic()
+        started, t0 = utc_now(), time.monotonic()
         status, code = _supervise(
             command, dirs["agent"], env, hardware.time_limit_secs, out / "agent_output.log"
         )
         seconds = round(time.monotonic() - t0, 3)
-        finished = _now()
+        finished = utc_now()
         notes: list[str] = []
         exists = _copy_file_out(dirs["submission"] / "submission.csv", out / "submission.csv", notes)
         _copy_tree_out(dirs["code"], out / "code", notes)
         _copy_tree_out(dirs["logs"], out / "logs", notes)
-    record = RunRecord(
-        competition_id=competition_id,
-        agent=agent_name,
-        seed=seed,
+    return RunRecord(
+        competition_id=cell.competition_id,
+        agent=cell.agent,
+        seed=cell.seed,
         runner="local",
         status=status,
         exit_code=code,
@@ -121,25 +108,21 @@ def run_local(
         submission_exists=exists,
         extraction_notes=notes,
         agent_sha256=sha256_tree(agent_dir),
-        config_sha256=sha256_json(cell_config(agent, hardware, "local", seed)),
-        public_sha256=sha256_tree(public),
+        config_sha256=sha256_json(cell.config("local")),
+        public_sha256=sha256_tree(cell.public),
         python=sys.version.split()[0],
     )
-    tmp_json = out / "run.json.tmp"
-    tmp_json.write_text(json.dumps(asdict(record), indent=2) + "\n", encoding="utf-8")
-    tmp_json.replace(out / "run.json")
-    return record
 
 
-def _agent_env(
-    competition_id: str, agent: AgentConfig, hardware: Hardware, seed: int, home: Path, dirs: dict[str, Path]
-) -> dict[str, str]:
+def agent_env(cell: Cell, home: Path, dirs: dict[str, Path]) -> dict[str, str]:
+    """Return the agent's environment: the contract's folders, the cell, its hardware and its kwargs."""
+    agent, hardware = cell.running()
     threads = str(max(1, int(hardware.cpus)))
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(home),
         "LANG": "C.UTF-8",
-        "PYTHONHASHSEED": str(seed),
+        "PYTHONHASHSEED": str(cell.seed),
         "PYTHONDONTWRITEBYTECODE": "1",
         "OMP_NUM_THREADS": threads,
         "OPENBLAS_NUM_THREADS": threads,
@@ -151,8 +134,8 @@ def _agent_env(
         "LOGS_DIR": str(dirs["logs"]),
         "AGENT_DIR": str(dirs["agent"]),
         "INSTRUCTIONS_FILE": str(home / "instructions.txt"),
-        "COMPETITION_ID": competition_id,
-        "SEED": str(seed),
+        "COMPETITION_ID": cell.competition_id,
+        "SEED": str(cell.seed),
         "TIME_LIMIT_SECS": str(hardware.time_limit_secs),
         "HARDWARE_NAME": hardware.name,
         "HARDWARE_CPUS": threads,
@@ -233,7 +216,3 @@ def _make_read_only(path: Path) -> None:
         if item.is_symlink():
             continue
         item.chmod(0o555 if item.is_dir() else 0o444)
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")

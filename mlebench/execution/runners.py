@@ -1,18 +1,109 @@
-"""The runners a cell can run under, in one explicit registry."""
+"""The runners a cell can run under, in one explicit registry, and running a cell with one.
+
+A runner is a class with the :class:`Runner` shape: ``name``, where its cells are graded (``grader``, a key
+of :data:`mlebench.execution.grading.GRADERS`), the record type it writes (``record``), ``problem()`` (why it
+cannot run here, or None), ``image_sources(root)`` (the checkout files of the images it builds, which become
+the run stage's deps) and ``run(cell)``. Adding one is a new file plus one line in :data:`RUNNERS`.
+
+``auto`` (the default setting) picks ``docker`` when an engine answers and otherwise falls back to ``local``
+with a visible warning, and the cell's run.json says so (``runner: local`` plus ``runner_requested: auto``
+and the reason), so the lineage of every score shows which isolation it really had. An explicit runner
+never falls back.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from pathlib import Path
+from typing import ClassVar, Protocol
+
+from mlebench.execution.docker.agent import DockerRunner
+from mlebench.execution.local import LocalRunner
+from mlebench.reporting.records import RunRecord
+from mlebench.spec.cell import Cell
+from mlebench.spec.errors import ConfigError
+from mlebench.spec.params import DockerSettings
+
+AUTO = "auto"
+AUTO_ORDER = ("docker", "local")
+"""What ``auto`` tries, in order: the first runner with no problem here."""
 
 
-def stage_image_sources(kind: str, root: Path) -> list[str]:
-    """Checkout files of the images a stage of ``kind`` builds (empty for stages that build none)."""
-    from mlebench.execution.docker.images import context_sources, env_context, grader_context
+class Runner(Protocol):
+    """What every runner provides (see the module docstring)."""
 
-    if kind == "run_agent":
-        return context_sources(env_context(root), root)
-    if kind == "grade":
-        return sorted(
-            set(context_sources(env_context(root), root)) | set(context_sources(grader_context(root), root))
+    name: ClassVar[str]
+    grader: ClassVar[str]
+    record: ClassVar[type[RunRecord]]
+
+    def problem(self) -> str | None:
+        """Why this runner cannot run cells here, or None."""
+        ...
+
+    @staticmethod
+    def image_sources(root: Path) -> list[str]:
+        """Checkout files of the images this runner builds."""
+        ...
+
+    def run(self, cell: Cell) -> RunRecord:
+        """Run the cell's agent, leave its outputs in ``cell.run_dir`` and return its run record."""
+        ...
+
+
+RUNNERS: dict[str, type[Runner]] = {
+    "docker": DockerRunner,
+    "local": LocalRunner,
+}
+
+
+def runner_names() -> list[str]:
+    """Every value the ``runner`` setting takes."""
+    return [AUTO, *RUNNERS]
+
+
+def get_runner(name: str, settings: DockerSettings) -> Runner:
+    """Return the registered runner ``name`` with the plan's settings; an unknown name is a ConfigError."""
+    try:
+        return RUNNERS[name](settings)
+    except KeyError:
+        raise ConfigError(
+            f"runner {name!r} is unknown (runner: in conf/config.yaml; known: {', '.join(runner_names())})"
+        ) from None
+
+
+def choose_runner(requested: str, settings: DockerSettings) -> tuple[Runner, str]:
+    """Return the runner a cell will use and, when ``auto`` had to fall back, why."""
+    if requested != AUTO:
+        return get_runner(requested, settings), ""
+    problems = []
+    for name in AUTO_ORDER:
+        runner = get_runner(name, settings)
+        problem = runner.problem()
+        if problem is None:
+            return runner, "; ".join(problems)
+        problems.append(problem)
+    raise ConfigError(f"runner 'auto': no runner can run here: {'; '.join(problems)}")
+
+
+def run_cell(cell: Cell, requested: str, settings: DockerSettings) -> RunRecord:
+    """Run one cell with the requested runner and write its run.json (once, atomically)."""
+    runner, why = choose_runner(requested, settings)
+    if why:
+        print(
+            f"WARNING: runner 'auto' found no usable Docker engine, so {cell.label} runs locally, "
+            f"without container isolation: {why}",
+            file=sys.stderr,
         )
-    return []
+    record = runner.run(cell)
+    if why:
+        record = dataclasses.replace(
+            record, runner_requested=requested, runner_note=f"no Docker engine reachable: {why}"
+        )
+    record.write(cell.run_dir)
+    return record
+
+
+def run_image_sources(root: Path) -> list[str]:
+    """Checkout files of every image any runner builds for a run: what a run stage depends on."""
+    return sorted({rel for runner in RUNNERS.values() for rel in runner.image_sources(root)})

@@ -13,15 +13,17 @@ lock entry and lineage.
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from mlebench.data.checker import competition_ids
+from mlebench.execution.grading import grade_image_sources
+from mlebench.execution.runners import run_image_sources, runner_names
+from mlebench.spec.cell import Cell
 from mlebench.spec.declarations import all_competition_ids, load_competition
 from mlebench.spec.errors import ConfigError
+from mlebench.spec.files import write_text
 from mlebench.spec.params import PARAMS_FILE, CompetitionSet, Plan, validate_plan
 from mlebench.spec.paths import (
     audit_path,
@@ -35,6 +37,7 @@ from mlebench.spec.paths import (
     run_dir,
     selfcheck_path,
 )
+from mlebench.spec.sets import competition_ids
 from mlebench.spec.sources import closure
 from mlebench.spec.yamlio import load_yaml
 
@@ -46,26 +49,19 @@ _HERE = Path()  # paths.py builds every path; relative to the repository root, t
 
 
 def stage_code(kind: str, root: Path, scripts: tuple[str, ...] = ()) -> list[str]:
-    """The code a stage runs, derived from its imports: DVC does not follow imports, so these become deps.
+    """Return the code a stage runs, derived from its imports (DVC does not follow imports: these are deps).
 
     The stage module's import closure (:func:`mlebench.spec.sources.closure`), that of any ``scripts`` it
     loads (a competition's ``prepare.py``), and the files of every image a runner builds for the stage.
     Editing any of them makes exactly the stages that run it stale, and nothing else.
     """
-    from mlebench.execution.runners import stage_image_sources
-
     files = set(closure([f"stages/{kind}.py", *scripts], root))
-    files |= set(stage_image_sources(kind, root))
+    files |= set(_IMAGE_SOURCES.get(kind, lambda _: [])(root))
     return sorted(files)
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One agent × competition × seed."""
-
-    agent: str
-    competition_id: str
-    seed: int
+_IMAGE_SOURCES = {"run_agent": run_image_sources, "grade": grade_image_sources}
+"""The stages that build images: their files are the stages' deps as much as the code they import."""
 
 
 def conf_dir(root: Path | None = None) -> Path:
@@ -101,6 +97,8 @@ def compose(overrides: list[str], multirun: bool = False, root: Path | None = No
 def resolve(config: dict[str, Any], root: Path | None = None) -> Plan:
     """Validate a composed config and resolve its competition set to concrete, sorted ids."""
     plan = validate_plan(config, "conf/ (composed)")
+    if plan.runner not in runner_names():
+        raise ConfigError(f"conf/: runner {plan.runner!r} is unknown (known: {', '.join(runner_names())})")
     cset = plan.competition_set
     ids = resolve_set(cset, root)
     if not ids:
@@ -133,9 +131,14 @@ def resolve_set(cset: CompetitionSet, root: Path | None = None) -> list[str]:
     return competition_ids(cset.where, root)
 
 
-def cells(plan: Plan) -> list[Cell]:
-    """Every cell of the grid, in a stable order."""
-    return [Cell(a, c, s) for c in plan.competition_set.ids for a in plan.agent for s in plan.seeds]
+def cells(plan: Plan, root: Path | None = None) -> list[Cell]:
+    """Every cell of the grid, in a stable order, at its usual places in the checkout."""
+    return [
+        Cell.planned(c, a, s, root, plan.agent[a], plan.hardware)
+        for c in plan.competition_set.ids
+        for a in plan.agent
+        for s in plan.seeds
+    ]
 
 
 def render(plan: Plan, root: Path | None = None) -> dict[Path, str]:
@@ -155,10 +158,7 @@ def write_plan(plan: Plan, root: Path | None = None) -> list[Path]:
     changed = []
     for path, text in files.items():
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+            write_text(path, text)
             changed.append(path)
     for stale in sorted((base / "pipelines").glob("*/dvc.yaml")):
         if stale not in files:
@@ -335,7 +335,6 @@ def _yaml_text(data: Any) -> str:
 
 
 __all__ = [
-    "Cell",
     "stage_code",
     "cells",
     "check_plan",

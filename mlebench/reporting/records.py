@@ -1,35 +1,42 @@
-"""The grading record: one JSON file per cell, MLE-bench's report fields plus status and lineage.
+"""The two records of a cell — ``run.json`` and the grading record — as typed values, each built in one place.
 
-Fields (MLE-bench's ``CompetitionReport``, in its order): ``competition_id``, ``score`` (rounded to 5
-decimals; null when there is no valid submission), ``gold_threshold``, ``silver_threshold``,
+A runner builds one :class:`RunRecord` (or a subclass with its own facts) and writes it once; the grade stage
+builds one :class:`GradeRecord` from the run record, the graders' outcome and the lineage, and writes it once.
+Both go through :func:`mlebench.spec.files.write_json`, so a kill mid-write never leaves half a record. A
+cell's status is decided in one place, :func:`cell_status`.
+
+Grading record fields (MLE-bench's ``CompetitionReport``, in its order): ``competition_id``, ``score``
+(rounded to 5 decimals; null when there is no valid submission), ``gold_threshold``, ``silver_threshold``,
 ``bronze_threshold``, ``median_threshold``, ``any_medal``, ``gold_medal``, ``silver_medal``, ``bronze_medal``,
 ``above_median`` (strict), ``submission_exists``, ``valid_submission``, ``is_lower_better``, ``created_at``
 (UTC, ISO 8601), ``submission_path`` (relative to the repository).
 
 Ours on top:
-- ``status``: exactly one of ``ok``, ``invalid_submission``, ``no_submission``, ``agent_timeout``,
-  ``agent_error``, ``infra_error``, ``grader_error``. Agent and infrastructure outcomes take precedence
-  over the submission's: a timed-out agent whose partial submission is valid is ``agent_timeout`` and
-  its score and medals still count, as MLE-bench grades whatever submission exists.
+- ``status``: exactly one of :data:`STATUSES`. Agent and infrastructure outcomes take precedence over the
+  submission's: a timed-out agent whose partial submission is valid is ``agent_timeout`` and its score and
+  medals still count, as MLE-bench grades whatever submission exists. A submission.csv the runner refused to
+  collect (a symlink, a folder, a file over the size bound) makes the cell ``invalid_submission``.
 - ``reason``: why the submission is invalid, or what failed; ``traceback`` for a ``grader_error``.
 - ``agent``, ``seed``, ``hardware`` (the profile), ``runner``, ``competition_version``.
-- ``lineage``: sha256 of the public split, the private answers, the submission, the agent folder, the
-  resolved cell config, the grader code (``graders/``) and the competition folder's declaration and
-  leaderboard; the git revision when available.
-- ``timings``: agent start/finish and seconds (from ``run.json``), grading seconds.
+- ``lineage`` (:class:`Lineage`): sha256 of the public split, the private answers, the submission, the agent
+  folder, the resolved cell config, the grader code (``graders/``) and the competition folder's declaration
+  and leaderboard; the git revision when available; where grading ran; the runner's own facts (image ids,
+  network).
+- ``timings`` (:class:`Timings`): agent start/finish and seconds (from ``run.json``), grading seconds.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
-import time
-import traceback
-from datetime import UTC, datetime
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from mlebench.spec.cell import Cell
 from mlebench.spec.declarations import Competition
+from mlebench.spec.files import utc_now
 from mlebench.spec.hashing import sha256_file, sha256_json, sha256_tree
 
 STATUSES = (
@@ -41,114 +48,287 @@ STATUSES = (
     "infra_error",
     "grader_error",
 )
-_AGENT_FAILURES = ("agent_timeout", "agent_error", "infra_error")
+AGENT_FAILURES = ("agent_timeout", "agent_error", "infra_error")
+R = TypeVar("R", bound="RunRecord")
 
 
-def grade_cell(
-    comp: Competition, agent: str, seed: int, run: Path, public: Path, private: Path, root: Path
-) -> dict[str, Any]:
-    """Grade one cell's submission and assemble its full record (never raises for a bad submission)."""
-    from graders.grade import grade
+@dataclass(frozen=True)
+class RunRecord:
+    """What ``run.json`` holds for one cell.
 
-    run_info = _read_run(run)
-    submission = run / "submission.csv"
-    record: dict[str, Any] = {"competition_id": comp.id}
-    t0 = time.monotonic()
-    try:
-        result = grade(comp, submission, private)
-    except Exception:  # noqa: BLE001 - a grader bug must become a recorded grader_error, not a lost cell
-        record.update(_empty_result(submission, root))
-        record.update(
-            status="grader_error", reason="the grader raised an exception", traceback=traceback.format_exc()
+    status: ``ok`` (the agent exited 0), ``agent_error`` (non-zero exit), ``agent_timeout`` (killed at the
+    wall-clock limit), ``infra_error`` (the runner could not run it). ``submission_exists`` says whether a
+    regular ``submission.csv`` was collected; ``extraction_notes`` lists what was refused while copying out
+    (symlinks, oversize files). Hashes are sha256 of the agent folder, of the resolved cell config (agent +
+    hardware + runner + seed) and of the public split the agent saw. ``reason`` says why the agent failed,
+    when the runner knows more than the exit code. ``runner_requested`` and ``runner_note`` are written only
+    when ``runner: auto`` fell back to another runner, and say why.
+    """
+
+    competition_id: str
+    agent: str
+    seed: int
+    runner: str
+    status: str
+    exit_code: int | None
+    started_at: str
+    finished_at: str
+    agent_seconds: float
+    time_limit_secs: int
+    hardware: dict
+    limits_enforced: list[str]
+    submission_exists: bool
+    extraction_notes: list[str]
+    agent_sha256: str
+    config_sha256: str
+    public_sha256: str
+    python: str
+    reason: str = ""
+    runner_requested: str = ""
+    runner_note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the record as ``run.json`` holds it (fallback fields only when there was a fallback)."""
+        data = asdict(self)
+        if not self.runner_requested:
+            data.pop("runner_requested")
+            data.pop("runner_note")
+        return data
+
+    @classmethod
+    def from_json(cls: type[R], data: dict[str, Any]) -> R:
+        """Read a record written by :meth:`to_json` (keys of other record types are ignored)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+    def write(self, out: Path) -> None:
+        """Write ``out/run.json`` atomically: the one place run records are written."""
+        from mlebench.spec.files import write_json
+
+        write_json(out / "run.json", self.to_json())
+
+    def rejected_submission(self) -> str:
+        """Why a submission.csv that existed was not collected (empty when none was refused)."""
+        return next((n for n in self.extraction_notes if n.startswith("submission.csv:")), "")
+
+    def lineage(self) -> dict[str, str]:
+        """Return what the runner adds to the grading record's lineage (image ids, network): none here."""
+        return {}
+
+    def failure(self) -> str:
+        """Why the agent's part failed, for the grading record's reason ("" when it did not)."""
+        if self.status == "agent_timeout":
+            return f"agent killed at the time limit of {self.time_limit_secs} s"
+        if self.status == "agent_error":
+            return f"agent exited with code {self.exit_code}"
+        if self.status == "infra_error":
+            return self.reason or "infrastructure failure"
+        return ""
+
+
+@dataclass(frozen=True)
+class GradeOutcome:
+    """What grading one submission gave: the graders' result fields, or the traceback of a grader bug."""
+
+    status: str
+    reason: str
+    fields: dict[str, Any]
+    grade_seconds: float
+    traceback: str = ""
+
+    @classmethod
+    def from_result(cls, result: dict[str, Any]) -> GradeOutcome:
+        """From ``graders.grade.GradeResult.to_dict()``."""
+        fields = dict(result)
+        status, reason, seconds = fields.pop("status"), fields.pop("reason"), fields.pop("grade_seconds")
+        return cls(status=status, reason=reason, fields=fields, grade_seconds=round(seconds, 3))
+
+    @classmethod
+    def grader_error(cls, traceback: str, seconds: float, submission_exists: bool) -> GradeOutcome:
+        """Build the outcome of a grader that raised: no score, no medal, the traceback kept."""
+        fields = {
+            "score": None,
+            "gold_threshold": None,
+            "silver_threshold": None,
+            "bronze_threshold": None,
+            "median_threshold": None,
+            "any_medal": False,
+            "gold_medal": False,
+            "silver_medal": False,
+            "bronze_medal": False,
+            "above_median": False,
+            "submission_exists": submission_exists,
+            "valid_submission": False,
+            "is_lower_better": None,
+        }
+        return cls("grader_error", "the grader raised an exception", fields, round(seconds, 3), traceback)
+
+    def to_json(self) -> dict[str, Any]:
+        """As the grader container hands it back to the host."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Lineage:
+    """Content hashes that tie a score to exactly what produced it (see the module docstring)."""
+
+    public_sha256: str
+    private_sha256: str
+    submission_sha256: str | None
+    agent_sha256: str | None
+    config_sha256: str | None
+    grader_sha256: str
+    competition_sha256: str
+    public_seen_by_agent_sha256: str | None
+    git_revision: str | None
+    grader_runner: str
+    extra: dict[str, str] = field(default_factory=dict)
+    """What the runner (image ids, network) and the grader (its image) add."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Flat, as the record holds it: the runner's and grader's entries after the common ones."""
+        data = asdict(self)
+        return {**{k: v for k, v in data.items() if k != "extra"}, **self.extra}
+
+
+@dataclass(frozen=True)
+class Timings:
+    """When the agent ran and how long grading took."""
+
+    agent_started_at: str | None
+    agent_finished_at: str | None
+    agent_seconds: float | None
+    grade_seconds: float
+
+
+@dataclass(frozen=True)
+class GradeRecord:
+    """One cell's grading record: MLE-bench's report fields, status, lineage and timings."""
+
+    competition_id: str
+    result: dict[str, Any]
+    created_at: str
+    submission_path: str
+    status: str
+    reason: str
+    traceback: str
+    agent: str
+    seed: int
+    hardware: dict
+    runner: str
+    competition_version: int
+    lineage: Lineage
+    timings: Timings
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the record as written: MLE-bench's fields first, in their order, then ours."""
+        data: dict[str, Any] = {"competition_id": self.competition_id, **self.result}
+        data.update(created_at=self.created_at, submission_path=self.submission_path)
+        data.update(status=self.status, reason=self.reason)
+        if self.traceback:
+            data["traceback"] = self.traceback
+        data.update(
+            agent=self.agent,
+            seed=self.seed,
+            hardware=self.hardware,
+            runner=self.runner,
+            competition_version=self.competition_version,
+            lineage=self.lineage.to_json(),
+            timings=asdict(self.timings),
         )
-    else:
-        record.update(_result_fields(result, submission, root))
-        run_status = run_info.get("status", "infra_error")
-        if run_status in _AGENT_FAILURES:
-            record["status"] = run_status
-            record["reason"] = _agent_reason(run_info, result.reason)
-        else:
-            record["status"], record["reason"] = result.status, result.reason
-    record.update(
-        agent=agent,
-        seed=seed,
-        hardware=run_info.get("hardware", {}),
-        runner=run_info.get("runner", "unknown"),
-        competition_version=comp.version,
-        lineage={
-            "public_sha256": sha256_tree(public),
-            "private_sha256": sha256_tree(private),
-            "submission_sha256": sha256_file(submission)
-            if submission.is_file() and not submission.is_symlink()
-            else None,
-            "agent_sha256": run_info.get("agent_sha256"),
-            "config_sha256": run_info.get("config_sha256"),
-            "grader_sha256": sha256_tree(root / "graders"),
-            "competition_sha256": _competition_hash(comp, root),
-            "public_seen_by_agent_sha256": run_info.get("public_sha256"),
-            "git_revision": _git_revision(root),
-        },
-        timings={
-            "agent_started_at": run_info.get("started_at"),
-            "agent_finished_at": run_info.get("finished_at"),
-            "agent_seconds": run_info.get("agent_seconds"),
-            "grade_seconds": round(time.monotonic() - t0, 3),
-        },
+        return data
+
+    def write(self, path: Path) -> None:
+        """Write the record atomically: the one place grading records are written."""
+        from mlebench.spec.files import write_json
+
+        write_json(path, self.to_json())
+
+
+def cell_status(run: RunRecord | None, outcome: GradeOutcome, run_problem: str = "") -> tuple[str, str]:
+    """Decide the cell's one status and reason from its run (None: no usable run.json) and grading.
+
+    A grader bug is ``grader_error``. Otherwise the agent's failure (timeout, error, infrastructure) wins,
+    its reason followed by the submission's; a refused submission.csv makes "no submission" invalid; else
+    the submission's own status.
+    """
+    if outcome.status == "grader_error":
+        return outcome.status, outcome.reason
+    rejected = run.rejected_submission() if run is not None else ""
+    refused = f"submission rejected when collected: {rejected}" if rejected else ""
+    if run is None or run.status in AGENT_FAILURES:
+        text = run.failure() if run is not None else run_problem
+        detail = outcome.reason if outcome.reason else ""
+        reason = f"{text}; submission: {detail}" if detail else text
+        return ("infra_error" if run is None else run.status), (f"{reason}; {refused}" if refused else reason)
+    if outcome.status == "no_submission" and refused:
+        return "invalid_submission", refused
+    return outcome.status, outcome.reason
+
+
+def grade_record(
+    cell: Cell,
+    comp: Competition,
+    run: RunRecord | None,
+    outcome: GradeOutcome,
+    grader: dict[str, str],
+    run_problem: str = "",
+) -> GradeRecord:
+    """Build the cell's grading record: the one place it is assembled.
+
+    ``grader`` says where grading ran: ``grader_runner`` (``host`` or ``docker``) and, for a grader
+    container, its image. ``run_problem`` says why ``run`` is None.
+    """
+    submission = cell.run_dir / "submission.csv"
+    status, reason = cell_status(run, outcome, run_problem)
+    result = dict(outcome.fields)
+    if status == "invalid_submission" and outcome.status == "no_submission":
+        result.update(submission_exists=True, valid_submission=False)
+    lineage = Lineage(
+        public_sha256=sha256_tree(cell.public),
+        private_sha256=sha256_tree(cell.private),
+        submission_sha256=sha256_file(submission)
+        if submission.is_file() and not submission.is_symlink()
+        else None,
+        agent_sha256=run.agent_sha256 if run else None,
+        config_sha256=run.config_sha256 if run else None,
+        grader_sha256=sha256_tree(cell.root / "graders"),
+        competition_sha256=_competition_hash(comp, cell.root),
+        public_seen_by_agent_sha256=run.public_sha256 if run else None,
+        git_revision=_git_revision(cell.root),
+        grader_runner=grader["grader_runner"],
+        extra={**{k: v for k, v in grader.items() if k != "grader_runner"}, **(run.lineage() if run else {})},
     )
-    return record
+    return GradeRecord(
+        competition_id=comp.id,
+        result=result,
+        created_at=utc_now(),
+        submission_path=_rel(submission, cell.root),
+        status=status,
+        reason=reason,
+        traceback=outcome.traceback,
+        agent=cell.agent,
+        seed=cell.seed,
+        hardware=run.hardware if run else {},
+        runner=run.runner if run else "unknown",
+        competition_version=comp.version,
+        lineage=lineage,
+        timings=Timings(
+            agent_started_at=run.started_at if run else None,
+            agent_finished_at=run.finished_at if run else None,
+            agent_seconds=run.agent_seconds if run else None,
+            grade_seconds=outcome.grade_seconds,
+        ),
+    )
 
 
-def write_record(record: dict[str, Any], path: Path) -> None:
-    """Write a record atomically (a kill mid-write leaves the old file or none, never half a file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(record, indent=2, allow_nan=True) + "\n", encoding="utf-8")
-    tmp.replace(path)
-
-
-def _result_fields(result: Any, submission: Path, root: Path) -> dict[str, Any]:
-    fields = result.to_dict()
-    for key in ("status", "reason", "grade_seconds"):  # the record sets these from the cell as a whole
-        fields.pop(key)
-    return {**fields, "created_at": _now(), "submission_path": _rel(submission, root)}
-
-
-def _empty_result(submission: Path, root: Path) -> dict[str, Any]:
-    return {
-        "score": None,
-        "gold_threshold": None,
-        "silver_threshold": None,
-        "bronze_threshold": None,
-        "median_threshold": None,
-        "any_medal": False,
-        "gold_medal": False,
-        "silver_medal": False,
-        "bronze_medal": False,
-        "above_median": False,
-        "submission_exists": submission.is_file(),
-        "valid_submission": False,
-        "is_lower_better": None,
-        "created_at": _now(),
-        "submission_path": _rel(submission, root),
-    }
-
-
-def _read_run(run: Path) -> dict[str, Any]:
+def read_run_json(run_dir: Path) -> tuple[dict[str, Any] | None, str]:
+    """``run.json`` as a dict, or None and why it could not be read."""
+    path = run_dir / "run.json"
     try:
-        return json.loads((run / "run.json").read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8")), ""
     except (FileNotFoundError, json.JSONDecodeError):
-        return {"status": "infra_error", "reason": f"{run / 'run.json'} is missing or unreadable"}
-
-
-def _agent_reason(run_info: dict[str, Any], submission_reason: str) -> str:
-    status = run_info.get("status")
-    if status == "agent_timeout":
-        text = f"agent killed at the time limit of {run_info.get('time_limit_secs')} s"
-    elif status == "agent_error":
-        text = f"agent exited with code {run_info.get('exit_code')}"
-    else:
-        text = run_info.get("reason", "infrastructure failure")
-    return f"{text}; submission: {submission_reason}" if submission_reason else text
+        return None, f"{path} is missing or unreadable"
 
 
 def _competition_hash(comp: Competition, root: Path) -> str:
@@ -176,7 +356,3 @@ def _rel(path: Path, root: Path) -> str:
         return path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
         return str(path)
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")

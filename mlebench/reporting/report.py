@@ -14,7 +14,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from mlebench.data.audit import known_leaks
 from mlebench.reporting.records import STATUSES
+from mlebench.spec.declarations import load_competition
+from mlebench.spec.files import write_json, write_text
+from mlebench.spec.paths import audit_path, grade_path, report_dir
 
 PERCENTAGES = {
     "any_medal": lambda r: r["any_medal"],
@@ -25,6 +29,22 @@ PERCENTAGES = {
     "valid_submission": lambda r: r["valid_submission"],
     "submission_exists": lambda r: r["submission_exists"],
 }
+
+
+def write_report(
+    agents: list[str], competition_set: dict[str, Any], seeds: list[int], root: Path | None = None
+) -> dict[str, Any]:
+    """Aggregate every grading record of the plan into ``report/{report.json,report.md,metrics.json}``."""
+    ids = competition_set["ids"]
+    records = load_records([grade_path(a, c, s, root) for a in agents for c in ids for s in seeds])
+    complexity = {c: load_competition(c, root).complexity for c in ids}
+    leaks = {c: known_leaks(json.loads(audit_path(c, root).read_text(encoding="utf-8"))) for c in ids}
+    report = aggregate(records, agents, ids, seeds, competition_set["name"], complexity, leaks)
+    out = report_dir(root)
+    write_json(out / "report.json", report)
+    write_text(out / "report.md", to_markdown(report))
+    write_json(out / "metrics.json", headline(report))
+    return report
 
 
 def mean_sem(values: list[float]) -> tuple[float, float]:

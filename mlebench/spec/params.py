@@ -78,7 +78,8 @@ class Plan(_Strict):
     competition_set: CompetitionSet
     hardware: Hardware
     seeds: list[int] = Field(min_length=1)
-    runner: Literal["auto", "docker", "local"]
+    runner: str
+    """``auto`` or a key of the runner registry (:data:`mlebench.execution.runners.RUNNERS`)."""
     docker: DockerSettings = DockerSettings()
 
     @field_validator("seeds")

@@ -50,7 +50,7 @@ def closure(entries: Iterable[Path | str], root: Path) -> list[str]:
 
 
 def module_name(path: Path, root: Path) -> str | None:
-    """The dotted name of a file of one of our packages (None for a file outside them)."""
+    """Return the dotted name of a file of one of our packages (None for a file outside them)."""
     rel = path.resolve().relative_to(root.resolve()).with_suffix("")
     parts = list(rel.parts)
     if not parts or parts[0] not in PACKAGES:
@@ -59,7 +59,7 @@ def module_name(path: Path, root: Path) -> str | None:
 
 
 def imported_modules(path: Path, root: Path) -> set[str]:
-    """The dotted names of our modules that ``path`` imports (relative imports resolved)."""
+    """Return the dotted names of our modules that ``path`` imports (relative imports resolved)."""
     return set(_imports(path.resolve(), root.resolve()))
 
 

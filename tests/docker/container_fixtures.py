@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cells import run_docker
 
-from mlebench.execution.docker import ContainerRunRecord, connect, engine_problem, env_image, in_ci, run_docker
-from mlebench.execution.docker.images import ImageRef
+from mlebench.execution.docker.agent import ContainerRunRecord
+from mlebench.execution.docker.engine import connect, engine_problem, in_ci
+from mlebench.execution.docker.images import ImageRef, env_image
 from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
 
 ROOT = Path(__file__).resolve().parents[2]

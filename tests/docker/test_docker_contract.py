@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
+from cells import environment as container_env
+from cells import run_local
 from container_fixtures import docker_client, env_ref, hostile, hw, settings, titanic  # noqa: F401 - fixtures
 
-from mlebench.execution.docker import container_env
 from mlebench.spec.params import AgentConfig
-from mlebench.execution.local import run_local
 
 pytestmark = pytest.mark.docker
 

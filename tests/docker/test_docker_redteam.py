@@ -93,7 +93,7 @@ def test_runs_unprivileged_without_capabilities(hostile) -> None:
 def test_symlinked_submission_is_invalid_with_a_reason_and_nothing_is_followed(
     hostile, titanic, tmp_path
 ) -> None:
-    from mlebench.execution.docker import grade_run
+    from cells import grade_run
 
     run = hostile("symlinks", target="/home/data/sample_submission.csv")
     record = run.record
@@ -133,7 +133,7 @@ def test_two_gigabyte_submission_is_refused_without_copying_it(hostile) -> None:
 
 
 def test_non_utf8_submission_is_collected_and_graded_invalid(hostile, titanic) -> None:
-    from mlebench.execution.docker import grade_run
+    from cells import grade_run
 
     run = hostile("non_utf8")
     assert run.record.submission_exists

@@ -9,12 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
+from cells import grade_run, run_docker, run_local
 from container_fixtures import docker_client, env_ref, hostile, hw, settings, titanic  # noqa: F401 - fixtures
 
-from mlebench.execution.docker import grade_run, run_docker
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.params import AgentConfig
-from mlebench.execution.local import run_local
 
 pytestmark = pytest.mark.docker
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,12 +9,16 @@ import subprocess
 import sys
 import tarfile
 from pathlib import Path
+from typing import Any
 
 import pytest
+from cells import cell, run_docker
 
-from mlebench.execution.docker import InfraError, apply_rejected_submission, resolve_runner, run_cell, with_retries
+from mlebench.execution.docker.engine import InfraError, with_retries
 from mlebench.execution.docker.extract import extract_tar, fetch_file
 from mlebench.execution.docker.images import BuildContext
+from mlebench.execution.runners import choose_runner, run_cell
+from mlebench.reporting.records import GradeOutcome, RunRecord, cell_status
 from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -197,8 +201,6 @@ def _probe(tmp_path: Path) -> AgentConfig:
 def test_docker_runner_without_engine_records_infra_error_after_bounded_retries(
     tmp_path, monkeypatch
 ) -> None:
-    from mlebench.execution.docker import run_docker
-
     monkeypatch.setenv("DOCKER_HOST", DEAD)
     agent = _probe(tmp_path)
     waits: list[float] = []
@@ -212,7 +214,6 @@ def test_docker_runner_without_engine_records_infra_error_after_bounded_retries(
         tmp_path / "out",
         tmp_path,
         DockerSettings(infra_retries=2),
-        spec=None,
         sleep=waits.append,
     )
     assert record.status == "infra_error" and record.runner == "docker" and waits == [2.0, 4.0]
@@ -223,10 +224,14 @@ def test_docker_runner_without_engine_records_infra_error_after_bounded_retries(
 
 def test_auto_runner_falls_back_to_local_visibly(tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("DOCKER_HOST", DEAD)
+    auto, docker = choose_runner("auto", DockerSettings()), choose_runner("docker", DockerSettings())
+    resolve_runner = {"auto": (auto[0].name, auto[1]), "docker": (docker[0].name, docker[1])}.get
     assert resolve_runner("auto")[0] == "local" and resolve_runner("docker") == ("docker", "")
     agent = _probe(tmp_path)
     record = run_cell(
-        "auto", DockerSettings(), "c", "probe", agent, HW, 0, tmp_path / "public", tmp_path / "out", tmp_path
+        cell("c", "probe", agent, HW, 0, tmp_path / "public", tmp_path / "out", tmp_path),
+        "auto",
+        DockerSettings(),
     )
     assert record.status == "ok" and record.runner == "local"
     assert "WARNING: runner 'auto' found no usable Docker engine" in capsys.readouterr().err
@@ -234,29 +239,31 @@ def test_auto_runner_falls_back_to_local_visibly(tmp_path, monkeypatch, capsys) 
     assert run["runner"] == "local" and run["runner_requested"] == "auto" and DEAD in run["runner_note"]
 
 
+def _run(status: str, notes: list[str], rejected: str = "") -> RunRecord:
+    from mlebench.execution.docker.agent import ContainerRunRecord
+
+    fields = dict(
+        competition_id="c", agent="a", seed=0, runner="docker", status=status, exit_code=0, started_at="",
+        finished_at="", agent_seconds=0.0, time_limit_secs=1, hardware={}, limits_enforced=[],
+        submission_exists=False, extraction_notes=notes, agent_sha256="", config_sha256="", public_sha256="",
+        python="",
+    )
+    return ContainerRunRecord(**fields, submission_rejected=rejected) if rejected else RunRecord(**fields)
+
+
+def _outcome(status: str, reason: str) -> GradeOutcome:
+    return GradeOutcome(status, reason, {"submission_exists": False, "valid_submission": False}, 0.0)
+
+
 def test_refused_submission_turns_no_submission_into_invalid_submission() -> None:
-    record = {
-        "status": "no_submission",
-        "reason": "no submission file",
-        "submission_exists": False,
-        "valid_submission": False,
-    }
-    apply_rejected_submission(
-        record, {"extraction_notes": ["submission.csv: is a symlink (to '/x'), not collected"]}
-    )
-    assert (
-        record["status"] == "invalid_submission"
-        and "symlink" in record["reason"]
-        and record["submission_exists"]
-    )
-    timed_out = {"status": "agent_timeout", "reason": "killed"}
-    apply_rejected_submission(
-        timed_out, {"submission_rejected": "submission.csv: is a folder, not collected"}
-    )
-    assert timed_out["status"] == "agent_timeout" and "folder" in timed_out["reason"]
-    untouched = {"status": "ok", "reason": ""}
-    apply_rejected_submission(untouched, {"extraction_notes": ["code/x: symlink"]})
-    assert untouched == {"status": "ok", "reason": ""}
+    symlink = _run("ok", ["submission.csv: is a symlink (to '/x'), not collected"])
+    status, reason = cell_status(symlink, _outcome("no_submission", "no submission file"))
+    assert status == "invalid_submission" and "symlink" in reason
+    timed_out = _run("agent_timeout", [], rejected="submission.csv: is a folder, not collected")
+    status, reason = cell_status(timed_out, _outcome("no_submission", "no submission file"))
+    assert status == "agent_timeout" and "folder" in reason and "killed" in reason
+    untouched = _run("ok", ["code/x: symlink"])
+    assert cell_status(untouched, _outcome("ok", "")) == ("ok", "")
 
 
 def test_gpus_become_device_requests_and_limits_reach_create() -> None:
@@ -266,10 +273,13 @@ def test_gpus_become_device_requests_and_limits_reach_create() -> None:
     image = ImageRef("t:1", "sha256:x", "c", built=False, seconds=0.0)
     agent = AgentConfig(path="a", command=["python", "main.py"])
     gpu = Hardware(name="g", cpus=2, memory="1g", shm_size="1g", pids=10, gpus=2, time_limit_secs=5)
-    kwargs = _create_kwargs(image, "c", "a", agent, gpu, 0, Path("/tmp"))
+    def at(agent: AgentConfig, hardware: Hardware) -> Any:
+        return cell("c", "a", agent, hardware, 0, Path("/tmp"), Path("/out"), Path("/r"))
+
+    kwargs = _create_kwargs(image, at(agent, gpu))
     (request,) = kwargs["device_requests"]
     assert request["Count"] == 2 and request["Capabilities"] == [["gpu"]]
-    no_gpu = _create_kwargs(image, "c", "a", agent, gpu.model_copy(update={"gpus": 0}), 0, Path("/tmp"))
+    no_gpu = _create_kwargs(image, at(agent, gpu.model_copy(update={"gpus": 0})))
     assert "device_requests" not in no_gpu
     assert (
         kwargs["network_mode"] == "none" and kwargs["user"] == "1000:1000" and kwargs["cap_drop"] == ["ALL"]
@@ -277,9 +287,7 @@ def test_gpus_become_device_requests_and_limits_reach_create() -> None:
     assert kwargs["mem_limit"] == kwargs["memswap_limit"] == "1g" and kwargs["pids_limit"] == 10
     assert kwargs["nano_cpus"] == 2_000_000_000 and kwargs["shm_size"] == "1g" and kwargs["runtime"] == "runc"
     assert [m["Source"] for m in kwargs["mounts"]] == ["/tmp"] and kwargs["mounts"][0]["ReadOnly"]
-    egress = _create_kwargs(
-        image, "c", "a", agent.model_copy(update={"network": "egress"}), gpu, 0, Path("/tmp")
-    )
+    egress = _create_kwargs(image, at(agent.model_copy(update={"network": "egress"}), gpu))
     assert egress["network_mode"] == "bridge"
 
 

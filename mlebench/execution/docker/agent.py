@@ -26,19 +26,26 @@ import traceback
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mlebench.execution.docker import extract
+from mlebench.execution.docker.engine import (
+    InfraError,
+    connect,
+    engine_problem,
+    is_engine_failure,
+    with_retries,
+)
+from mlebench.execution.docker.images import ImageRef, agent_image, context_sources, env_context, env_image
+from mlebench.execution.local import INSTRUCTIONS, agent_env
+from mlebench.reporting.records import RunRecord
+from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError
+from mlebench.spec.files import utc_now
 from mlebench.spec.hashing import sha256_json, sha256_tree
 from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
-from mlebench.execution.local import INSTRUCTIONS, RunRecord, cell_config
-from mlebench.execution.local import _agent_env as local_agent_env
-from mlebench.execution.docker import extract
-from mlebench.execution.docker.engine import InfraError, connect, is_engine_failure, with_retries
-from mlebench.execution.docker.images import ImageRef, agent_image, env_image
 
 if TYPE_CHECKING:
     import docker
@@ -71,7 +78,8 @@ In this container:
 class ContainerRunRecord(RunRecord):
     """What ``run.json`` holds for a cell the Docker runner ran.
 
-    The first fields mean what they mean in :class:`mlebench.execution.local.RunRecord` (``runner`` is ``docker``;
+    The first fields mean what they mean in :class:`mlebench.reporting.records.RunRecord` (``runner`` is
+    ``docker``;
     ``agent_seconds`` is the container's run time, from start to exit or kill). In addition: ``reason`` (why
     the agent failed: exit code, out of memory, killed at the limit, or the infrastructure error);
     ``network`` (``none`` or ``egress``); ``images`` (tag, content-addressed id and build-context hash of
@@ -93,6 +101,40 @@ class ContainerRunRecord(RunRecord):
     overhead_seconds: dict = field(default_factory=dict)
     log: str = ""
 
+    def rejected_submission(self) -> str:
+        """Why a submission.csv that existed was not collected."""
+        return self.submission_rejected or super().rejected_submission()
+
+    def lineage(self) -> dict[str, str]:
+        """Return the images the agent ran in and its network, for the grading record."""
+        found = {f"{n}_image_id": self.images[n]["id"] for n in ("agent", "env") if n in self.images}
+        return {**found, "agent_network": self.network}
+
+
+class DockerRunner:
+    """The ``docker`` runner: the agent in its own container, graded in a separate grader container."""
+
+    name = "docker"
+    grader = "docker"
+    record = ContainerRunRecord
+
+    def __init__(self, settings: DockerSettings, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.settings = settings
+        self.sleep = sleep
+
+    def problem(self) -> str | None:
+        """Why no engine is usable here, or None when one answers."""
+        return engine_problem()
+
+    @staticmethod
+    def image_sources(root: Path) -> list[str]:
+        """Return the checkout files of the agents' base image (each agent's folder is a dep already)."""
+        return context_sources(env_context(root), root)
+
+    def run(self, cell: Cell) -> ContainerRunRecord:
+        """Run the cell's agent in a container."""
+        return run_docker(cell, self.settings, sleep=self.sleep)
+
 
 @dataclass
 class _Outcome:
@@ -109,19 +151,14 @@ class _Outcome:
     traceback: str = ""
 
 
-def docker_cell_config(agent: AgentConfig, hardware: Hardware, settings: DockerSettings, seed: int) -> dict:
-    """Return the resolved configuration of a Docker cell, as recorded (and hashed) in its lineage."""
-    return {**cell_config(agent, hardware, "docker", seed), "docker": settings.model_dump()}
-
-
-def container_env(competition_id: str, agent: AgentConfig, hardware: Hardware, seed: int) -> dict[str, str]:
+def container_env(cell: Cell) -> dict[str, str]:
     """Return the agent's environment in the container: the local runner's variables, /home paths.
 
     Built from the local runner's own function, so a variable added there reaches containers too; only
     ``PATH`` (the image's) and ``HOME`` (``/home/agent``, the agent's writable home) differ.
     """
     dirs = {name.lower().removesuffix("_dir"): Path(path) for name, path in CONTRACT_DIRS.items()}
-    env = local_agent_env(competition_id, agent, hardware, seed, Path(HOME), dirs)
+    env = agent_env(cell, Path(HOME), dirs)
     env.pop("PATH", None)
     env["HOME"] = CONTRACT_DIRS["AGENT_DIR"]
     return env
@@ -142,29 +179,25 @@ def validation_spec(competition_id: str, root: Path) -> dict[str, Any] | None:
 
 
 def run_docker(
-    competition_id: str,
-    agent_name: str,
-    agent: AgentConfig,
-    hardware: Hardware,
-    seed: int,
-    public: Path,
-    out: Path,
-    root: Path,
+    cell: Cell,
     settings: DockerSettings,
     *,
-    spec: dict[str, Any] | None = None,
     sleep: Callable[[float], None] = time.sleep,
 ) -> ContainerRunRecord:
-    """Run the agent in a container and write ``out/{submission.csv,code/,logs/,agent_output.log,run.json}``.
+    """Run the agent in a container; write ``{submission.csv,code/,logs/,agent_output.log}`` to its run dir.
 
-    ``spec`` is the validation spec (default: read from ``competitions/<id>/competition.yaml``). Config
-    problems (no public split, no Dockerfile, a missing base image, more CPUs than the engine has) raise
-    :class:`ConfigError`; everything else ends in a recorded status.
+    The validation spec comes from ``competitions/<id>/competition.yaml`` (none for an undeclared
+    competition). Config problems (no public split, no Dockerfile, a missing base image, more CPUs than the
+    engine has) raise :class:`ConfigError`; everything else ends in a recorded status. Returns the run
+    record (the caller writes it: :func:`mlebench.execution.runners.run_cell`).
     """
+    agent, hardware = cell.running()
+    competition_id, agent_name, seed, root, public, out = (
+        cell.competition_id, cell.agent, cell.seed, cell.root, cell.public, cell.run_dir
+    )
     if not public.is_dir():
         raise ConfigError(f"{public} is missing: run `dvc repro` for the prepare stage of {competition_id}")
-    if spec is None:
-        spec = validation_spec(competition_id, root)
+    spec = validation_spec(competition_id, root)
     out.mkdir(parents=True, exist_ok=True)
     _clear(out)
     agent_dir = (root / agent.path).resolve()
@@ -189,19 +222,7 @@ def run_docker(
         for attempt in range(settings.infra_retries + 1):
             attempts = attempt + 1
             try:
-                outcome = _attempt(
-                    client,
-                    agent_ref,
-                    competition_id,
-                    agent_name,
-                    agent,
-                    hardware,
-                    seed,
-                    public,
-                    out,
-                    spec,
-                    settings.runtime,
-                )
+                outcome = _attempt(client, agent_ref, cell, spec, settings.runtime)
                 break
             except Exception as exc:  # noqa: BLE001 - engine failures are retried, anything else re-raised
                 if not is_engine_failure(exc):
@@ -236,8 +257,8 @@ def run_docker(
         runner="docker",
         status=outcome.status,
         exit_code=outcome.exit_code,
-        started_at=outcome.started_at or _now(),
-        finished_at=outcome.finished_at or _now(),
+        started_at=outcome.started_at or utc_now(),
+        finished_at=outcome.finished_at or utc_now(),
         agent_seconds=outcome.agent_seconds,
         time_limit_secs=hardware.time_limit_secs,
         hardware=hardware.model_dump(),
@@ -245,7 +266,7 @@ def run_docker(
         submission_exists=outcome.submission == "copied",
         extraction_notes=outcome.notes,
         agent_sha256=sha256_tree(agent_dir),
-        config_sha256=sha256_json(docker_cell_config(agent, hardware, settings, seed)),
+        config_sha256=sha256_json(cell.config("docker", docker=settings.model_dump())),
         public_sha256=sha256_tree(public),
         python="(the agent image's)",
         reason=outcome.reason,
@@ -258,50 +279,32 @@ def run_docker(
         overhead_seconds=outcome.overhead,
         log=log,
     )
-    write_run_json(asdict(record), out)
     return record
 
 
-def write_run_json(data: dict[str, Any], out: Path) -> None:
-    """Write ``out/run.json`` atomically."""
-    tmp = out / "run.json.tmp"
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(out / "run.json")
-
-
 def _attempt(
-    client: docker.DockerClient,
-    image: ImageRef,
-    competition_id: str,
-    agent_name: str,
-    agent: AgentConfig,
-    hardware: Hardware,
-    seed: int,
-    public: Path,
-    out: Path,
-    spec: dict[str, Any] | None,
-    runtime: str,
+    client: docker.DockerClient, image: ImageRef, cell: Cell, spec: dict[str, Any] | None, runtime: str
 ) -> _Outcome:
+    agent, hardware = cell.running()
+    out = cell.run_dir
     outcome = _Outcome()
     spent = outcome.overhead
     container = None
     try:
         with _timed(spent, "create"):
-            container = client.containers.create(
-                **_create_kwargs(image, competition_id, agent_name, agent, hardware, seed, public, runtime)
-            )
+            container = client.containers.create(**_create_kwargs(image, cell, runtime))
             container.put_archive("/", _runtime_files(agent, spec))
         with _timed(spent, "start"):
             container.start()
         started = time.monotonic()
-        outcome.started_at = _now()
+        outcome.started_at = utc_now()
         timed_out = _wait(container, hardware.time_limit_secs, started)
         outcome.agent_seconds = round(time.monotonic() - started, 3)
         if timed_out:
             with _timed(spent, "stop"):
                 container.stop(timeout=KILL_GRACE_SECS)
                 container.wait(timeout=KILL_GRACE_SECS * 4)
-        outcome.finished_at = _now()
+        outcome.finished_at = utc_now()
         container.reload()
         _classify(outcome, container.attrs["State"], timed_out, hardware)
         with _timed(spent, "extract"):
@@ -318,25 +321,18 @@ def _attempt(
     return outcome
 
 
-def _create_kwargs(
-    image: ImageRef,
-    competition_id: str,
-    agent_name: str,
-    agent: AgentConfig,
-    hardware: Hardware,
-    seed: int,
-    public: Path,
-    runtime: str = "runc",
-) -> dict[str, Any]:
+def _create_kwargs(image: ImageRef, cell: Cell, runtime: str = "runc") -> dict[str, Any]:
     from docker.types import DeviceRequest, LogConfig, Mount
 
+    agent, hardware = cell.running()
+    competition_id, agent_name, seed = cell.competition_id, cell.agent, cell.seed
     kwargs: dict[str, Any] = dict(
         image=image.id,
         command=list(agent.command),
         working_dir=CONTRACT_DIRS["AGENT_DIR"],
         user=AGENT_USER,
         runtime=runtime,
-        environment=container_env(competition_id, agent, hardware, seed),
+        environment=container_env(cell),
         name=f"mlebench-{agent_name}-{competition_id}-s{seed}-{uuid.uuid4().hex[:8]}"[:200],
         labels={"mlebench.role": "agent", "mlebench.cell": f"{agent_name}/{competition_id}/{seed}"},
         hostname="agent",
@@ -345,7 +341,12 @@ def _create_kwargs(
         stdin_open=False,
         network_mode="bridge" if agent.network == "egress" else "none",
         mounts=[
-            Mount(target=CONTRACT_DIRS["DATA_DIR"], source=str(public.resolve()), type="bind", read_only=True)
+            Mount(
+                target=CONTRACT_DIRS["DATA_DIR"],
+                source=str(cell.public.resolve()),
+                type="bind",
+                read_only=True,
+            )
         ],
         nano_cpus=int(hardware.cpus * 1e9),
         mem_limit=hardware.memory,
@@ -467,7 +468,3 @@ def _timed(into: dict[str, float], name: str) -> Iterator[None]:
         yield
     finally:
         into[name] = round(into.get(name, 0.0) + time.monotonic() - t0, 3)
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")

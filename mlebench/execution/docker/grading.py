@@ -1,168 +1,106 @@
-"""Grade a cell after its agent has exited: in a grader container for Docker runs, on the host otherwise.
+"""Grade a cell the Docker runner ran in its own grader container, after the agent's container is gone.
 
-A cell the Docker runner ran (``runner: docker`` in its run.json) is graded in its own container from the
-grader image (``environment/grader.Dockerfile``): no network, uid 1000, every capability dropped, and the
-competition's ``private/`` mounted read-only next to the public split and the run directory, also
-read-only. The agent's container is long gone by then; the answers and the agent never share a container.
-Cells the local runner ran are graded by the host process (:func:`mlebench.reporting.records.grade_cell`), which stays
-available for any cell with ``grader="host"``.
-
-Both paths then apply the same two rules: a submission.csv the runner refused to collect (a symlink, a
-folder, a file over the size bound) makes the cell ``invalid_submission`` with that reason rather than
-``no_submission``; and the lineage gains the images (agent, env, grader: tag and content-addressed id),
-the agent's network setting and which grader ran.
+The grader image (``environment/grader.Dockerfile``) holds the modules grading imports. The container has no
+network, runs as uid 1000 with every capability dropped, and mounts read-only, at their usual places under
+``/mlebench``, the competition folder, its public split, its private answers and the cell's run directory.
+It scores the submission (:func:`mlebench.execution.scoring.score_cell`, the same call the host grader
+makes) and hands the outcome back as JSON; the host builds the grading record. The answers and the agent
+never share a container.
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
 import tempfile
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.params import DockerSettings
-from mlebench.reporting.records import grade_cell
 from mlebench.execution.docker import extract
 from mlebench.execution.docker.agent import AGENT_USER
 from mlebench.execution.docker.engine import InfraError, connect, is_engine_failure, with_retries
-from mlebench.execution.docker.images import ImageRef, env_image, grader_image
+from mlebench.execution.docker.images import (
+    ImageRef,
+    context_sources,
+    env_context,
+    env_image,
+    grader_context,
+    grader_image,
+)
+from mlebench.reporting.records import GradeOutcome, RunRecord
+from mlebench.spec.cell import Cell
+from mlebench.spec.errors import ConfigError
+from mlebench.spec.params import DockerSettings
 
 GRADER_ROOT = "/mlebench"
-GRADER_OUT = "/home/grader/out/record.json"
+GRADER_OUT = "/home/grader/out/outcome.json"
 GRADER_TIMEOUT_SECS = 3 * 3600
 GRADER_PIDS = 512
 
 
-def grade_run(
-    comp: Competition,
-    agent: str,
-    seed: int,
-    run: Path,
-    public: Path,
-    private: Path,
-    root: Path,
-    grader: Literal["auto", "host", "docker"] = "auto",
-) -> dict[str, Any]:
-    """Grade one cell and return its record; ``auto`` grades in a container when the agent ran in one."""
-    info = _run_info(run)
-    if grader == "docker" or (grader == "auto" and info.get("runner") == "docker"):
-        record = grade_in_container(comp, agent, seed, run, public, private, root, _settings(info))
-    else:
-        record = grade_cell(comp, agent, seed, run, public, private, root)
-        record["lineage"]["grader_runner"] = "host"
-    apply_rejected_submission(record, info)
-    images = info.get("images") or {}
-    for name in ("agent", "env"):
-        if name in images:
-            record["lineage"][f"{name}_image_id"] = images[name]["id"]
-    if "network" in info:
-        record["lineage"]["agent_network"] = info["network"]
-    return record
-
-
 def grade_in_container(
-    comp: Competition,
-    agent: str,
-    seed: int,
-    run: Path,
-    public: Path,
-    private: Path,
-    root: Path,
-    settings: DockerSettings,
-) -> dict[str, Any]:
-    """Grade one cell in a fresh grader container and return the record it wrote.
+    cell: Cell, run: RunRecord | None, settings: DockerSettings
+) -> tuple[GradeOutcome, dict[str, str]]:
+    """Score one cell in a fresh grader container; return the outcome and the grader's lineage facts.
 
     Engine failures are retried (bounded); when they persist, or the grader container fails without writing
-    a record, this raises so the grade stage fails and is re-run later (the agent's run is kept).
+    an outcome, this raises a ConfigError so the grade stage fails and is re-run later (the run is kept).
     """
     try:
         client = with_retries(connect, "connecting to the Docker engine", settings.infra_retries)
-        image = grader_image(client, env_image(client, settings, root), root, settings.infra_retries)
-        record = with_retries(
-            lambda: _grade_once(
-                client, image, comp, agent, seed, run, public, private, root, settings.runtime
-            ),
+        env = env_image(client, settings, cell.root)
+        image = grader_image(client, env, cell.root, settings.infra_retries)
+        outcome = with_retries(
+            lambda: _grade_once(client, image, cell, settings.runtime),
             "grading in the grader container",
             settings.infra_retries,
         )
     except InfraError as exc:
         raise ConfigError(
-            f"{agent}/{comp.id}/seed {seed}: could not grade in the grader container: {exc}\n"
+            f"{cell.label}: could not grade in the grader container: {exc}\n"
             "The agent's run is kept; start the Docker engine and re-run `dvc repro`."
         ) from None
-    record["lineage"]["git_revision"] = _git_revision(root)
-    record["lineage"]["grader_runner"] = "docker"
-    record["lineage"]["grader_image_id"] = image.id
-    record["lineage"]["grader_image_tag"] = image.tag
-    return record
+    return outcome, {"grader_runner": "docker", "grader_image_id": image.id, "grader_image_tag": image.tag}
 
 
-def apply_rejected_submission(record: dict[str, Any], info: dict[str, Any]) -> None:
-    """Make "no submission" ``invalid_submission`` when the runner refused a submission.csv that existed."""
-    rejected = info.get("submission_rejected") or next(
-        (note for note in info.get("extraction_notes", []) if note.startswith("submission.csv:")), ""
-    )
-    if not rejected:
-        return
-    if record["status"] == "no_submission":
-        record.update(
-            status="invalid_submission",
-            reason=f"submission rejected when collected: {rejected}",
-            submission_exists=True,
-            valid_submission=False,
-        )
-    elif record["status"] in ("agent_timeout", "agent_error", "infra_error"):
-        record["reason"] = f"{record['reason']}; submission rejected when collected: {rejected}"
+def image_sources(root: Path) -> list[str]:
+    """Checkout files the grader image (and the env image it is built on) is made of."""
+    env, grader = context_sources(env_context(root), root), context_sources(grader_context(root), root)
+    return sorted(set(env) | set(grader))
 
 
-def _grade_once(
-    client: Any,
-    image: ImageRef,
-    comp: Competition,
-    agent: str,
-    seed: int,
-    run: Path,
-    public: Path,
-    private: Path,
-    root: Path,
-    runtime: str,
-) -> dict[str, Any]:
+def _mounts(cell: Cell) -> list[Any]:
+    """Return the four read-only bind mounts, at the same relative places as in the checkout."""
     from docker.types import Mount
 
-    rel = {
-        "competitions": f"competitions/{comp.id}",
-        "public": f"data/prepared/{comp.id}/public",
-        "private": f"data/prepared/{comp.id}/private",
-        "run": f"runs/{agent}/{comp.id}/{seed}",
-    }
+    rel = Cell.planned(cell.competition_id, cell.agent, cell.seed, root=Path())
     sources = {
-        "competitions": root / "competitions" / comp.id,
-        "public": public,
-        "private": private,
-        "run": run,
+        Path("competitions") / cell.competition_id: cell.root / "competitions" / cell.competition_id,
+        rel.public: cell.public,
+        rel.private: cell.private,
+        rel.run_dir: cell.run_dir,
     }
-    mounts = [
+    return [
         Mount(
-            target=f"{GRADER_ROOT}/{rel[k]}",
-            source=str(Path(sources[k]).resolve()),
+            target=f"{GRADER_ROOT}/{target.as_posix()}",
+            source=str(source.resolve()),
             type="bind",
             read_only=True,
         )
-        for k in rel
+        for target, source in sources.items()
     ]
+
+
+def _grade_once(client: Any, image: ImageRef, cell: Cell, runtime: str) -> GradeOutcome:
     command = [
         "python",
         "-m",
         "mlebench.execution.docker.grade_entry",
         "--competition",
-        comp.id,
+        cell.competition_id,
         "--agent",
-        agent,
+        cell.agent,
         "--seed",
-        str(seed),
+        str(cell.seed),
         "--out",
         GRADER_OUT,
     ]
@@ -171,14 +109,17 @@ def _grade_once(
         command=command,
         user=AGENT_USER,
         runtime=runtime,
-        mounts=mounts,
+        mounts=_mounts(cell),
         network_mode="none",
         detach=True,
         init=True,
         cap_drop=["ALL"],
         security_opt=["no-new-privileges:true"],
         pids_limit=GRADER_PIDS,
-        labels={"mlebench.role": "grader", "mlebench.cell": f"{agent}/{comp.id}/{seed}"},
+        labels={
+            "mlebench.role": "grader",
+            "mlebench.cell": f"{cell.agent}/{cell.competition_id}/{cell.seed}",
+        },
         working_dir=GRADER_ROOT,
     )
     try:
@@ -186,14 +127,14 @@ def _grade_once(
         status = container.wait(timeout=GRADER_TIMEOUT_SECS)
         with tempfile.TemporaryDirectory(prefix="mlebench-grade-") as tmp:
             notes: list[str] = []
-            got = extract.fetch_file(container, GRADER_OUT, Path(tmp) / "record.json", notes)
+            got = extract.fetch_file(container, GRADER_OUT, Path(tmp) / "outcome.json", notes)
             if got != "copied" or status.get("StatusCode") != 0:
                 output = container.logs(stdout=True, stderr=True, tail=60).decode("utf-8", "replace")
                 raise RuntimeError(
-                    f"the grader container for {agent}/{comp.id}/seed {seed} exited with "
-                    f"{status.get('StatusCode')} and record {got} {notes}:\n{output}"
+                    f"the grader container for {cell.label} exited with "
+                    f"{status.get('StatusCode')} and outcome {got} {notes}:\n{output}"
                 )
-            return json.loads((Path(tmp) / "record.json").read_text(encoding="utf-8"))
+            return GradeOutcome(**json.loads((Path(tmp) / "outcome.json").read_text(encoding="utf-8")))
     finally:
         try:
             container.remove(force=True, v=True)
@@ -202,28 +143,4 @@ def _grade_once(
                 raise
 
 
-def _settings(info: dict[str, Any]) -> DockerSettings:
-    recorded = info.get("docker") or {}
-    return DockerSettings.model_validate(
-        {k: v for k, v in recorded.items() if k in DockerSettings.model_fields}
-    )
-
-
-def _run_info(run: Path) -> dict[str, Any]:
-    try:
-        return json.loads((run / "run.json").read_text(encoding="utf-8"))
-    except (FileNotFoundError, json.JSONDecodeError):
-        return {}
-
-
-def _git_revision(root: Path) -> str | None:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None
-
-
-__all__ = ["apply_rejected_submission", "grade_in_container", "grade_run"]
+__all__ = ["grade_in_container", "image_sources"]

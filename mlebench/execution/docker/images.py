@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mlebench.execution.docker.engine import InfraError, with_retries
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.hashing import sha256_json
-from mlebench.spec.sources import closure
 from mlebench.spec.params import AgentConfig, DockerSettings
-from mlebench.execution.docker.engine import InfraError, with_retries
+from mlebench.spec.sources import closure
 
 if TYPE_CHECKING:
     import docker
@@ -126,7 +126,7 @@ def env_image(client: docker.DockerClient, settings: DockerSettings, root: Path)
 
 
 def env_context(root: Path) -> BuildContext:
-    """The env image's build context: ``environment/`` files plus the modules ``validate`` imports."""
+    """Return the env image's build context: ``environment/`` files plus the modules ``validate`` imports."""
     ctx = BuildContext()
     for name in ENV_FILES:
         ctx.add_file(name, root / ENVIRONMENT / name)
@@ -137,7 +137,7 @@ def env_context(root: Path) -> BuildContext:
 
 
 def grader_context(root: Path) -> BuildContext:
-    """The grader image's build context: its Dockerfile plus the modules the grading entry point imports."""
+    """Return the grader image's build context: its Dockerfile plus the modules grading imports."""
     ctx = BuildContext()
     ctx.add_file("Dockerfile", root / ENVIRONMENT / "grader.Dockerfile")
     for rel in closure([GRADER_ENTRY], root):
@@ -146,7 +146,7 @@ def grader_context(root: Path) -> BuildContext:
 
 
 def context_sources(ctx: BuildContext, root: Path) -> list[str]:
-    """The checkout files (relative POSIX paths) a build context is made of: what an image depends on."""
+    """Return the checkout files (POSIX, relative) a build context is made of: what an image depends on."""
     base = root.resolve()
     return sorted(
         src.resolve().relative_to(base).as_posix() for src in ctx.files.values() if isinstance(src, Path)

@@ -1,0 +1,64 @@
+"""Grade a finished cell where its runner says (on this host, or in a grader container) and build its record.
+
+Where grading runs is an explicit registry, :data:`GRADERS`: ``host`` scores in this process, ``docker`` in
+a fresh grader container that alone mounts the answers (:mod:`mlebench.execution.docker.grading`). A cell is
+graded where its runner (``runner`` in run.json) grades, unless the caller asks for another grader. The
+grading record is then built once, from the run record, the outcome and the lineage
+(:func:`mlebench.reporting.records.grade_record`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from mlebench.execution.docker.grading import grade_in_container, image_sources
+from mlebench.execution.runners import RUNNERS
+from mlebench.execution.scoring import score_cell
+from mlebench.reporting.records import GradeOutcome, GradeRecord, RunRecord, grade_record, read_run_json
+from mlebench.spec.cell import Cell
+from mlebench.spec.declarations import load_competition
+from mlebench.spec.params import DockerSettings
+
+Grader = Callable[[Cell, RunRecord | None, DockerSettings], tuple[GradeOutcome, dict[str, str]]]
+"""Score a cell somewhere; return the outcome and where it ran (``grader_runner`` and its facts)."""
+
+
+def _grade_on_host(
+    cell: Cell, run: RunRecord | None, settings: DockerSettings
+) -> tuple[GradeOutcome, dict[str, str]]:
+    return score_cell(cell), {"grader_runner": "host"}
+
+
+GRADERS: dict[str, Grader] = {
+    "docker": grade_in_container,
+    "host": _grade_on_host,
+}
+
+
+def grade_cell(cell: Cell, settings: DockerSettings | None = None, grader: str = "") -> GradeRecord:
+    """Grade one finished cell and return its record (the caller writes it).
+
+    ``grader`` overrides where grading runs (a key of :data:`GRADERS`); by default the runner that ran the
+    cell decides, and a cell without a usable run.json is graded on the host. ``settings`` default to the
+    ones the run recorded (a Docker run records its own).
+    """
+    data, problem = read_run_json(cell.run_dir)
+    runner = RUNNERS.get(str((data or {}).get("runner")))
+    run = None
+    if data is not None:
+        try:
+            run = (runner.record if runner else RunRecord).from_json(data)
+        except TypeError as exc:
+            problem = f"{cell.run_dir / 'run.json'} is not a run record ({exc})"
+    where = grader or (runner.grader if runner else "host")
+    recorded = (data or {}).get("docker") or {}
+    recorded = {k: v for k, v in recorded.items() if k in DockerSettings.model_fields}
+    outcome, facts = GRADERS[where](cell, run, settings or DockerSettings.model_validate(recorded))
+    comp = load_competition(cell.competition_id, cell.root)
+    return grade_record(cell, comp, run, outcome, facts, problem)
+
+
+def grade_image_sources(root: Path) -> list[str]:
+    """Checkout files of every image a grader builds: what a grade stage depends on."""
+    return sorted(set(image_sources(root)))

@@ -1,0 +1,145 @@
+"""The code's layers point one way, and no module of ours imports itself round a circle.
+
+From the bottom: ``mlebench.spec`` (schemas, YAML, paths, errors) imports nothing else of ours; ``graders``
+imports only itself and the spec; data and reporting sit above them, execution above those, planning above
+execution, and the entry points (the CLI, the stage wrapper, ``stages/``) on top. Authoring tools
+(``authoring/``) may use anything, and only the CLI may reach them. Imports are read from the code itself,
+function-level ones included (:mod:`mlebench.spec.sources`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mlebench.spec.sources import PACKAGES, imported_modules, module_name
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYERS = [
+    ("mlebench.spec",),
+    ("graders",),
+    ("mlebench.data", "mlebench.reporting"),
+    ("mlebench.execution",),
+    ("mlebench.planning",),
+    ("mlebench.cli", "mlebench.stage", "stages", "mlebench"),
+]
+AUTHORING = "authoring"
+MAY_USE_AUTHORING = ("mlebench.cli",)
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "__pycache__" not in path.parts:
+                found[module_name(path, ROOT)] = path
+    return found
+
+
+MODULES = _modules()
+GRAPH = {name: imported_modules(path, ROOT) - {name} for name, path in MODULES.items()}
+
+
+def _layer(module: str) -> int | None:
+    """Return the layer a module belongs to (by its longest matching prefix), None for authoring."""
+    best, depth = None, -1
+    for index, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and prefix.count(".") > depth:
+                best, depth = index, prefix.count(".")
+    return best
+
+
+def test_every_module_has_a_layer() -> None:
+    unplaced = [m for m in MODULES if _layer(m) is None and not m.startswith(AUTHORING)]
+    assert not unplaced
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if not m.startswith(AUTHORING)))
+def test_imports_point_down(module: str) -> None:
+    mine = _layer(module)
+    upward = sorted(
+        target
+        for target in GRAPH[module]
+        if not target.startswith(AUTHORING) and (_layer(target) or 0) > mine
+    )
+    assert not upward, f"{module} (layer {mine}) imports from layers above it: {upward}"
+
+
+def test_graders_import_only_graders_and_the_spec() -> None:
+    wrong = {
+        module: sorted(t for t in targets if not t.startswith(("graders", "mlebench.spec")))
+        for module, targets in GRAPH.items()
+        if module.startswith("graders")
+    }
+    assert not {m: t for m, t in wrong.items() if t}
+
+
+def test_spec_imports_nothing_else_of_ours() -> None:
+    wrong = {
+        module: sorted(t for t in targets if not t.startswith("mlebench.spec"))
+        for module, targets in GRAPH.items()
+        if module.startswith("mlebench.spec")
+    }
+    assert not {m: t for m, t in wrong.items() if t}
+
+
+def test_only_the_cli_reaches_the_authoring_tools() -> None:
+    users = sorted(
+        module
+        for module, targets in GRAPH.items()
+        if not module.startswith(AUTHORING) and any(t.startswith(AUTHORING) for t in targets)
+    )
+    assert set(users) <= set(MAY_USE_AUTHORING), users
+
+
+def test_no_import_cycles() -> None:
+    """Tarjan's strongly connected components over the module graph: every component is one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in GRAPH.get(node, ()):
+            if target not in MODULES:
+                continue
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in MODULES:
+        if module not in index:
+            visit(module)
+    assert not cycles, f"import cycles: {cycles}"
+
+
+def test_the_checks_see_a_planted_cycle_and_an_upward_import(tmp_path: Path) -> None:
+    """The reading of imports is what the checks stand on: it must see both kinds of wrong edge."""
+    pkg = tmp_path / "graders"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("def f():\n    from graders import b\n")
+    (pkg / "b.py").write_text("from .a import f\nfrom mlebench.execution import runners\n")
+    (tmp_path / "mlebench" / "execution").mkdir(parents=True)
+    for init in ("mlebench/__init__.py", "mlebench/execution/__init__.py", "mlebench/execution/runners.py"):
+        (tmp_path / init).write_text("")
+    assert imported_modules(pkg / "a.py", tmp_path) >= {"graders.b"}
+    assert imported_modules(pkg / "b.py", tmp_path) >= {"graders.a", "mlebench.execution.runners"}
