@@ -24,9 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from mlebench.execution.docker import connect, run_docker  # noqa: E402
+from mlebench.execution.docker.engine import connect  # noqa: E402
+from mlebench.execution.runners import run_cell  # noqa: E402
+from mlebench.spec.cell import Cell  # noqa: E402
 from mlebench.spec.params import AgentConfig, DockerSettings, Hardware  # noqa: E402
-from mlebench.execution.local import run_local  # noqa: E402
 
 DUMMY = AgentConfig(path="agents/dummy", command=["python", "main.py"], kwargs={})
 HW = Hardware(name="bench", cpus=1, memory="1g", shm_size="64m", pids=256, gpus=0, time_limit_secs=300)
@@ -43,6 +44,10 @@ def _competition(folder: Path, rows: int = 1000) -> Path:
         "id,y\n" + "".join(f"{i},0\n" for i in range(rows, 2 * rows))
     )
     return public
+
+
+def _cell(public: Path, seed: int, out: Path) -> Cell:
+    return Cell("bench", "dummy", seed, ROOT, public, public.parent / "private", out, DUMMY, HW)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,18 +69,14 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="mlebench-bench-") as tmp:
         public = _competition(Path(tmp) / "comp", args.rows)
         t0 = time.monotonic()
-        warm = run_docker(
-            "bench", "dummy", DUMMY, HW, 0, public, Path(tmp) / "warm", ROOT, settings, spec=None
-        )
+        warm = run_cell(_cell(public, 0, Path(tmp) / "warm"), "docker", settings)
         print(f"warm-up (image build or lookup): {time.monotonic() - t0:.1f} s, status {warm.status}")
         for i in range(args.cells):
             t0 = time.monotonic()
-            rec = run_local("bench", "dummy", DUMMY, HW, i, public, Path(tmp) / f"local{i}", ROOT)
+            rec = run_cell(_cell(public, i, Path(tmp) / f"local{i}"), "local", settings)
             local_over.append(time.monotonic() - t0 - rec.agent_seconds)
             t0 = time.monotonic()
-            drec = run_docker(
-                "bench", "dummy", DUMMY, HW, i, public, Path(tmp) / f"docker{i}", ROOT, settings, spec=None
-            )
+            drec = run_cell(_cell(public, i, Path(tmp) / f"docker{i}"), "docker", settings)
             docker_wall_over.append(time.monotonic() - t0 - drec.agent_seconds)
             assert rec.status == drec.status == "ok", (rec.status, drec.status, drec.reason)
             docker_over.append(sum(drec.overhead_seconds.get(p, 0.0) for p in PHASES))

@@ -84,7 +84,7 @@ def test_grader_image_holds_graders_and_no_data(docker_client, env_ref) -> None:
 
 
 def test_build_failure_is_an_infra_error_after_bounded_retries(docker_client, env_ref) -> None:
-    from mlebench.execution.docker import InfraError
+    from mlebench.execution.docker.engine import InfraError
 
     ctx = BuildContext({"Dockerfile": f"FROM {env_ref.tag}\nRUN exit 7\n".encode()})
     with pytest.raises(InfraError, match="2 attempt"):
