@@ -1,4 +1,4 @@
-"""The ``mlebench`` command: list, prepare, grade, grade-sample, plan, report, check, leaderboard.
+"""The ``mlebench`` command: list, prepare, grade, plan, report, bundle, verify-bundle, check, and more.
 
 Names and flags follow MLE-bench's CLI where it has them (``prepare -c/--all/--lite``, ``grade --submission
 --output-dir``, ``grade-sample SUBMISSION COMPETITION_ID``).
@@ -84,6 +84,34 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="aggregate grading records (the DVC `report` stage)")
     p.set_defaults(func=_report)
+
+    p = sub.add_parser("bundle", help="pack one agent's graded grid as a leaderboard submission bundle")
+    p.add_argument("--agent", help="agent of params.yaml to bundle (default: the plan's only agent)")
+    p.add_argument(
+        "--out", type=Path, help="a folder, or a file ending .tar.gz (default: <agent>-bundle.tar.gz)"
+    )
+    p.add_argument("--experiment-id", help="the experiment id in run_group_experiments.csv (default: agent)")
+    p.add_argument("--max-log-bytes", type=int, default=1 << 20, help="per cell; longer logs keep their tail")
+    p.add_argument(
+        "--max-code-bytes", type=int, default=4 << 20, help="per cell; code files past it are left out"
+    )
+    p.set_defaults(func=_bundle)
+
+    p = sub.add_parser("verify-bundle", help="re-hash and re-grade a bundle; print its leaderboard row")
+    p.add_argument("bundle", type=Path, help="a bundle folder or .tar.gz")
+    p.add_argument(
+        "--data-dir", type=Path, help="folder holding <id>/{public,private} (default: data/prepared)"
+    )
+    pad = p.add_mutually_exclusive_group()
+    pad.add_argument(
+        "--pad-missing",
+        dest="pad",
+        action="store_true",
+        default=None,
+        help="pad incomplete seeds with failing scores (default: as the bundle says)",
+    )
+    pad.add_argument("--no-pad-missing", dest="pad", action="store_false")
+    p.set_defaults(func=_verify_bundle)
 
     p = sub.add_parser("check", help="validate every competition folder and report all problems at once")
     p.set_defaults(func=_check)
@@ -186,6 +214,7 @@ def _preflight(comps: list[Any]) -> int:
 
 def _grade(args: argparse.Namespace) -> int:
     from graders.grade import grade
+    from mlebench.reporting.v1 import grading_report
     from mlebench.spec.declarations import load_competition
 
     reports = []
@@ -203,17 +232,7 @@ def _grade(args: argparse.Namespace) -> int:
         comp = load_competition(cid)
         result = grade(comp, Path(str(path)), _private(cid, args.data_dir))
         reports.append(_mlebench_report(comp, result, Path(str(path))))
-    summary = {
-        "total_runs": len(reports),
-        "total_runs_with_submissions": sum(r["submission_exists"] for r in reports),
-        "total_valid_submissions": sum(r["valid_submission"] for r in reports),
-        "total_medals": sum(r["any_medal"] for r in reports),
-        "total_gold_medals": sum(r["gold_medal"] for r in reports),
-        "total_silver_medals": sum(r["silver_medal"] for r in reports),
-        "total_bronze_medals": sum(r["bronze_medal"] for r in reports),
-        "total_above_median": sum(r["above_median"] for r in reports),
-        "competition_reports": reports,
-    }
+    summary = grading_report(reports)
     from mlebench.spec.files import write_json
 
     out = args.output_dir / f"{time.strftime('%Y-%m-%dT%H-%M-%S-%Z', time.gmtime())}_grading_report.json"
@@ -284,6 +303,40 @@ def _report(args: argparse.Namespace) -> int:
     from stages.report import main as report_main
 
     return report_main(["--agents", ",".join(planned().agent)])
+
+
+def _bundle(args: argparse.Namespace) -> int:
+    from mlebench.reporting.bundle import Caps, build_bundle
+    from mlebench.spec.params import load_plan
+
+    plan = load_plan()
+    if args.agent is None and len(plan.agent) != 1:
+        raise ConfigError(
+            f"params.yaml plans several agents ({', '.join(plan.agent)}): choose one with --agent"
+        )
+    agent = args.agent or next(iter(plan.agent))
+    out = args.out or Path(f"{agent}-bundle.tar.gz")
+    caps = Caps(log_bytes=args.max_log_bytes, code_bytes=args.max_code_bytes)
+    submission = build_bundle(plan, agent, out, caps=caps, experiment_id=args.experiment_id)
+    for cell in submission["missing_cells"]:
+        print(f"not graded (left out): {cell['competition_id']} seed {cell['seed']}", file=sys.stderr)
+    print(f"{agent}: {submission['leaderboard_row']}")
+    print(f"wrote {out}")
+    return 0
+
+
+def _verify_bundle(args: argparse.Namespace) -> int:
+    from mlebench.reporting.verify import verify_bundle
+
+    result = verify_bundle(args.bundle, data_dir=args.data_dir, pad_missing=args.pad)
+    for problem in result.problems:
+        print(f"MISMATCH {problem}")
+    if not result.ok:
+        print(f"{args.bundle}: {len(result.problems)} mismatch(es)", file=sys.stderr)
+        return 1
+    print(f"{args.bundle}: {result.files} files match the manifest; {result.regraded} submissions re-graded")
+    print(result.row)
+    return 0
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -1,21 +1,27 @@
-"""DVC stage `report`: aggregate every grading record of the plan into report.{json,md} and metrics.json."""
+"""DVC stage `report`: aggregate every grading record of the plan into report/ (json, md, html, plots)."""
 
 from __future__ import annotations
 
 import argparse
 
-from mlebench.reporting.report import to_markdown, write_report
+from mlebench.reporting.markdown import to_markdown
+from mlebench.reporting.report import write_report
 from mlebench.spec.params import stage_params
 from mlebench.stage import run_stage
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write report/report.json, report/report.md and report/metrics.json."""
+    """Write report/{report.json,report.md,report.html,metrics.json,headline.csv}."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--agents", required=True, help="comma-separated agent names of the plan")
     args = parser.parse_args(argv)
-    params = stage_params(["competition_set", "seeds"])
-    report = write_report(args.agents.split(","), params["competition_set"], params["seeds"])
+    params = stage_params(["competition_set", "seeds", "report"])
+    report = write_report(
+        args.agents.split(","),
+        params["competition_set"],
+        params["seeds"],
+        pad_missing=params["report"]["pad_missing"],
+    )
     print(to_markdown(report).split("## Cells by status")[0])
     return 0
 

@@ -65,6 +65,22 @@ def test_repro_grades_every_cell_with_lineage(repo: Path) -> None:
     assert "any_medal_pct" in shown
 
 
+def test_the_report_page_and_the_dvc_plot(repo: Path) -> None:
+    """report.html renders without errors; `dvc plots show` lists the headline series the stage wrote."""
+    from browser import open_page
+
+    shown = json.loads(_run(["dvc", "plots", "show", "--json"], repo).stdout)
+    (plot,) = shown["data"]["report/headline.csv"]
+    rows = plot["content"]["data"]["values"]
+    assert {(r["agent"], r["group"]) for r in rows} == {
+        (a, g) for a in ("dummy", "baseline") for g in ("custom", "embedded")
+    }
+    page = open_page(
+        repo / "report" / "report.html", {"charts": "document.querySelectorAll('svg.chart').length"}
+    )
+    assert page.errors == [] and page.requests == [] and page.values["charts"] == 3
+
+
 def test_second_repro_is_a_no_op(repo: Path) -> None:
     assert _stale(repo) == set()
     out = _run(["dvc", "repro"], repo).stdout

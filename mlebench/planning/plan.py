@@ -257,16 +257,32 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
 def _root_pipeline(plan: Plan, root: Path) -> dict[str, Any]:
     grades = [_rel(grade_path(c.agent, c.competition_id, c.seed, _HERE)) for c in cells(plan)]
     audits = [_rel(audit_path(cid, _HERE)) for cid in plan.competition_set.ids]
+    # The report counts each split's competitions among all declarations (its coverage): one folder dep,
+    # so adding a competition re-runs the report without changing this file.
+    declarations = ["competitions"]
+    out = report_dir(_HERE)
     report = _stage(
         f"python -m stages.report --agents {','.join(plan.agent)}",
         stage_code("report", root),
-        grades + audits,
-        params=["competition_set", "seeds"],
-        outs=[_rel(report_dir(_HERE) / "report.json"), _rel(report_dir(_HERE) / "report.md")],
+        grades + audits + declarations,
+        params=["competition_set", "seeds", "report"],
+        outs=[_rel(out / name) for name in ("report.json", "report.md", "report.html", "headline.csv")],
         wdir=None,
     )
-    report["metrics"] = [_rel(report_dir(_HERE) / "metrics.json")]
-    return {"stages": {"report": report}}
+    report["metrics"] = [_rel(out / "metrics.json")]
+    plots = [
+        {
+            _rel(out / "headline.csv"): {
+                "x": "any_medal_pct",
+                "y": "series",
+                "template": "bar_horizontal",
+                "title": "Any medal % per agent and group (mean over seeds)",
+                "x_label": "any medal %",
+                "y_label": "agent · group",
+            }
+        }
+    ]
+    return {"stages": {"report": report}, "plots": plots}
 
 
 def _rel(path: Path) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_serializer
 
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.paths import repo_root
@@ -23,17 +23,44 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class Disclosures(_Strict):
+    """What a leaderboard entry declares about how its agent worked; a field left out is *undeclared*.
+
+    ``models``: the models the agent calls (``[]``: none). ``test_feedback``: whether the agent got any
+    feedback computed from the test answers (MLE-bench's #138). ``web_search``: whether it searched the web.
+    Nothing here is assumed: a bundle writes "undeclared" for every field the agent config leaves out.
+    """
+
+    models: list[str] | None = None
+    test_feedback: bool | None = None
+    web_search: bool | None = None
+
+    @model_serializer(mode="wrap")
+    def _declared_only(self, handler: Any) -> dict[str, Any]:
+        return {k: v for k, v in handler(self).items() if v is not None}
+
+
 class AgentConfig(_Strict):
     """One agent: its folder (main.py, requirements.txt, Dockerfile), the command that starts it, its options.
 
     ``network`` is what the Docker runner gives the agent's container: ``none`` (the default: no network at
     all) or ``egress`` (the engine's default bridge, e.g. for an LLM API). It is recorded in the lineage.
+    ``disclosures`` (optional) is what the agent declares for a leaderboard entry (:class:`Disclosures`);
+    an agent without it serialises exactly as before, so its params and config hash do not change.
     """
 
     path: str
     command: list[str] = Field(min_length=1)
     kwargs: dict[str, Any] = {}
     network: Literal["none", "egress"] = "none"
+    disclosures: Disclosures | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_undeclared(self, handler: Any) -> dict[str, Any]:
+        data = handler(self)
+        if self.disclosures is None:
+            data.pop("disclosures", None)
+        return data
 
 
 class Hardware(_Strict):
@@ -63,6 +90,17 @@ class DockerSettings(_Strict):
     infra_retries: int = Field(default=2, ge=0, le=10)
 
 
+class ReportSettings(_Strict):
+    """How the report aggregates: ``pad_missing`` pads incomplete seeds with failing entries.
+
+    Off (the default, MLE-bench's default): a split's seed count is the smallest number of graded entries
+    among its competitions. On (MLE-bench's ``--pad-missing``, the leaderboard's footnoted rows): the
+    largest, with absent entries counted as no submission and no medal.
+    """
+
+    pad_missing: bool = False
+
+
 class CompetitionSet(_Strict):
     """A named set of competitions: an explicit id list, or a query over the declarations."""
 
@@ -81,6 +119,7 @@ class Plan(_Strict):
     runner: str
     """``auto`` or a key of the runner registry (:data:`mlebench.execution.runners.RUNNERS`)."""
     docker: DockerSettings = DockerSettings()
+    report: ReportSettings = ReportSettings()
 
     @field_validator("seeds")
     @classmethod

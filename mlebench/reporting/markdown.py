@@ -1,0 +1,113 @@
+"""``report.md``: the report as Markdown tables (headline, leaderboard row, statuses, comparisons, cells)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlebench.reporting.records import STATUSES
+from mlebench.reporting.stats import format_pm, leaderboard_row
+
+
+def to_markdown(report: dict[str, Any]) -> str:
+    """Render a human-readable report: headline table, per-status counts, per-competition table."""
+    lines = [
+        f"# Report: competition set `{report['competition_set']}`",
+        "",
+        f"Seeds: {report['seeds']}. Percentages are the mean ± SEM over seeds; SEM = {report['sem']}. "
+        f"Method: {report['method']}.",
+        "",
+        "| agent | group | competitions | seeds | any medal % | gold % | above median % | valid % |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    footnote = False
+    for agent, entry in report["agents"].items():
+        for group, s in entry["groups"].items():
+            m = s["metrics"]
+            mark = " †" if s["padded_entries"] else ""
+            footnote |= bool(mark)
+            lines.append(
+                f"| {agent} | {group}{mark} | {_coverage(report, group, s)} | {s['seeds']} | "
+                f"{format_pm(m['any_medal'])} | {format_pm(m['gold_medal'])} | "
+                f"{format_pm(m['above_median'])} | {format_pm(m['valid_submission'])} |"
+            )
+            if s["incomplete_seeds"]:
+                lines.append(f"|  | (incomplete seeds: {s['incomplete_seeds']}) | | | | | | |")
+    if footnote:
+        lines += ["", "† computed by padding incomplete seeds with failing scores."]
+    lines += ["", "Leaderboard row (any medal %, mean ± SEM):", ""]
+    lines += [f"- {agent}: {leaderboard_row(entry['groups'])}" for agent, entry in report["agents"].items()]
+    lines += _statuses(report) + _comparisons(report) + _cells(report)
+    leaks = report.get("leaks", {})
+    if leaks:
+        lines += ["", "## Known leaks", "", "Public data of these competitions can reveal answers:", ""]
+        lines += [f"- `{cid}`: " + "; ".join(notes) for cid, notes in leaks.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _coverage(report: dict[str, Any], group: str, summary: dict[str, Any]) -> str:
+    declared = report.get("groups", {}).get(group, {}).get("declared", summary["competitions"])
+    n = summary["competitions"]
+    return str(n) if declared == n else f"{n} of {declared}"
+
+
+def _statuses(report: dict[str, Any]) -> list[str]:
+    names = [*STATUSES, "missing"]
+    lines = [
+        "",
+        "## Cells by status",
+        "",
+        "| agent | " + " | ".join(names) + " |",
+        "|---|" + "---|" * len(names),
+    ]
+    for agent, entry in report["agents"].items():
+        counts = entry["status_counts"]
+        lines.append(f"| {agent} | " + " | ".join(str(counts.get(s, 0)) for s in names) + " |")
+    return lines
+
+
+def _comparisons(report: dict[str, Any]) -> list[str]:
+    if not report.get("comparisons"):
+        return []
+    lines = [
+        "",
+        "## Paired comparisons (any medal, percentage points, paired by competition and seed)",
+        "",
+        "| a − b | pairs | difference | 95% CI (bootstrap) | p (permutation) |",
+        "|---|---|---|---|---|",
+    ]
+    for c in report["comparisons"]:
+        if c["difference_pct"] is None:
+            lines.append(f"| {c['a']} − {c['b']} | 0 | n/a | n/a | n/a |")
+            continue
+        low, high = c["ci95"]
+        lines.append(
+            f"| {c['a']} − {c['b']} | {c['pairs']} | {c['difference_pct']:+.1f} | "
+            f"[{low:+.1f}, {high:+.1f}] | {c['p_value']:.3g} |"
+        )
+    return lines
+
+
+def _cells(report: dict[str, Any]) -> list[str]:
+    lines = [
+        "",
+        "## Per competition",
+        "",
+        "| agent | competition | seed | status | score | gold | silver | bronze | median | medal |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    leaks = report.get("leaks", {})
+    for agent, entry in report["agents"].items():
+        for cid, rows in entry["per_competition"].items():
+            name = f"{cid} (known leak)" if cid in leaks else cid
+            for row in rows:
+                lines.append(
+                    f"| {agent} | {name} | {row['seed']} | {row['status']} | {_num(row['score'])} | "
+                    f"{_num(row['gold_threshold'])} | {_num(row['silver_threshold'])} | "
+                    f"{_num(row['bronze_threshold'])} | {_num(row['median_threshold'])} | "
+                    f"{row['medal']} |"
+                )
+    return lines
+
+
+def _num(value: Any) -> str:
+    return "" if value is None else f"{value:.5g}"

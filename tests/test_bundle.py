@@ -1,0 +1,210 @@
+"""`mlebench bundle` and `mlebench verify-bundle` on a small graded grid in a temporary checkout.
+
+The grid: the dummy agent on titanic-lite, seeds 0-2, graded for real. Seed 0 submits the answers (gold),
+seeds 1 and 2 the sample submission (no medal), so the embedded split is 33.33 ± 33.33. Each cell has a
+large log (truncated in the bundle) and a large code file (left out). A fresh bundle verifies; a changed
+score, a changed submission and a missing seed each fail with the file named, even when the tamperer also
+re-hashes the manifest.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mlebench.cli import main as cli
+from mlebench.execution.grading import grade_cell
+from mlebench.reporting.bundle import MANIFEST, Caps, build_bundle, file_hashes
+from mlebench.reporting.records import RunRecord
+from mlebench.reporting.v1 import ENTRY_FIELDS, TOTALS
+from mlebench.reporting.verify import verify_bundle
+from mlebench.spec.cell import Cell
+from mlebench.spec.files import utc_now, write_text
+from mlebench.spec.hashing import sha256_tree
+from mlebench.spec.params import Plan, validate_plan
+
+ROOT = Path(__file__).resolve().parents[1]
+CID = "titanic-lite"
+SEEDS = [0, 1, 2]
+HARDWARE = {
+    "name": "cpu",
+    "cpus": 2.0,
+    "memory": "4g",
+    "shm_size": "1g",
+    "pids": 512,
+    "gpus": 0,
+    "time_limit_secs": 900,
+}
+CAPS = Caps(log_bytes=2000, code_bytes=1000)
+
+
+def _plan(disclosures: dict | None = None) -> Plan:
+    agent = {"path": "agents/dummy", "command": ["python", "main.py"]}
+    if disclosures is not None:
+        agent["disclosures"] = disclosures
+    config = {
+        "agent": {"dummy": agent},
+        "competition_set": {"name": "custom", "ids": [CID]},
+        "hardware": HARDWARE,
+        "seeds": SEEDS,
+        "runner": "local",
+    }
+    return validate_plan(config, "test plan")
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory: pytest.TempPathFactory, prepare_once) -> Path:
+    """Build a checkout with this one's competitions and graders, and three graded cells."""
+    root = tmp_path_factory.mktemp("bundle") / "checkout"
+    root.mkdir()
+    for name in ("competitions", "graders", "agents", "conf"):
+        (root / name).symlink_to(ROOT / name)
+    prepared = prepare_once(CID)
+    for part in ("public", "private"):
+        shutil.copytree(getattr(prepared, part), root / "data" / "prepared" / CID / part)
+    write_text(root / "params.yaml", json.dumps(_plan().model_dump(mode="json")))  # JSON is YAML
+    for seed in SEEDS:
+        cell = Cell.planned(CID, "dummy", seed, root)
+        source = cell.private / "answers.csv" if seed == 0 else cell.public / "sample_submission.csv"
+        cell.run_dir.mkdir(parents=True)
+        shutil.copyfile(source, cell.run_dir / "submission.csv")
+        write_text(cell.run_dir / "code" / "main.py", "print('hello')\n")
+        write_text(cell.run_dir / "code" / "weights.txt", "w" * 5000)
+        write_text(cell.run_dir / "logs" / "agent.log", "".join(f"line {i}\n" for i in range(1000)))
+        now = utc_now()
+        RunRecord(
+            competition_id=CID,
+            agent="dummy",
+            seed=seed,
+            runner="local",
+            status="ok",
+            exit_code=0,
+            started_at=now,
+            finished_at=now,
+            agent_seconds=1.0,
+            time_limit_secs=900,
+            hardware=HARDWARE,
+            limits_enforced=[],
+            submission_exists=True,
+            extraction_notes=[],
+            agent_sha256="a" * 64,
+            config_sha256="c" * 64,
+            public_sha256=sha256_tree(cell.public),
+            python="3",
+        ).write(cell.run_dir)
+        grade_cell(cell).write(cell.grade_path)
+    return root
+
+
+@pytest.fixture
+def bundle(checkout: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "bundle"
+    build_bundle(_plan(), "dummy", out, checkout, CAPS)
+    return out
+
+
+def _rehash(folder: Path) -> None:
+    """Make the manifest agree with the files again, as a careful tamperer would after editing."""
+    manifest = json.loads((folder / MANIFEST).read_text())
+    manifest["files"] = file_hashes(folder)
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+
+
+def test_a_fresh_tarball_verifies_and_gives_the_row(checkout: Path, tmp_path: Path) -> None:
+    out = tmp_path / "dummy.tar.gz"
+    submission = build_bundle(_plan(), "dummy", out, checkout, CAPS)
+    assert submission["leaderboard_row"].endswith("Embedded 33.33 ± 33.33")
+    result = verify_bundle(out, checkout)
+    assert result.ok, result.problems
+    assert result.regraded == 3 and result.row == submission["leaderboard_row"]
+
+
+def test_the_bundle_holds_v1_reports_records_and_disclosures(bundle: Path) -> None:
+    for seed in SEEDS:
+        report = json.loads((bundle / "runs" / f"dummy_seed{seed}" / "grading_report.json").read_text())
+        assert list(report) == [*TOTALS, "competition_reports"]
+        (entry,) = report["competition_reports"]
+        assert list(entry) == [*ENTRY_FIELDS, "status", "reason"]
+        assert entry["submission_path"] == f"cells/{CID}/{seed}/submission.csv"
+        assert report["total_medals"] == (seed == 0)
+        record = json.loads((bundle / "cells" / CID / str(seed) / "grade.json").read_text())
+        assert record["lineage"]["private_sha256"] and record["seed"] == seed
+    assert json.loads((bundle / "disclosures.json").read_text()) == dict.fromkeys(
+        ("models", "test_feedback", "web_search"), "undeclared"
+    )
+    assert json.loads((bundle / "hardware.json").read_text())["profile"] == HARDWARE
+    assert (bundle / "run_group_experiments.csv").read_text().splitlines()[1:] == [
+        f"dummy,dummy_seed{s}" for s in SEEDS
+    ]
+    manifest = json.loads((bundle / MANIFEST).read_text())
+    assert manifest["files"] == file_hashes(bundle)
+    log = f"cells/{CID}/0/logs/agent.log"
+    assert (bundle / log).stat().st_size == 2000 and (bundle / log).read_text().endswith("line 999\n")
+    assert manifest["truncated"][log]["bytes"] > 2000
+    assert f"cells/{CID}/0/code/weights.txt" in manifest["omitted"]
+    assert (bundle / "cells" / CID / "0" / "code" / "main.py").is_file()
+
+
+def test_declared_disclosures_are_carried(checkout: Path, tmp_path: Path) -> None:
+    plan = _plan({"models": ["gpt-4o"], "web_search": False})
+    build_bundle(plan, "dummy", tmp_path / "b", checkout, CAPS)
+    disclosed = json.loads((tmp_path / "b" / "disclosures.json").read_text())
+    assert disclosed == {"models": ["gpt-4o"], "test_feedback": "undeclared", "web_search": False}
+
+
+def test_a_tampered_score_fails_naming_the_file(bundle: Path, checkout: Path) -> None:
+    path = bundle / "runs" / "dummy_seed1" / "grading_report.json"
+    report = json.loads(path.read_text())
+    report["competition_reports"][0].update(score=0.99, any_medal=True, gold_medal=True)
+    report["total_medals"] = report["total_gold_medals"] = 1
+    path.write_text(json.dumps(report))
+    _rehash(bundle)
+    problems = verify_bundle(bundle, checkout).problems
+    assert f"runs/dummy_seed1/grading_report.json: {CID}: score claimed 0.99, re-graded" in "\n".join(
+        problems
+    )
+    assert any(
+        p.startswith("runs/dummy_seed1/grading_report.json: titanic-lite: any_medal") for p in problems
+    )
+
+
+def test_a_tampered_submission_fails_naming_the_file(bundle: Path, checkout: Path) -> None:
+    answers = checkout / "data" / "prepared" / CID / "private" / "answers.csv"
+    shutil.copyfile(answers, bundle / "cells" / CID / "1" / "submission.csv")  # a gold submission swapped in
+    _rehash(bundle)
+    problems = verify_bundle(bundle, checkout).problems
+    assert any(p.startswith(f"cells/{CID}/1/submission.csv: sha256") for p in problems), problems
+    assert any(p.startswith(f"cells/{CID}/1/grade.json: score claimed") for p in problems), problems
+
+
+def test_a_missing_seed_fails_naming_the_file(bundle: Path, checkout: Path) -> None:
+    shutil.rmtree(bundle / "runs" / "dummy_seed2")
+    shutil.rmtree(bundle / "cells" / CID / "2")
+    _rehash(bundle)
+    problems = verify_bundle(bundle, checkout).problems
+    assert "runs/dummy_seed2/grading_report.json: seed 2 has no grading report" in problems
+    assert any(p.startswith("submission.json: figures.embedded") for p in problems)
+
+
+def test_an_edit_the_manifest_does_not_know_is_named(bundle: Path, checkout: Path) -> None:
+    log = bundle / "cells" / CID / "0" / "logs" / "agent.log"
+    log.write_text("nothing to see\n")
+    (bundle / "extra.txt").write_text("x")
+    problems = verify_bundle(bundle, checkout).problems
+    assert any(p.startswith(f"cells/{CID}/0/logs/agent.log: sha256") for p in problems)
+    assert "extra.txt: not in the manifest" in problems
+
+
+def test_the_cli_bundles_and_verifies(
+    checkout: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.setenv("MLEBENCH_ROOT", str(checkout))
+    out = tmp_path / "cli.tar.gz"
+    assert cli(["bundle", "--out", str(out), "--max-log-bytes", "100"]) == 0
+    assert cli(["verify-bundle", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "submissions re-graded" in printed and "Embedded 33.33 ± 33.33" in printed
+    assert cli(["verify-bundle", str(tmp_path / "nowhere.tar.gz")]) == 2
