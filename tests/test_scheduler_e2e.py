@@ -86,7 +86,7 @@ def test_local_pool_gives_what_sequential_repro_gives(tmp_path: Path, sequential
     run = json.loads((repo / "runs" / "dummy" / "titanic-lite" / "0" / "run.json").read_text())
     assert run["executor"]["executor"] == "local" and run["executor"]["settings"]["slots"] == 4
     events = [json.loads(line) for line in (repo / "runs/.scheduler/events.jsonl").read_text().splitlines()]
-    assert Counter(e["event"] for e in events)["recorded"] == 9  # 4 data stages, 2×2 run + grade, report
+    assert Counter(e["event"] for e in events)["recorded"] == 13  # 4 data stages, 4 runs, 4 grades, the report
 
 
 def _slurm_up() -> bool:
