@@ -51,6 +51,7 @@ class SlurmExecutor:
         self._jobs: dict[str, tuple[Job, Any, float]] = {}
         self._seen_running: set[str] = set()
         self._gone_since: dict[str, float] = {}
+        self._refused: list[Done] = []
 
     def problem(self, resources: Resources) -> str | None:
         """Slurm itself rejects what the cluster cannot hold; nothing is checked here."""
@@ -68,15 +69,21 @@ class SlurmExecutor:
             "time": max(1, math.ceil((r.time_limit_secs + s.time_margin_secs) / 60)),
             "ntasks_per_node": 1,
             "nodes": 1,
-            "additional_parameters": {"requeue": False},
+            "additional_parameters": {"no_requeue": True},
         }
         if r.gpus:
             params["gres"] = f"gpu:{r.gpus}"
         for key in ("partition", "account", "qos"):
             if getattr(s, key):
                 params[key] = getattr(s, key)
+        from submitit.core.utils import FailedJobError
+
         self._executor.update_parameters(**params)
-        handle = self._executor.submit(run_command, job.cmd, job.cwd, job.log, job.env)
+        try:
+            handle = self._executor.submit(run_command, job.cmd, job.cwd, job.log, job.env)
+        except FailedJobError as exc:  # sbatch refused or the controller did not answer
+            self._refused.append(Done(job, None, f"sbatch failed: {str(exc)[-500:]}"))
+            return True
         self._jobs[job.key] = (job, handle, time.monotonic())
         return True
 
@@ -85,7 +92,7 @@ class SlurmExecutor:
         deadline = time.monotonic() + timeout
         while True:
             out = self._collect()
-            if out or time.monotonic() >= deadline or not self._jobs:
+            if out or time.monotonic() >= deadline or not (self._jobs or self._refused):
                 return out
             time.sleep(min(0.5, max(0.0, deadline - time.monotonic())))
 
@@ -109,7 +116,7 @@ class SlurmExecutor:
         from submitit.core.utils import FailedJobError, UncompletedJobError
 
         states = _squeue([str(h.job_id) for _, h, _ in self._jobs.values()])
-        out = []
+        out, self._refused = self._refused, []
         for key, (job, handle, _) in list(self._jobs.items()):
             jid = str(handle.job_id)
             state = states.get(jid, "")
