@@ -20,7 +20,6 @@ import argparse
 import json
 import math
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -111,7 +110,8 @@ def main() -> int:
             if "dvc repro" in wall:
                 line += f" = {wall['dvc repro'] / wall[name]:.1f}× faster than dvc repro"
             print(line)
-            subprocess.run(["dvc", "status", "-q"], cwd=repo, check=False)
+            stale = run(["dvc", "status", "--json"], repo, check=False).stdout.strip()
+            print(f"        dvc status afterwards: {stale or '{}'}")
     return 0
 
 
