@@ -1,4 +1,5 @@
-"""The ``mlebench`` command: list, prepare, grade, plan, report, bundle, verify-bundle, check, and more.
+"""The ``mlebench`` command: list, prepare, grade, grade-sample, plan, run, report, bundle, verify-bundle,
+check, leaderboard, thresholds.
 
 Names and flags follow MLE-bench's CLI where it has them (``prepare -c/--all/--lite``, ``grade --submission
 --output-dir``, ``grade-sample SUBMISSION COMPETITION_ID``).
@@ -81,6 +82,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-m", "--multirun", action="store_true", help="expand Hydra sweeps and plan their union")
     p.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. agent=[baseline] seed=five")
     p.set_defaults(func=_plan)
+
+    p = sub.add_parser("run", help="run the planned grid's stale stages in parallel through an executor")
+    p.add_argument("--executor", default="local", help="local, slurm or ray (conf/executor/)")
+    p.add_argument("--jobs", "-j", type=int, help="at most this many stages at once (default: its slots)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, help="live view (default: on a tty)")
+    p.add_argument("-m", "--multirun", action="store_true", help="expand Hydra sweeps and plan their union")
+    p.add_argument("overrides", nargs="*", help="Hydra overrides: plan with them first; executor.KEY=VALUE")
+    p.set_defaults(func=_run)
 
     p = sub.add_parser("report", help="aggregate grading records (the DVC `report` stage)")
     p.set_defaults(func=_report)
@@ -296,6 +305,28 @@ def _plan(args: argparse.Namespace) -> int:
         f"{len(plan.seeds)} seeds = {n} cells; run `dvc repro`"
     )
     return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from mlebench.execution.executors.registry import get_executor
+    from mlebench.execution.scheduler import Scheduler
+    from mlebench.planning.executor_conf import executor_settings, split_overrides
+    from mlebench.planning.plan import compose, planned, resolve, write_plan
+    from mlebench.spec.paths import repo_root
+
+    plan_overrides, executor_overrides = split_overrides(args.overrides)
+    root = repo_root()
+    if plan_overrides or args.multirun:
+        for path in write_plan(resolve(compose(plan_overrides, multirun=args.multirun))):
+            print(f"wrote {path.relative_to(root)}")
+    settings = executor_settings(args.executor, executor_overrides)
+    if args.jobs:
+        settings["slots"] = args.jobs
+    executor = get_executor(args.executor, settings, root)
+    outcome = Scheduler(root, executor, executor.settings, planned().hardware, progress=args.progress).run()
+    for address, why in sorted(outcome.failed.items()):
+        print(f"failed: {address}: {why}", file=sys.stderr)
+    return 0 if outcome.ok else 1
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -143,7 +143,11 @@ def agent_env(cell: Cell, home: Path, dirs: dict[str, Path]) -> dict[str, str]:
         "HARDWARE_GPUS": str(hardware.gpus),
         "AGENT_KWARGS": json.dumps(agent.kwargs, sort_keys=True),
     }
-    for key in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):  # machine-specific BLAS fixes stay in force
+    for key in (
+        "OPENBLAS_CORETYPE",
+        "OPENBLAS_L2_SIZE",
+        "CUDA_VISIBLE_DEVICES",
+    ):  # BLAS fixes, the GPUs given
         if key in os.environ:
             env[key] = os.environ[key]
     return env

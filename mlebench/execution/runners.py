@@ -96,12 +96,34 @@ def run_cell(cell: Cell, requested: str, settings: DockerSettings) -> RunRecord:
             file=sys.stderr,
         )
     record = runner.run(cell)
+    executor = executor_lineage()
+    if executor:
+        record = dataclasses.replace(record, executor=executor)
     if why:
         record = dataclasses.replace(
             record, runner_requested=requested, runner_note=f"no Docker engine reachable: {why}"
         )
     record.write(cell.run_dir)
     return record
+
+
+def executor_lineage() -> dict:
+    """How ``mlebench run`` dispatched this cell (empty under plain ``dvc repro``): from its environment."""
+    import json
+    import os
+    import socket
+
+    from mlebench.execution.dispatch_env import EXECUTOR_ENV
+
+    if EXECUTOR_ENV not in os.environ:
+        return {}
+    info = json.loads(os.environ[EXECUTOR_ENV])
+    gpus = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+    info.update(host=socket.gethostname(), gpus=[g for g in gpus.split(",") if g])
+    for var in ("SLURM_JOB_ID", "RAY_JOB_ID"):
+        if var in os.environ:
+            info[var.lower()] = os.environ[var]
+    return info
 
 
 def run_image_sources(root: Path) -> list[str]:

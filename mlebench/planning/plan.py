@@ -311,6 +311,7 @@ def _stage(
 def _normalise(cfg: Any) -> dict[str, Any]:
     if not isinstance(cfg, dict):
         raise ConfigError("conf/config.yaml must compose to a mapping")
+    cfg.pop("executor", None)  # where stages run, not what they compute: `mlebench run` reads it, DVC never
     if isinstance(cfg.get("seeds"), int):  # a swept single seed: `-m seeds=0,1,2`
         cfg["seeds"] = [cfg["seeds"]]
     return cfg

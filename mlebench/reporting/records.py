@@ -86,6 +86,8 @@ class RunRecord:
     reason: str = ""
     runner_requested: str = ""
     runner_note: str = ""
+    executor: dict = field(default_factory=dict)
+    """Set when ``mlebench run`` dispatched the cell: the executor, its settings, the job, host and GPUs."""
 
     def to_json(self) -> dict[str, Any]:
         """Return the record as ``run.json`` holds it (fallback fields only when there was a fallback)."""
@@ -93,6 +95,8 @@ class RunRecord:
         if not self.runner_requested:
             data.pop("runner_requested")
             data.pop("runner_note")
+        if not self.executor:
+            data.pop("executor")
         return data
 
     @classmethod

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import tarfile
 import time
@@ -193,7 +194,12 @@ def run_docker(
     """
     agent, hardware = cell.running()
     competition_id, agent_name, seed, root, public, out = (
-        cell.competition_id, cell.agent, cell.seed, cell.root, cell.public, cell.run_dir
+        cell.competition_id,
+        cell.agent,
+        cell.seed,
+        cell.root,
+        cell.public,
+        cell.run_dir,
     )
     if not public.is_dir():
         raise ConfigError(f"{public} is missing: run `dvc repro` for the prepare stage of {competition_id}")
@@ -358,7 +364,12 @@ def _create_kwargs(image: ImageRef, cell: Cell, runtime: str = "runc") -> dict[s
         log_config=LogConfig(type="json-file", config={"max-size": "32m", "max-file": "2"}),
     )
     if hardware.gpus > 0:
-        kwargs["device_requests"] = [DeviceRequest(count=hardware.gpus, capabilities=[["gpu"]])]
+        assigned = [g for g in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if g]
+        kwargs["device_requests"] = [  # the devices an executor assigned, else any N of the engine's
+            DeviceRequest(device_ids=assigned, capabilities=[["gpu"]])
+            if assigned
+            else DeviceRequest(count=hardware.gpus, capabilities=[["gpu"]])
+        ]
     return kwargs
 
 

@@ -1,0 +1,119 @@
+"""Benchmark ``mlebench run``: wall time against the ideal and against sequential ``dvc repro``, per executor.
+
+A sleep agent (tests/sleep_agent.py) on one competition, ``--cells`` seeds × ``--secs`` s, ``--slots`` at
+once, under a tiny hardware profile (0.1 CPU, 64m) so the slots, not this host's cores, bound concurrency.
+The data stages run once first (not timed). Printed per executor, from the event log:
+
+- ``agent phase``: first run dispatched → last run recorded; ``ideal`` = ceil(cells / slots) × secs;
+  ``concurrency`` = ideal / agent phase (target >= 0.8);
+- ``dispatch overhead``: per run stage, (started − dispatched) + (recorded − finished): the scheduler's own
+  time, without the stage process (target <= 1 s locally);
+- ``whole grid``: runs and grades, against sequential ``dvc repro`` of the same grid (``--no-sequential``
+  skips it).
+
+    python benchmarks/scheduler.py --cells 60 --secs 10 --slots 10 --executors local,slurm,ray
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from checkout_copy import copy_checkout, plan_and_commit, run  # noqa: E402
+from sleep_agent import add_sleep_agent  # noqa: E402
+
+
+def _grid(base: Path, cells: int, secs: float) -> Path:
+    repo = copy_checkout(base)
+    add_sleep_agent(repo, secs)
+    seeds = ",".join(str(s) for s in range(cells))
+    plan_and_commit(
+        repo,
+        [
+            "competition_set=custom",
+            "competition_set.ids=[titanic-lite]",
+            f"seeds=[{seeds}]",
+            "agent=[sleep]",
+            "runner=local",
+            "hardware.cpus=0.1",
+            "hardware.memory=64m",
+        ],
+    )
+    for stage in ("fetch", "prepare", "selfcheck", "audit"):
+        run(["dvc", "repro", "-s", f"pipelines/titanic-lite/dvc.yaml:{stage}"], repo)
+    return repo
+
+
+def _phase(repo: Path) -> tuple[float, list[float]]:
+    events = [json.loads(x) for x in (repo / "runs/.scheduler/events.jsonl").read_text().splitlines()]
+    runs = [e for e in events if "run_agent-" in e.get("stage", "")]
+    first = min(e["time"] for e in runs if e["event"] == "dispatched")
+    last = max(e["time"] for e in runs if e["event"] == "recorded")
+    at: dict[tuple[str, str], float] = {}
+    for e in runs:
+        at.setdefault((e["stage"], e["event"]), e["time"])
+    overhead = [
+        (at[(s, "started")] - at[(s, "dispatched")]) + (at[(s, "recorded")] - at[(s, "finished")])
+        for s in {e["stage"] for e in runs}
+        if (s, "started") in at and (s, "recorded") in at
+    ]
+    return last - first, overhead
+
+
+def main() -> int:
+    """Run the benchmark and print its ratios."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--cells", type=int, default=60)
+    p.add_argument("--secs", type=float, default=10)
+    p.add_argument("--slots", type=int, default=10)
+    p.add_argument("--executors", default="local,slurm,ray")
+    p.add_argument("--no-sequential", action="store_true")
+    args = p.parse_args()
+    ideal = math.ceil(args.cells / args.slots) * args.secs
+    print(f"{args.cells} cells × {args.secs:g} s, {args.slots} slots: ideal agent phase {ideal:.0f} s")
+    wall: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        if not args.no_sequential:
+            repo = _grid(Path(tmp) / "sequential", args.cells, args.secs)
+            t0 = time.monotonic()
+            run(["dvc", "repro"], repo)
+            wall["dvc repro"] = time.monotonic() - t0
+            print(f"sequential dvc repro: whole grid {wall['dvc repro']:.1f} s")
+        for name in args.executors.split(","):
+            repo = _grid(Path(tmp) / name, args.cells, args.secs)
+            t0 = time.monotonic()
+            proc = run(
+                [sys.executable, "-m", "mlebench.cli", "run", "--executor", name]
+                + ["--jobs", str(args.slots), "--no-progress"],
+                repo,
+                check=False,
+            )
+            wall[name] = time.monotonic() - t0
+            if proc.returncode != 0:
+                print(f"{name}: FAILED ({proc.returncode}): {proc.stderr[-800:]}")
+                continue
+            phase, overhead = _phase(repo)
+            line = (
+                f"{name:>6}: agent phase {phase:.1f} s, concurrency {ideal / phase:.2f} of ideal; "
+                f"dispatch overhead {statistics.mean(overhead):.2f} s/cell (max {max(overhead):.2f}); "
+                f"whole grid {wall[name]:.1f} s"
+            )
+            if "dvc repro" in wall:
+                line += f" = {wall['dvc repro'] / wall[name]:.1f}× faster than dvc repro"
+            print(line)
+            stale = run(["dvc", "status", "--json"], repo, check=False).stdout.strip()
+            print(f"        dvc status afterwards: {stale or '{}'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,229 @@
+"""The scheduler's view of DVC: the planned stages in order, which are stale, and recording one that ran.
+
+DVC stays the judge. :meth:`Pipelines.stages` reads DVC's own stage graph (``repo.index.graph``);
+:meth:`Pipelines.changed` is DVC's ``stage.changed()``, the test ``dvc repro`` applies to each stage when it
+reaches it. A stage runs outside DVC (its ``cmd`` in its ``wdir``, in a worker), because ``dvc repro`` holds
+the repository lock for as long as a stage's command runs, so two ``dvc repro -s`` in one checkout serialise
+(measured: two 5 s stages took 22.6 s side by side). Around the command, under the lock and briefly:
+
+- :meth:`Pipelines.begin` removes the stage's outputs (as ``dvc repro`` does) and snapshots the hashes of its
+  deps and params and its command;
+- :meth:`Pipelines.record` re-hashes them after the command exited and, only if nothing changed while it
+  ran, saves the outputs to the cache and the run-cache and writes the stage's ``dvc.lock`` entry: what
+  ``dvc repro`` writes for the same stage. A stage whose inputs moved is not recorded (and runs again).
+
+DVC rewrites a ``dvc.lock`` in place; :func:`atomic_lock_writes` makes this process write them beside the
+file and rename, so a kill mid-write leaves the old lock or the new one, never half of one.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+KINDS = ("fetch", "prepare", "selfcheck", "audit", "run_agent", "grade", "report")
+"""Stage kinds by name prefix (``run_agent-<agent>-s<seed>``), in the order a grid flows."""
+
+
+@dataclass(frozen=True)
+class PlannedStage:
+    """One DVC stage as the scheduler dispatches it.
+
+    ``address`` is DVC's ``<dvc.yaml path>:<name>`` (relative to the repository), ``upstream`` the
+    addresses of the stages whose outputs it depends on (from DVC's graph), ``wdir`` absolute.
+    """
+
+    address: str
+    name: str
+    kind: str
+    cmd: str
+    wdir: Path
+    upstream: tuple[str, ...]
+
+    @property
+    def pipeline(self) -> str:
+        """The pipeline file's folder name (the competition id), or ``.`` for the root ``dvc.yaml``."""
+        parent = Path(self.address.rsplit(":", 1)[0]).parent
+        return parent.name or "."
+
+    @property
+    def cell(self) -> tuple[str, int] | None:
+        """``(agent, seed)`` for run_agent and grade stages."""
+        if self.kind not in ("run_agent", "grade"):
+            return None
+        agent, seed = self.name.split("-", 1)[1].rsplit("-s", 1)
+        return agent, int(seed)
+
+
+def kind_of(name: str) -> str:
+    """Return the stage kind (one of :data:`KINDS`) a stage name begins with."""
+    head = name.split("-", 1)[0]
+    return head if head in KINDS else "other"
+
+
+@contextmanager
+def atomic_lock_writes() -> Iterator[None]:
+    """Within the block, DVC writes YAML files (its ``dvc.lock`` files) to a temporary file and renames it."""
+    from dvc.utils.serialize import _common
+
+    original = _common._dump_data
+
+    def dump(path: Any, data: Any, dumper: Any, fs: Any = None, **kwargs: Any) -> Any:
+        if fs is not None and getattr(fs, "protocol", "local") not in ("local", "file"):
+            return original(path, data, dumper, fs=fs, **kwargs)
+        target = Path(os.fspath(path))
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                dumper(data, fh, **kwargs)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return None
+
+    _common._dump_data = dump
+    try:
+        yield
+    finally:
+        _common._dump_data = original
+
+
+class Pipelines:
+    """DVC's stages of one checkout, opened once for the scheduler's lifetime (see the module docstring).
+
+    The stages are loaded once, from DVC's graph, and kept: the plan does not change during a run, and the
+    deps' hashes are re-read from the workspace at every check, so a moved input is still seen.
+    """
+
+    def __init__(self, root: Path) -> None:
+        import logging
+
+        from dvc.repo import Repo
+
+        logging.getLogger("dvc").setLevel(logging.WARNING)  # its per-write notices would flood the live view
+        self.root = root.resolve()
+        self.repo = Repo(str(self.root), _wait_for_lock=True)
+        self._loaded: dict[str, Any] = {}
+
+    def close(self) -> None:
+        """Release DVC's handles."""
+        self.repo.close()
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold DVC's repository lock (and write lock files atomically) for the block."""
+        from dvc.repo import lock_repo
+
+        with lock_repo(self.repo), atomic_lock_writes():
+            yield
+
+    def stages(self) -> list[PlannedStage]:
+        """Every stage of the checkout, upstream before downstream (DVC's graph, topologically sorted)."""
+        import networkx as nx
+
+        with self.locked():
+            graph = self.repo.index.graph
+            order = list(reversed(list(nx.topological_sort(graph))))
+            out = []
+            for stage in order:
+                if not stage.cmd:
+                    continue
+                address = self._address(stage)
+                self._loaded[address] = stage
+                cmd = stage.cmd if isinstance(stage.cmd, str) else " && ".join(stage.cmd)
+                out.append(
+                    PlannedStage(
+                        address=address,
+                        name=stage.name,
+                        kind=kind_of(stage.name),
+                        cmd=cmd,
+                        wdir=Path(stage.wdir),
+                        upstream=tuple(sorted(self._address(s) for s in graph.successors(stage) if s.cmd)),
+                    )
+                )
+            return out
+
+    def changed(self, addresses: list[str]) -> dict[str, bool]:
+        """Whether DVC would run each stage now (``stage.changed()``: cmd, deps, params or outs differ)."""
+        with self.locked():
+            return {a: bool(self._stage(a).changed()) for a in addresses}
+
+    def begin(self, addresses: list[str], check: bool = True) -> dict[str, dict[str, Any] | None]:
+        """For each stage DVC would run (all, without ``check``): remove its outputs, snapshot its inputs.
+
+        A stage that is up to date maps to None and is left alone (``dvc repro`` skips it too).
+        """
+        out: dict[str, dict[str, Any] | None] = {}
+        with self.locked():
+            for address in addresses:
+                stage = self._stage(address)
+                if check and not stage.changed():
+                    out[address] = None
+                    continue
+                out[address] = _inputs(stage)
+                stage.remove_outs(ignore_remove=False, force=False)
+        return out
+
+    def record(self, finished: dict[str, dict[str, Any]]) -> dict[str, str]:
+        """Write the lock entries of stages whose inputs still match their snapshot; else say what moved.
+
+        Returns, per address, "" when recorded or the reason it was not. One lock file write per pipeline.
+        """
+        problems: dict[str, str] = {}
+        with self.locked():
+            by_file: dict[Any, list[Any]] = {}
+            for address, snapshot in finished.items():
+                stage = self._stage(address)
+                now = _inputs(stage)
+                moved = sorted(k for k in set(now) | set(snapshot) if now.get(k) != snapshot.get(k))
+                if moved:
+                    problems[address] = f"inputs changed while it ran: {', '.join(moved)}"
+                    continue
+                try:
+                    stage.save_outs()
+                except Exception as exc:  # noqa: BLE001 - DVC's missing-output errors have no common base
+                    problems[address] = f"outputs not recorded: {exc}"
+                    continue
+                stage.md5 = stage.compute_md5()
+                self.repo.stage_cache.save(stage)
+                stage.commit()
+                by_file.setdefault(stage.dvcfile, []).append(stage)
+                problems[address] = ""
+            for dvcfile, stages in by_file.items():
+                dvcfile.dump_stages(stages, update_pipeline=False)
+        return problems
+
+    def inputs(self, address: str) -> dict[str, Any]:
+        """Return the stage's current inputs, as :meth:`begin` snapshots them."""
+        with self.locked():
+            return _inputs(self._stage(address))
+
+    def _stage(self, address: str) -> Any:
+        if address not in self._loaded:
+            path, name = address.rsplit(":", 1)
+            self._loaded[address] = self.repo.stage.load_one(path=str(self.root / path), name=name)
+        return self._loaded[address]
+
+    def _address(self, stage: Any) -> str:
+        rel = Path(stage.dvcfile.path).resolve().relative_to(self.root).as_posix()
+        return f"{rel}:{stage.name}"
+
+
+def _inputs(stage: Any) -> dict[str, Any]:
+    """Return the command and the hash of every dep and param of a stage, as DVC computes them now."""
+    stage.save_deps()
+    found: dict[str, Any] = {"cmd": stage.cmd}
+    for dep in stage.deps:
+        found[str(dep)] = dep.hash_info.to_dict() if dep.hash_info else None
+    return found
+
+
+__all__ = ["KINDS", "PlannedStage", "Pipelines", "atomic_lock_writes", "kind_of"]

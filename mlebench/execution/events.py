@@ -1,0 +1,76 @@
+"""The scheduler's JSONL event log, ``runs/.scheduler/events.jsonl``.
+
+What was dispatched, started, finished, retried and recorded, with host and executor job id.
+One JSON object per line, appended and fsynced as it happens, so after a kill -9 the log holds every event
+up to the kill (a torn last line is skipped on reading). It is also the scheduler's memory across restarts:
+a stage that ``finished`` but was never ``recorded`` is recorded from the inputs its ``dispatched`` event
+snapshotted, without running it again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+EVENTS = ("scheduler", "dispatched", "started", "finished", "recorded", "unrecorded", "retried", "skipped")
+
+
+def events_path(root: Path) -> Path:
+    """Where a checkout's event log lives: beside the runs."""
+    return root / "runs" / ".scheduler" / "events.jsonl"
+
+
+class EventLog:
+    """Append-only JSONL events of one checkout's scheduled runs."""
+
+    def __init__(self, path: Path, session: str) -> None:
+        self.path = path
+        self.session = session
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh = path.open("a", encoding="utf-8")
+
+    def emit(self, event: str, **fields: Any) -> dict[str, Any]:
+        """Append one event (``event`` is one of :data:`EVENTS`) and make it durable."""
+        record = {"event": event, "time": round(time.time(), 3), "session": self.session, **fields}
+        record.setdefault("host", socket.gethostname())
+        self._fh.write(json.dumps(record, sort_keys=True) + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        return record
+
+    def close(self) -> None:
+        """Close the file."""
+        self._fh.close()
+
+
+def read_events(path: Path) -> list[dict[str, Any]]:
+    """Every complete event in the log (a line torn by a kill is skipped)."""
+    if not path.is_file():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return out
+
+
+def unrecorded(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Stages whose last attempt finished cleanly but was never recorded: address → its input snapshot."""
+    snapshots: dict[str, dict[str, Any]] = {}
+    pending: dict[str, dict[str, Any]] = {}
+    for e in events:
+        key = e.get("stage")
+        if e["event"] == "dispatched":
+            snapshots[key] = e.get("inputs") or {}
+            pending.pop(key, None)
+        elif e["event"] == "finished" and e.get("status") == "ok" and key in snapshots:
+            pending[key] = snapshots[key]
+        elif e["event"] in ("recorded", "unrecorded"):
+            pending.pop(key, None)
+    return pending

@@ -1,0 +1,1 @@
+"""Executors: the engines the scheduler dispatches stages to (local pool, Slurm, Ray)."""

@@ -1,0 +1,163 @@
+"""The ``local`` executor: a process pool on this host with resource accounting.
+
+Capacity: ``cpus`` (0: ``os.cpu_count()``), ``memory`` ("": MemTotal from /proc/meminfo) and a GPU inventory
+(``gpus: auto``: the devices ``nvidia-smi -L`` lists, else the ids in ``$MLEBENCH_GPUS``; or an explicit
+list). Each job takes its CPUs, memory and GPUs out of it until it ends; memory and GPUs are never
+oversubscribed and a GPU belongs to one job at a time. A job's GPUs reach it as ``CUDA_VISIBLE_DEVICES``
+(the local runner passes it to the agent, the docker runner turns it into a device request) and are recorded
+in the run record. Each job's command runs in its own session and dies with this process.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import socket
+import subprocess
+import threading
+from pathlib import Path
+from typing import ClassVar
+
+from pydantic import Field
+
+from mlebench.execution.executors.base import (
+    Done,
+    Job,
+    Resources,
+    Settings,
+    kill_group,
+    parse_memory,
+    run_command,
+)
+
+GPU_ENV = "MLEBENCH_GPUS"
+"""Comma-separated GPU ids to use when ``nvidia-smi`` is absent (tests fake an inventory with it)."""
+
+
+class LocalSettings(Settings):
+    """``conf/executor/local.yaml``: the common settings plus this host's capacity (0 / "" / auto: detect)."""
+
+    cpus: float = Field(default=0, ge=0)
+    memory: str = ""
+    gpus: str | list[str] = "auto"
+
+
+class LocalExecutor:
+    """Runs each job as a subprocess of this host once its resources fit (see the module docstring)."""
+
+    name: ClassVar[str] = "local"
+    Settings = LocalSettings
+
+    def __init__(self, settings: LocalSettings, root: Path) -> None:
+        self.settings = settings
+        self.cpus = settings.cpus or float(os.cpu_count() or 1)
+        self.memory = parse_memory(settings.memory, "executor.memory") if settings.memory else _mem_total()
+        self.gpus = gpu_inventory(settings.gpus)
+        self._free_gpus = list(self.gpus)
+        self._used_cpus = 0.0
+        self._used_memory = 0
+        self._running: dict[str, tuple[Job, tuple[str, ...], list[int]]] = {}
+        self._done: queue.Queue[Done] = queue.Queue()
+        self._lock = threading.Lock()
+
+    def problem(self, resources: Resources) -> str | None:
+        """Why a job this big can never run on this host."""
+        if resources.cpus > self.cpus:
+            return f"needs {resources.cpus:g} CPUs, the host has {self.cpus:g} (set executor.cpus)"
+        if resources.memory > self.memory:
+            return f"needs {resources.memory} bytes of memory, the host has {self.memory}"
+        if resources.gpus > len(self.gpus):
+            return (
+                f"needs {resources.gpus} GPUs, the inventory has {len(self.gpus)} "
+                f"(nvidia-smi -L, ${GPU_ENV} or executor.gpus)"
+            )
+        return None
+
+    def submit(self, job: Job) -> bool:
+        """Start the job if its CPUs, memory and GPUs are free now and a slot is open."""
+        r = job.resources
+        with self._lock:
+            if (
+                len(self._running) >= self.settings.slots
+                or self._used_cpus + r.cpus > self.cpus + 1e-9
+                or self._used_memory + r.memory > self.memory
+                or r.gpus > len(self._free_gpus)
+            ):
+                return False
+            devices = tuple(self._free_gpus[: r.gpus])
+            del self._free_gpus[: r.gpus]
+            self._used_cpus += r.cpus
+            self._used_memory += r.memory
+            pid: list[int] = []
+            self._running[job.key] = (job, devices, pid)
+        env = dict(job.env)
+        env["CUDA_VISIBLE_DEVICES"] = ",".join(devices)
+        threading.Thread(target=self._work, args=(job, env, devices, pid), daemon=True).start()
+        return True
+
+    def wait(self, timeout: float) -> list[Done]:
+        """Jobs that ended, waiting up to ``timeout`` s for the first."""
+        out = []
+        try:
+            out.append(self._done.get(timeout=timeout))
+            while True:
+                out.append(self._done.get_nowait())
+        except queue.Empty:
+            pass
+        return out
+
+    def running(self) -> int:
+        """Jobs started and not yet collected."""
+        with self._lock:
+            return len(self._running)
+
+    def job_id(self, key: str) -> str:
+        """Return the job's process id (its command's session leader), "" before it started."""
+        with self._lock:
+            entry = self._running.get(key)
+        return str(entry[2][0]) if entry and entry[2] else ""
+
+    def shutdown(self) -> None:
+        """Kill every running job's process group."""
+        with self._lock:
+            pids = [p[0] for _, _, p in self._running.values() if p]
+        for pid in pids:
+            kill_group(pid)
+
+    def _work(self, job: Job, env: dict[str, str], devices: tuple[str, ...], pid: list[int]) -> None:
+        try:
+            info = run_command(job.cmd, job.cwd, job.log, env, on_start=pid.append)
+            code = info["returncode"]
+            infra = f"worker killed by signal {-code}" if code < 0 else ""
+            done = Done(job, None if infra else code, infra, info["host"], str(info["pid"]), devices)
+        except OSError as exc:
+            done = Done(job, None, f"could not start the command: {exc}", socket.gethostname(), "", devices)
+        with self._lock:
+            self._running.pop(job.key, None)
+            self._free_gpus.extend(devices)
+            self._used_cpus -= job.resources.cpus
+            self._used_memory -= job.resources.memory
+        self._done.put(done)
+
+
+def gpu_inventory(setting: str | list[str]) -> list[str]:
+    """Return the GPU ids on offer: an explicit list, or (``auto``) nvidia-smi's, else ``$MLEBENCH_GPUS``."""
+    if isinstance(setting, list):
+        return [str(g) for g in setting]
+    if shutil.which("nvidia-smi"):
+        try:
+            out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30).stdout
+        except (OSError, subprocess.SubprocessError):
+            out = ""
+        ids = [line.split(":")[0].split()[-1] for line in out.splitlines() if line.startswith("GPU ")]
+        if ids:
+            return ids
+    return [g.strip() for g in os.environ.get(GPU_ENV, "").split(",") if g.strip()]
+
+
+def _mem_total() -> int:
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemTotal:"):
+            return int(line.split()[1]) * 1024
+    return 8 * 1024**3

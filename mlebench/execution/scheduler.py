@@ -1,0 +1,368 @@
+"""``mlebench run``: dispatch the planned grid's stale stages to an executor, in dependency order.
+
+A thin scheduler, not an engine (DESIGN.md §4). DVC says what the stages are and which are stale
+(:mod:`mlebench.execution.dvc_stages`); an existing engine runs them (:mod:`mlebench.execution.executors`).
+The loop:
+
+1. record what a killed predecessor left finished but unrecorded (from the event log's snapshots), and take
+   the stages DVC would run, plus everything downstream of them;
+2. a stage is *ready* when none of its upstream stages is still to do; ready stages are checked with DVC
+   again (a stage whose upstream re-ran to the same bytes is skipped, as ``dvc repro`` skips it), their
+   outputs removed and their inputs snapshotted, then offered to the executor: grading first (each run's
+   grade right after it), then a competition's data stages, then agent runs; the report comes last because
+   it depends on every grade;
+3. a stage that exits 0 is recorded in its ``dvc.lock`` only if its inputs still match the snapshot; one that
+   exits non-zero failed (never retried: the run stage records an agent's own failure and exits 0); one the
+   engine lost is retried with bounded exponential backoff, and after that counts as ``infra_error``.
+
+Ctrl-C once: stop dispatching, let running stages finish and record them. Twice (or SIGTERM): kill them; their
+outputs stay unrecorded, so DVC still sees them stale. kill -9 at any moment: the lock files are written
+atomically and the event log is fsynced, so the same command again loses no finished stage and runs none
+twice.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mlebench.execution.dvc_stages import Pipelines, PlannedStage
+from mlebench.execution.events import EventLog, events_path, read_events, unrecorded
+from mlebench.execution.executors.base import JOB_ENV, Executor, Job, Resources, Settings, parse_memory
+from mlebench.execution.progress import Progress
+from mlebench.spec.errors import ConfigError
+from mlebench.spec.params import Hardware
+from mlebench.spec.paths import grade_path
+
+_PRIORITY = {"grade": 0, "fetch": 1, "prepare": 2, "selfcheck": 3, "audit": 3, "run_agent": 4, "report": 5}
+_POLL_SECS = 0.2
+
+
+@dataclass
+class Outcome:
+    """What one ``mlebench run`` did: stage counts by status, cells by status, the stages that failed."""
+
+    stages: dict[str, int] = field(default_factory=dict)
+    cells: dict[str, int] = field(default_factory=dict)
+    failed: dict[str, str] = field(default_factory=dict)
+    recovered: list[str] = field(default_factory=list)
+    interrupted: bool = False
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """No stage failed and the run was not interrupted."""
+        return not self.failed and not self.interrupted
+
+
+class Scheduler:
+    """One scheduled run over a checkout (see the module docstring)."""
+
+    def __init__(
+        self,
+        root: Path,
+        executor: Executor,
+        settings: Settings,
+        hardware: Hardware,
+        progress: bool | None = None,
+    ) -> None:
+        self.root = root.resolve()
+        self.executor = executor
+        self.settings = settings
+        self.hardware = hardware
+        self.session = uuid.uuid4().hex[:12]
+        self.pipelines = Pipelines(self.root)
+        self.events = EventLog(events_path(self.root), self.session)
+        self.live = progress
+        self.stopping = False
+        self.aborting = False
+
+    def run(self) -> Outcome:
+        """Run every stale stage and what depends on it; return the outcome."""
+        t0 = time.monotonic()
+        outcome = Outcome()
+        stages = self.pipelines.stages()
+        by_key = {s.address: s for s in stages}
+        outcome.recovered = self._recover(by_key)
+        todo = self._stale(stages)
+        self._check_fits([by_key[k] for k in todo])
+        self.events.emit(
+            "scheduler",
+            action="start",
+            executor=self.executor.name,
+            stages=len(todo),
+            slots=self.settings.slots,
+        )
+        progress = Progress(len(todo), self.executor.name, self.live)
+        old = {s: signal.signal(s, self._on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            self._loop(by_key, todo, progress, outcome)
+        finally:
+            for sig, handler in old.items():
+                signal.signal(sig, handler)
+            progress.close()
+            outcome.stages = dict(progress.stages)
+            outcome.cells = dict(progress.cells)
+            outcome.seconds = round(time.monotonic() - t0, 3)
+            self.events.emit("scheduler", action="stop", interrupted=outcome.interrupted, **outcome.stages)
+            self.events.close()
+            self.executor.shutdown()
+            self.pipelines.close()
+        print(progress.summary())
+        return outcome
+
+    def _loop(
+        self, by_key: dict[str, PlannedStage], todo: list[str], progress: Progress, out: Outcome
+    ) -> None:
+        pending = list(todo)  # to do, in topological order
+        remaining = set(todo)  # to do or running: what blocks downstream stages
+        snapshots: dict[str, dict[str, Any]] = {}
+        attempts: dict[str, int] = {k: 1 for k in todo}
+        not_before: dict[str, float] = {}
+        running: dict[str, Job] = {}
+        started: set[str] = set()
+        self._since: dict[str, float] = {}
+        self._took: dict[str, float] = {}
+        self._failed: set[str] = set()
+        while True:
+            self._block(by_key, pending, progress)
+            if self.aborting:
+                out.interrupted = True
+                self.executor.shutdown()
+                return
+            if not self.stopping:
+                self._dispatch(
+                    by_key, pending, remaining, snapshots, attempts, not_before, running, progress, out
+                )
+            elif not running:
+                out.interrupted = bool(pending)
+                return
+            if not running and not pending:
+                return
+            if not running and all(not_before.get(k, 0) > time.monotonic() for k in pending):
+                time.sleep(_POLL_SECS)
+                continue
+            done = self.executor.wait(_POLL_SECS)
+            for key in list(running):
+                if key not in started and self.executor.job_id(key):
+                    started.add(key)
+                    self.events.emit(
+                        "started", stage=key, attempt=attempts[key], job_id=self.executor.job_id(key)
+                    )
+            ok = {}
+            for d in done:
+                key = d.job.key
+                running.pop(key, None)
+                started.discard(key)
+                took = time.monotonic() - self._since.get(key, time.monotonic())
+                base = dict(
+                    seconds=round(took, 3),
+                    stage=key,
+                    attempt=d.job.attempt,
+                    host=d.host,
+                    job_id=d.job_id,
+                    gpus=list(d.devices),
+                )
+                if d.returncode == 0:
+                    self.events.emit("finished", status="ok", returncode=0, **base)
+                    ok[key] = snapshots.pop(key)
+                    self._took[key] = took
+                elif d.infra:
+                    snapshots.pop(key, None)
+                    self.events.emit("finished", status="infra_error", reason=d.infra, **base)
+                    if attempts[key] <= self.settings.retries:
+                        delay = min(
+                            self.settings.backoff_secs * 2 ** (attempts[key] - 1),
+                            self.settings.backoff_max_secs,
+                        )
+                        attempts[key] += 1
+                        not_before[key] = time.monotonic() + delay
+                        pending.append(key)
+                        self.events.emit(
+                            "retried", stage=key, attempt=attempts[key], delay=delay, reason=d.infra
+                        )
+                    else:
+                        self._fail(by_key[key], "infra_error", d.infra, remaining, progress, out)
+                else:
+                    snapshots.pop(key, None)
+                    self.events.emit("finished", status="failed", returncode=d.returncode, **base)
+                    self._fail(
+                        by_key[key],
+                        "failed",
+                        f"exited {d.returncode}; see {d.job.log}",
+                        remaining,
+                        progress,
+                        out,
+                    )
+            if ok:
+                for key, problem in self.pipelines.record(ok).items():
+                    stage = by_key[key]
+                    if not problem:
+                        self.events.emit("recorded", stage=key)
+                        remaining.discard(key)
+                        progress.finished(key, "ok", self._took.pop(key, 0.0), self._cell_status(stage))
+                    else:
+                        self.events.emit("unrecorded", stage=key, reason=problem)
+                        if attempts[key] <= self.settings.retries:
+                            attempts[key] += 1
+                            pending.append(key)
+                        else:
+                            self._fail(stage, "failed", problem, remaining, progress, out)
+            progress.update(len(pending), len(running), self.settings.slots)
+
+    def _dispatch(
+        self,
+        by_key: dict[str, PlannedStage],
+        pending: list[str],
+        remaining: set[str],
+        snapshots: dict[str, dict[str, Any]],
+        attempts: dict[str, int],
+        not_before: dict[str, float],
+        running: dict[str, Job],
+        progress: Progress,
+        out: Outcome,
+    ) -> None:
+        now = time.monotonic()
+        ready = [
+            k
+            for k in pending
+            if not_before.get(k, 0) <= now and not any(u in remaining for u in by_key[k].upstream)
+        ]
+        fresh = [k for k in ready if k not in snapshots]
+        if fresh:
+            for key, snap in self.pipelines.begin(fresh).items():
+                if snap is None:
+                    pending.remove(key)
+                    remaining.discard(key)
+                    self.events.emit("skipped", stage=key, reason="up to date")
+                    progress.finished(key, "skipped", 0.0)
+                    ready.remove(key)
+                else:
+                    snapshots[key] = snap
+        ready.sort(key=lambda k: (_PRIORITY.get(by_key[k].kind, 9), pending.index(k)))
+        for key in ready:
+            if len(running) >= self.settings.slots:
+                break
+            job = self._job(by_key[key], attempts[key])
+            if self.executor.submit(job):
+                self._since[key] = time.monotonic()
+                pending.remove(key)
+                running[key] = job
+                self.events.emit(
+                    "dispatched",
+                    stage=key,
+                    attempt=job.attempt,
+                    executor=self.executor.name,
+                    job_id=self.executor.job_id(key),
+                    inputs=snapshots[key],
+                )
+
+    def _job(self, stage: PlannedStage, attempt: int) -> Job:
+        res = self._resources(stage)
+        info = {
+            "executor": self.executor.name,
+            "settings": self.settings.model_dump(mode="json"),
+            "stage": stage.address,
+            "attempt": attempt,
+            "session": self.session,
+        }
+        log = events_path(self.root).parent / "logs" / stage.pipeline / f"{stage.name}.log"
+        env = {JOB_ENV: json.dumps(info, sort_keys=True)}
+        return Job(stage.address, attempt, stage.cmd, str(stage.wdir), str(log), res, env)
+
+    def _resources(self, stage: PlannedStage) -> Resources:
+        if stage.kind == "run_agent":
+            hw = self.hardware
+            return Resources(hw.cpus, parse_memory(hw.memory, "hardware.memory"), hw.gpus, hw.time_limit_secs)
+        s = self.settings
+        return Resources(s.stage_cpus, parse_memory(s.stage_memory, "executor.stage_memory"), 0, 3600)
+
+    def _check_fits(self, stages: list[PlannedStage]) -> None:
+        for stage in stages:
+            problem = self.executor.problem(self._resources(stage))
+            if problem:
+                raise ConfigError(f"{stage.address} cannot run on executor {self.executor.name!r}: {problem}")
+
+    def _stale(self, stages: list[PlannedStage]) -> list[str]:
+        todo: list[str] = []
+        marked: set[str] = set()
+        for stage in stages:  # topological order: upstream first
+            if (
+                any(u in marked for u in stage.upstream)
+                or self.pipelines.changed([stage.address])[stage.address]
+            ):
+                marked.add(stage.address)
+                todo.append(stage.address)
+        return todo
+
+    def _recover(self, by_key: dict[str, PlannedStage]) -> list[str]:
+        """Record stages a killed run left finished but unrecorded, if their inputs still match."""
+        leftover = {k: v for k, v in unrecorded(read_events(self.events.path)).items() if k in by_key}
+        if not leftover:
+            return []
+        stale = self.pipelines.changed(list(leftover))
+        todo = {k: v for k, v in leftover.items() if stale[k]}
+        done = []
+        for key, problem in self.pipelines.record(todo).items() if todo else []:
+            if problem:
+                self.events.emit("unrecorded", stage=key, reason=problem, recovered=True)
+            else:
+                self.events.emit("recorded", stage=key, recovered=True)
+                done.append(key)
+        return done
+
+    def _fail(
+        self,
+        stage: PlannedStage,
+        status: str,
+        reason: str,
+        remaining: set[str],
+        progress: Progress,
+        out: Outcome,
+    ) -> None:
+        out.failed[stage.address] = f"{status}: {reason}"
+        self._failed.add(stage.address)
+        progress.finished(
+            stage.address, status, 0.0, "infra_error" if status == "infra_error" and stage.cell else ""
+        )
+        # its downstream stages stay blocked: `remaining` keeps the key
+
+    def _block(self, by_key: dict[str, PlannedStage], pending: list[str], progress: Progress) -> None:
+        """Drop pending stages downstream of a failed one (transitively): they cannot run this time."""
+        changed = True
+        while changed:
+            changed = False
+            for key in list(pending):
+                if any(u in self._failed for u in by_key[key].upstream):
+                    pending.remove(key)
+                    self._failed.add(key)
+                    self.events.emit("skipped", stage=key, reason="an upstream stage failed")
+                    progress.finished(key, "blocked", 0.0)
+                    changed = True
+
+    def _cell_status(self, stage: PlannedStage) -> str:
+        cell = stage.cell
+        if cell is None or stage.kind != "grade":
+            return ""
+        path = grade_path(cell[0], stage.pipeline, cell[1], self.root)
+        try:
+            return str(json.loads(path.read_text(encoding="utf-8"))["status"])
+        except (OSError, ValueError, KeyError):
+            return "unknown"
+
+    def _on_signal(self, signum: int, _frame: Any) -> None:
+        if signum == signal.SIGTERM or self.stopping:
+            self.aborting = True
+        else:
+            self.stopping = True
+            print(
+                "\ninterrupt: no new stages; running ones finish and are recorded (Ctrl-C again to kill them)"
+            )
+
+
+__all__ = ["Outcome", "Scheduler"]

@@ -1,0 +1,124 @@
+"""The scheduler's parts without DVC: the local executor's accounting, atomic lock writes, the event log."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from mlebench.execution.dvc_stages import atomic_lock_writes
+from mlebench.execution.events import EventLog, read_events, unrecorded
+from mlebench.execution.executors.base import Job, Resources
+from mlebench.execution.executors.local import LocalExecutor, LocalSettings, gpu_inventory
+from mlebench.execution.executors.registry import EXECUTORS, get_executor
+from mlebench.spec.errors import ConfigError
+
+
+def _drain(executor: LocalExecutor, jobs: list[Job]) -> list[tuple[float, float, tuple[str, ...]]]:
+    """Run every job, submitting as room frees; return (start, end, devices) per job."""
+    queue, started, spans = list(jobs), {}, []
+    while queue or executor.running():
+        for job in list(queue):
+            if executor.submit(job):
+                queue.remove(job)
+                started[job.key] = time.monotonic()
+        for done in executor.wait(0.05):
+            assert done.returncode == 0, done
+            spans.append((started[done.job.key], time.monotonic(), done.devices))
+    return spans
+
+
+def _jobs(tmp_path: Path, n: int, resources: Resources) -> list[Job]:
+    cmd = 'test -z "$CUDA_VISIBLE_DEVICES" || echo "$CUDA_VISIBLE_DEVICES" > devices; sleep 0.4'
+    return [Job(f"j{i}", 1, cmd, str(tmp_path), str(tmp_path / f"j{i}.log"), resources) for i in range(n)]
+
+
+def test_two_jobs_never_share_a_gpu(tmp_path: Path) -> None:
+    executor = LocalExecutor(LocalSettings(slots=4, cpus=8, memory="8g", gpus=["0", "1"]), tmp_path)
+    spans = _drain(executor, _jobs(tmp_path, 5, Resources(1, 2**20, gpus=1)))
+    assert all(len(d) == 1 for _, _, d in spans)
+    for i, (s1, e1, d1) in enumerate(spans):
+        for s2, e2, d2 in spans[i + 1 :]:
+            if s1 < e2 and s2 < e1:  # overlapping in time
+                assert set(d1).isdisjoint(d2), spans
+    assert {d for _, _, ds in spans for d in ds} == {"0", "1"}
+
+
+def test_memory_is_never_oversubscribed(tmp_path: Path) -> None:
+    executor = LocalExecutor(LocalSettings(slots=8, cpus=8, memory="2g", gpus=[]), tmp_path)
+    spans = _drain(executor, _jobs(tmp_path, 4, Resources(1, 2**30)))
+    for start, _, _ in spans:
+        assert sum(1 for s, e, _ in spans if s <= start < e) <= 2, spans
+
+
+def test_a_job_bigger_than_the_host_is_refused_up_front(tmp_path: Path) -> None:
+    executor = LocalExecutor(LocalSettings(cpus=2, memory="1g", gpus=[]), tmp_path)
+    assert "GPUs" in (executor.problem(Resources(1, 1, gpus=1)) or "")
+    assert "CPUs" in (executor.problem(Resources(4, 1)) or "")
+    assert executor.problem(Resources(1, 2**20)) is None
+
+
+def test_a_killed_worker_is_an_infra_failure_and_an_exit_code_is_not(tmp_path: Path) -> None:
+    executor = LocalExecutor(LocalSettings(cpus=2, memory="1g", gpus=[]), tmp_path)
+    res = Resources(0.5, 1)
+    assert executor.submit(Job("killed", 1, "kill -9 $$", str(tmp_path), str(tmp_path / "k.log"), res))
+    assert executor.submit(Job("failed", 1, "exit 3", str(tmp_path), str(tmp_path / "f.log"), res))
+    done = {}
+    while len(done) < 2:
+        done.update({d.job.key: d for d in executor.wait(1)})
+    assert done["killed"].infra and done["killed"].returncode is None
+    assert done["failed"].returncode == 3 and not done["failed"].infra
+
+
+def test_fake_gpu_inventory_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MLEBENCH_GPUS", "3, 5")
+    monkeypatch.setenv("PATH", "/nonexistent")  # no nvidia-smi
+    assert gpu_inventory("auto") == ["3", "5"]
+    assert gpu_inventory(["7"]) == ["7"]
+
+
+def test_lock_writes_are_atomic(tmp_path: Path) -> None:
+    from dvc.utils.serialize import dump_yaml
+
+    lock = tmp_path / "dvc.lock"
+    lock.write_text("schema: '2.0'\nstages: {}\n")
+
+    class Boom(Exception):
+        pass
+
+    def half(data: object, stream: object) -> None:
+        stream.write("schema: '2.0'\nsta")  # type: ignore[attr-defined]
+        raise Boom
+
+    with atomic_lock_writes(), pytest.raises(Boom):
+        from dvc.utils.serialize import _common
+
+        _common._dump_data(lock, {"x": 1}, dumper=half)
+    assert lock.read_text() == "schema: '2.0'\nstages: {}\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["dvc.lock"]
+    with atomic_lock_writes():
+        dump_yaml(lock, {"schema": "2.0", "stages": {"a": {"cmd": "x"}}})
+    assert "cmd: x" in lock.read_text()
+
+
+def test_event_log_finds_finished_but_unrecorded_stages(tmp_path: Path) -> None:
+    log = EventLog(tmp_path / "events.jsonl", "s1")
+    log.emit("dispatched", stage="a", inputs={"x": 1})
+    log.emit("finished", stage="a", status="ok")
+    log.emit("recorded", stage="a")
+    log.emit("dispatched", stage="b", inputs={"y": 2})
+    log.emit("finished", stage="b", status="ok")
+    log.emit("dispatched", stage="c", inputs={})
+    log.close()
+    with (tmp_path / "events.jsonl").open("a") as fh:
+        fh.write('{"event": "finished", "stage": "c", "sta')  # torn by a kill
+    assert unrecorded(read_events(tmp_path / "events.jsonl")) == {"b": {"y": 2}}
+
+
+def test_registry_names_every_executor_and_rejects_unknown_ones(tmp_path: Path) -> None:
+    assert list(EXECUTORS) == ["local", "slurm", "ray"]
+    with pytest.raises(ConfigError, match="known: local, slurm, ray"):
+        get_executor("kubernetes", {}, tmp_path)
+    with pytest.raises(ConfigError, match="slots"):
+        get_executor("local", {"slots": 0}, tmp_path)
