@@ -5,7 +5,8 @@ in for the answers: the sample has exactly the answers' ids and columns, so ever
 would reject (columns, ids, row count, empty cells, NaN, values the metric cannot take) is reported with the
 grader's own words. Only public information is used — the sample submission in ``$DATA_DIR`` and the
 competition's submission format and metric name in ``/opt/mlebench/competition.json`` — and no score is
-ever computed or printed.
+ever computed or printed. The metric is looked up in ``graders.inputs`` (kind and bounds), so no metric
+function is loaded, nor shipped in the agent's image.
 
 Usage: ``validate [PATH]`` (default ``$SUBMISSION_DIR/submission.csv``). Exit status 0 when valid, 1 when
 invalid, 2 when the check itself could not run.
@@ -25,7 +26,7 @@ EXIT_VALID, EXIT_INVALID, EXIT_UNCHECKED = 0, 1, 2
 def check(submission: Path, data_dir: Path, spec_path: Path) -> tuple[int, str]:
     """Validate ``submission`` against the public sample in ``data_dir``; return (status, message)."""
     from graders.errors import InvalidSubmission
-    from graders.registry import get_metric
+    from graders.inputs import get_inputs
     from graders.submission import read_answers, read_submission, validate
     from mlebench.spec.declarations import Submission
 
@@ -36,13 +37,13 @@ def check(submission: Path, data_dir: Path, spec_path: Path) -> tuple[int, str]:
         if where != "public":
             return EXIT_UNCHECKED, f"Could not check the submission: no public sample ({fmt.sample})"
         sample = data_dir / name
-        metric = get_metric(spec["metric"]["name"])
+        inputs = get_inputs(spec["metric"]["name"])
         reference = read_answers(sample)
     except Exception as exc:  # noqa: BLE001 - any failure here means "could not check", never "invalid"
         return EXIT_UNCHECKED, f"Could not check the submission: {type(exc).__name__}: {exc}"
     try:
         table = read_submission(submission)
-        validate(table, reference, fmt, metric, metric_args=spec["metric"].get("args", {}))
+        validate(table, reference, fmt, inputs, metric_args=spec["metric"].get("args", {}))
     except InvalidSubmission as exc:
         return EXIT_INVALID, "Submission invalid: " + "; ".join(exc.reasons)
     except ValueError as exc:

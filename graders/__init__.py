@@ -1,35 +1,6 @@
 """Scoring library: metrics by name, submission validation, medals and the grade function.
 
-Everything a stage needs is re-exported here; the modules hold one concept each.
+Import names from the module that defines them (``graders.grade``, ``graders.registry``,
+``graders.submission``, ...): this file imports nothing, so importing one module loads only what it
+needs; validating a submission (``graders.submission`` with ``graders.inputs``) never loads metric code.
 """
-
-from .errors import InvalidSubmission
-from .grade import GradeResult, grade
-from .leaderboard import load_leaderboard
-from .medals import Medals, Thresholds, award, medal_positions, thresholds
-from .registry import KINDS, METRICS, Metric, get_metric, metric_arg_problems
-from .rle import parse_rles, rle_decode, rle_encode
-from .submission import read_answers, read_submission, validate
-
-__all__ = [
-    "KINDS",
-    "METRICS",
-    "GradeResult",
-    "InvalidSubmission",
-    "Medals",
-    "Metric",
-    "Thresholds",
-    "award",
-    "get_metric",
-    "grade",
-    "load_leaderboard",
-    "medal_positions",
-    "metric_arg_problems",
-    "parse_rles",
-    "read_answers",
-    "read_submission",
-    "rle_decode",
-    "rle_encode",
-    "thresholds",
-    "validate",
-]

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from graders.errors import InvalidSubmission
-from graders.metrics import map_at_k
+from graders.metrics.ranking import map_at_k
 from graders.registry import get_metric
 from graders.rle import parse_rles, rle_decode, rle_encode
 from graders.submission import read_answers, read_submission, validate

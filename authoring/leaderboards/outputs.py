@@ -8,6 +8,9 @@ Four shapes cover the classification and regression competitions:
   column names are the class labels of the training target;
 - ``value``: one column of real numbers (regression); clipped at 0 when every training target is >= 0,
   since such metrics (RMSLE) are undefined for negative predictions.
+
+The shape is the metric kind's ``prediction`` (:class:`graders.kinds.Kind`); kinds without one (masks,
+boxes, text, tables) have no reference-solution output here.
 """
 
 from __future__ import annotations
@@ -18,17 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["Output", "infer_output"]
+from graders.kinds import KINDS, Kind
 
-# graders.registry.Metric.kind -> output mode
-_MODES = {
-    "labels": "label",
-    "integer_labels": "label",
-    "binary_probability": "probability",
-    "binary_score": "probability",
-    "regression": "value",
-    "probabilities": "class-probabilities",
-}
+__all__ = ["Output", "infer_output"]
 
 
 @dataclass(frozen=True)
@@ -81,20 +76,22 @@ class Output:
         return frame
 
 
-def infer_output(id_column: str, columns: list[str], metric_kind: str, target: pd.Series) -> Output:
-    """Choose the output shape for a ``metric_kind`` (a ``graders.registry`` kind) and a training target.
+def infer_output(id_column: str, columns: list[str], metric_kind: Kind, target: pd.Series) -> Output:
+    """Choose the output shape for a ``metric_kind`` (a :mod:`graders.kinds` kind) and a training target.
 
-    >>> infer_output("id", ["y"], "binary_probability", pd.Series([0, 1, 1, 0]))
+    >>> from graders.kinds import BINARY_PROBABILITY, REGRESSION
+    >>> infer_output("id", ["y"], BINARY_PROBABILITY, pd.Series([0, 1, 1, 0]))
     Output(mode='probability', id_column='id', columns=('y',), positive=1, non_negative=True)
-    >>> infer_output("id", ["price"], "regression", pd.Series([3.5, 1.0])).mode
+    >>> infer_output("id", ["price"], REGRESSION, pd.Series([3.5, 1.0])).mode
     'value'
     """
-    if metric_kind not in _MODES:
+    if metric_kind.prediction is None:
+        known = sorted(k.name for k in KINDS if k.prediction is not None)
         raise ValueError(
-            f"no reference-solution output for metric kind {metric_kind!r} (known: {sorted(_MODES)})"
+            f"no reference-solution output for metric kind {metric_kind.name!r} (known: {known})"
         )
     non_negative = bool(pd.api.types.is_numeric_dtype(target) and (target.dropna() >= 0).all())
-    return Output(_MODES[metric_kind], id_column, tuple(columns), _positive_class(target), non_negative)
+    return Output(metric_kind.prediction, id_column, tuple(columns), _positive_class(target), non_negative)
 
 
 def _positive_class(target: pd.Series) -> Any:

@@ -30,6 +30,7 @@ from authoring.leaderboards.series import SeriesTask
 from authoring.leaderboards.solution import Solution
 from authoring.leaderboards.tabular import TabularTask
 from authoring.leaderboards.transduction import TransductionTask
+from graders.kinds import LABELS, RLE_MASK, TEXT
 from graders.registry import Metric
 from mlebench.spec.declarations import Competition
 
@@ -51,7 +52,7 @@ class Task(Protocol):
 def load_task(comp: Competition, public: Path, metric: Metric) -> Task:
     """Load the public data of ``comp`` as the task kind its metric and files call for."""
     id_column, columns = comp.submission.id_column, comp.submission.target_columns
-    if metric.kind == "rle_mask":
+    if metric.kind is RLE_MASK:
         return SegmentationTask.load(public, id_column, columns[0])
     if (public / "train_series.csv").is_file():
         labels = pd.read_csv(public / "train.csv")
@@ -64,6 +65,6 @@ def load_task(comp: Competition, public: Path, metric: Metric) -> Task:
     train = pd.read_csv(public / "train.csv")
     target = train[columns[0]]
     generated = not pd.api.types.is_numeric_dtype(target) and target.nunique() > len(train) / 2
-    if metric.kind in ("labels", "text") and generated:
+    if metric.kind in (LABELS, TEXT) and generated:
         return TransductionTask.load(public, id_column, columns[0])
     return TabularTask.load(public, infer_output(id_column, columns, metric.kind, target))

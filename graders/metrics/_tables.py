@@ -24,7 +24,7 @@ def check_variant(variant: str) -> None:
 def tables(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Check that both tables are frames with the same, non-zero number of rows."""
     if not isinstance(y_true, pd.DataFrame) or not isinstance(y_pred, pd.DataFrame):
-        raise TypeError("y_true and y_pred must be pandas DataFrames (see graders.registry.Kind)")
+        raise TypeError("y_true and y_pred must be pandas DataFrames (see graders.kinds)")
     if len(y_true) != len(y_pred) or len(y_true) == 0:
         raise ValueError(
             f"y_true and y_pred need the same non-zero row count, got {len(y_true)}, {len(y_pred)}"

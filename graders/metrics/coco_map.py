@@ -5,8 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._boxes import parse_boxes_or_raise
+from ..boxes import parse_boxes_or_raise
+from ..inputs import INPUTS
 from ._tables import check_variant, tables
+
+_LAYOUT = INPUTS["coco_map"].layout
+"""How the prediction strings are laid out: the validation entry's, so both read them alike."""
 
 RECALL_THRESHOLDS = np.linspace(0.0, 1.00, int(np.round((1.00 - 0.0) / 0.01)) + 1, endpoint=True)
 """pycocotools' 101 recall points, built the same way."""
@@ -69,9 +73,9 @@ def coco_map(
     check_variant(variant)
     y_true, y_pred = tables(y_true, y_pred)
     first = 0 if variant == "v1" else 1
-    truth = parse_boxes_or_raise(y_true[column].to_numpy(dtype=object), "coco_map", "y_true")
+    truth = parse_boxes_or_raise(y_true[column].to_numpy(dtype=object), _LAYOUT, "y_true")
     file_order = np.argsort(np.asarray(y_pred.index), kind="stable")  # detections numbered in file order
-    pred_file = parse_boxes_or_raise(y_pred[column].to_numpy(dtype=object)[file_order], "coco_map", "y_pred")
+    pred_file = parse_boxes_or_raise(y_pred[column].to_numpy(dtype=object)[file_order], _LAYOUT, "y_pred")
     pred_owner = file_order[pred_file.owner]  # the image (answers row) of each detection
     t_class = truth.labels.astype(float).astype(np.int64)
     p_class = pred_file.labels.astype(float).astype(np.int64)

@@ -5,8 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._boxes import parse_boxes_or_raise
+from ..boxes import parse_boxes_or_raise
+from ..inputs import INPUTS
 from ._tables import tables
+
+_LAYOUT = INPUTS["map_3d"].layout
+"""How the prediction strings are laid out: the validation entry's, so both read them alike."""
 
 THRESHOLDS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
 _K = 8  # a convex quadrilateral clipped by another has at most 8 vertices
@@ -49,8 +53,8 @@ def map_3d(y_true: pd.DataFrame, y_pred: pd.DataFrame, *, column: str = "Predict
 
     """
     y_true, y_pred = tables(y_true, y_pred)
-    truth = parse_boxes_or_raise(y_true[column].to_numpy(dtype=object), "map_3d", "y_true")
-    pred = parse_boxes_or_raise(y_pred[column].to_numpy(dtype=object), "map_3d", "y_pred")
+    truth = parse_boxes_or_raise(y_true[column].to_numpy(dtype=object), _LAYOUT, "y_true")
+    pred = parse_boxes_or_raise(y_pred[column].to_numpy(dtype=object), _LAYOUT, "y_pred")
     n_rows = truth.count
     classes, codes = np.unique(np.r_[truth.labels, pred.labels], return_inverse=True)
     t_group = truth.owner.astype(np.int64) * len(classes) + codes[: len(truth.labels)]

@@ -6,8 +6,12 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import average_precision_score
 
-from ._boxes import parse_boxes_or_raise
+from ..boxes import parse_boxes_or_raise
+from ..inputs import INPUTS
 from ._tables import tables
+
+_LAYOUT = INPUTS["voc_map"].layout
+"""How the prediction strings are laid out: the validation entry's, so both read them alike."""
 
 
 def voc_map(
@@ -49,8 +53,8 @@ def voc_map(
 
     """
     y_true, y_pred = tables(y_true, y_pred)
-    truth = parse_boxes_or_raise(y_true[column].to_numpy(dtype=object), "voc_map", "y_true")
-    pred = parse_boxes_or_raise(y_pred[column].to_numpy(dtype=object), "voc_map", "y_pred")
+    truth = parse_boxes_or_raise(y_true[column].to_numpy(dtype=object), _LAYOUT, "y_true")
+    pred = parse_boxes_or_raise(y_pred[column].to_numpy(dtype=object), _LAYOUT, "y_pred")
     aps = []
     for label in np.unique(truth.labels):
         t_sel, p_sel = truth.labels == label, pred.labels == label

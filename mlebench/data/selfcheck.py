@@ -45,11 +45,6 @@ def selfcheck(comp: Competition, public: Path, private: Path) -> tuple[dict[str,
     return results, failures
 
 
-_NUMERIC_KINDS = frozenset(
-    {"binary_probability", "regression", "probabilities", "numeric_table", "binary_score", "numeric_columns"}
-)
-
-
 def _gold_frame(comp: Competition, public: Path, private: Path) -> pd.DataFrame:
     """Return the answers' submission columns, blank cells filled with the sample submission's values.
 
@@ -57,7 +52,7 @@ def _gold_frame(comp: Competition, public: Path, private: Path) -> pd.DataFrame:
     valid value will do there, and the sample's values are valid by construction. Elsewhere a blank is an
     answer (an empty mask, no text) and stays.
     """
-    from graders.registry import get_metric
+    from graders.inputs import get_inputs
 
     spec = comp.submission
     read = {"dtype": str, "keep_default_na": False}
@@ -65,7 +60,7 @@ def _gold_frame(comp: Competition, public: Path, private: Path) -> pd.DataFrame:
     targets = spec.target_columns
     blank = gold[targets].eq("")
     sample_path = spec.sample_path(public, private)
-    numeric = get_metric(comp.metric.name).kind in _NUMERIC_KINDS
+    numeric = get_inputs(comp.metric.name).kind.numeric
     pairable = spec.match != "occurrence"  # (no competition has blank answers and repeated ids)
     if not numeric or not pairable or not blank.to_numpy().any() or not sample_path.is_file():
         return gold

@@ -22,7 +22,7 @@ def load(metric: str) -> list[dict]:
 def score(metric: str, case: dict) -> float:
     """Score one case: table metrics get frames (``pred_index`` = submission file rows), others arrays."""
     fn = get_metric(metric).fn
-    if get_metric(metric).kind in ("rle_mask",):
+    if get_metric(metric).kind.name in ("rle_mask",):
         return fn(
             np.array(case["y_true"], dtype=object), np.array(case["y_pred"], dtype=object), **case["args"]
         )

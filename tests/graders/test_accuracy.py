@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score
 
-from graders.metrics import accuracy
+from graders.metrics.accuracy import accuracy
 
 CASES = json.loads((Path(__file__).parent / "cases" / "accuracy.json").read_text())["cases"]
 

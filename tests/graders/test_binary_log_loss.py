@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import binary_log_loss
+from graders.metrics.log_loss import binary_log_loss
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "binary_log_loss.json").read_text())
 CASES = GOLDEN["cases"]

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from graders.metrics import coco_map
+from graders.metrics.coco_map import coco_map
 
 from ._golden import check, load, score
 

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from graders.metrics import dice_global_rle
+from graders.metrics.dice_global_rle import dice_global_rle
 
 from ._golden import check, load
 

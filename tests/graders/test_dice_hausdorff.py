@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from graders.metrics import dice_hausdorff
+from graders.metrics.dice_hausdorff import dice_hausdorff
 
 from ._golden import check, load, score
 

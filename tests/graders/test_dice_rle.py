@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graders.metrics import dice_rle
+from graders.metrics.dice_rle import dice_rle
 from graders.rle import rle_decode, rle_encode
 
 SPEC = json.loads((Path(__file__).parent / "cases" / "dice_rle.json").read_text())

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import f1_macro
+from graders.metrics.f1 import f1_macro
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "f1_macro.json").read_text())
 CASES = GOLDEN["cases"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import f1_micro
+from graders.metrics.f1 import f1_micro
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "f1_micro.json").read_text())
 CASES = GOLDEN["cases"]

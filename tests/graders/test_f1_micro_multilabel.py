@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import f1_micro_multilabel
+from graders.metrics.f1 import f1_micro_multilabel
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "f1_micro_multilabel.json").read_text())
 CASES = GOLDEN["cases"]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from graders.metrics import haversine_p50_p95
+from graders.metrics.haversine_p50_p95 import haversine_p50_p95
 
 from ._golden import check, load, score
 

@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 
 from graders.errors import InvalidSubmission
-from graders.registry import KINDS, METRICS, Metric
+from graders.kinds import KINDS
+from graders.registry import METRICS, Metric
 from graders.rle import rle_encode
 from graders.submission import read_answers, read_submission, validate
 from mlebench.spec.declarations import Submission
@@ -438,7 +439,7 @@ _METRIC_CASES = {
 
 def _case(metric: Metric) -> Case:
     make = _METRIC_CASES.get(metric.name) or (_class_labels if metric.whole_numbers else None)
-    make = make or _GENERATORS[metric.kind]
+    make = make or _GENERATORS[metric.kind.name]
     case = make(np.random.default_rng(0))
     case.args = {**case.args, **_METRIC_ARGS.get(metric.name, {})}
     return case
@@ -465,7 +466,7 @@ def _reasons(case: Case, metric: Metric, submission: pd.DataFrame, tmp_path: Pat
 
 
 def test_every_kind_has_a_generator():
-    assert set(_GENERATORS) == set(KINDS)
+    assert set(_GENERATORS) == {kind.name for kind in KINDS}
 
 
 @ALL_METRICS
@@ -518,7 +519,7 @@ def test_a_duplicate_id_is_invalid(metric, tmp_path):
 def test_a_nan_is_invalid(metric, tmp_path):
     case = _case(metric)
     if case.bad_value is None:
-        pytest.skip(f"kind {metric.kind!r} accepts every cell value")
+        pytest.skip(f"kind {metric.kind.name!r} accepts every cell value")
     submission = case.perfect
     submission.iloc[7, 1] = case.bad_value
     reasons = _reasons(case, metric, submission, tmp_path)

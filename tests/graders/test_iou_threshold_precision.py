@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from graders.metrics import iou_threshold_precision
+from graders.metrics.iou_threshold_precision import iou_threshold_precision
 
 from ._golden import check, load, score
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import jaccard_words
+from graders.metrics.jaccard import jaccard_words
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "jaccard_words.json").read_text())
 CASES = GOLDEN["cases"]

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from graders.metrics import jigsaw_bias_auc
+from graders.metrics.bias_auc import jigsaw_bias_auc
 
 ANSWERS = pd.DataFrame(
     {"toxicity": ["0.9", "0.1", "0.7", "0.0"], "male": ["1", "1", "0", ""], "female": ["0", "1", "1", "0"]}

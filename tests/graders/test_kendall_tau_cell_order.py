@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import kendall_tau_cell_order
+from graders.metrics.cell_order import kendall_tau_cell_order
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "kendall_tau_cell_order.json").read_text())
 CASES = GOLDEN["cases"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import kl_divergence
+from graders.metrics.kl_divergence import kl_divergence
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "kl_divergence.json").read_text())
 CASES = GOLDEN["cases"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import kuzushiji_f1
+from graders.metrics.kuzushiji_f1 import kuzushiji_f1
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "kuzushiji_f1.json").read_text())
 CASES = GOLDEN["cases"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import levenshtein_mean
+from graders.metrics.edit_distance import levenshtein_mean
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "levenshtein_mean.json").read_text())
 CASES = GOLDEN["cases"]

@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import log_loss as sklearn_log_loss
 
-from graders.metrics import log_loss
-from graders.metrics.log_loss import EPS
+from graders.metrics.log_loss import EPS, log_loss
 
 CASES = json.loads((Path(__file__).parent / "cases" / "log_loss.json").read_text())["cases"]
 

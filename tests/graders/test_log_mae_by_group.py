@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from graders.metrics import log_mae_by_group
+from graders.metrics.log_mae_by_group import log_mae_by_group
 
 from ._golden import check, load, score
 

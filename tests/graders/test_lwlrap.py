@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import lwlrap
+from graders.metrics.ranking import lwlrap
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "lwlrap.json").read_text())
 CASES = GOLDEN["cases"]

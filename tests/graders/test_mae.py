@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import mean_absolute_error
 
-from graders.metrics import mae
+from graders.metrics.regression import mae
 
 CASES = json.loads((Path(__file__).parent / "cases" / "mae.json").read_text())["cases"]
 

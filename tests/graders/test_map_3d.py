@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from graders.metrics import map_3d
+from graders.metrics.map_3d import map_3d
 
 from ._golden import check, load
 

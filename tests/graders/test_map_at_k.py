@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import map_at_k
+from graders.metrics.ranking import map_at_k
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "map_at_k.json").read_text())
 CASES = GOLDEN["cases"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import mcc
+from graders.metrics.agreement import mcc
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "mcc.json").read_text())
 CASES = GOLDEN["cases"]

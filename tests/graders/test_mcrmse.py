@@ -2,7 +2,7 @@
 
 import pytest
 
-from graders.metrics import mcrmse
+from graders.metrics.mcrmse import mcrmse
 
 from ._golden import check, load, score
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from graders.metrics import mean_rmsle_columns
+from graders.metrics.mean_rmsle_columns import mean_rmsle_columns
 
 from ._golden import check, load, score
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import normalized_levenshtein
+from graders.metrics.edit_distance import normalized_levenshtein
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "normalized_levenshtein.json").read_text())
 CASES = GOLDEN["cases"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import pearson
+from graders.metrics.correlation import pearson
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "pearson.json").read_text())
 CASES = GOLDEN["cases"]

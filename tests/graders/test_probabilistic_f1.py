@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import probabilistic_f1
+from graders.metrics.f1 import probabilistic_f1
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "probabilistic_f1.json").read_text())
 CASES = GOLDEN["cases"]

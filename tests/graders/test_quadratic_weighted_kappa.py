@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import quadratic_weighted_kappa
+from graders.metrics.agreement import quadratic_weighted_kappa
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "quadratic_weighted_kappa.json").read_text())
 CASES = GOLDEN["cases"]

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import root_mean_squared_error
 
-from graders.metrics import rmse
+from graders.metrics.regression import rmse
 
 CASES = json.loads((Path(__file__).parent / "cases" / "rmse.json").read_text())["cases"]
 

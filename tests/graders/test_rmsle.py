@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import root_mean_squared_log_error
 
-from graders.metrics import rmsle
+from graders.metrics.regression import rmsle
 
 CASES = json.loads((Path(__file__).parent / "cases" / "rmsle.json").read_text())["cases"]
 

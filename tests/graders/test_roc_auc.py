@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from graders.metrics import roc_auc
+from graders.metrics.roc_auc import roc_auc
 
 CASES = json.loads((Path(__file__).parent / "cases" / "roc_auc.json").read_text())["cases"]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import roc_auc_flattened
+from graders.metrics.roc_auc import roc_auc_flattened
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "roc_auc_flattened.json").read_text())
 CASES = GOLDEN["cases"]

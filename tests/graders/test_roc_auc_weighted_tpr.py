@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import roc_auc_weighted_tpr
+from graders.metrics.weighted_auc import roc_auc_weighted_tpr
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "roc_auc_weighted_tpr.json").read_text())
 CASES = GOLDEN["cases"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import spearman_mean_columns
+from graders.metrics.correlation import spearman_mean_columns
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "spearman_mean_columns.json").read_text())
 CASES = GOLDEN["cases"]

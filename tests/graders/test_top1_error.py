@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.metrics import top1_error
+from graders.metrics.accuracy import top1_error
 
 GOLDEN = json.loads((Path(__file__).parent / "cases" / "top1_error.json").read_text())
 CASES = GOLDEN["cases"]

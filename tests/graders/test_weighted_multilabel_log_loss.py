@@ -5,8 +5,7 @@ import math
 import pandas as pd
 import pytest
 
-from graders.metrics import weighted_multilabel_log_loss
-from graders.metrics.weighted_log_loss import TARGETS
+from graders.metrics.weighted_log_loss import TARGETS, weighted_multilabel_log_loss
 
 
 def _answers(studies):

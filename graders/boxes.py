@@ -1,8 +1,9 @@
-"""Parse prediction strings of fixed-size box tuples, many rows at once (private).
+"""Parse prediction strings of fixed-size box tuples, many rows at once.
 
 A prediction string is whitespace-separated tokens in tuples of ``size``; the token at ``label_at`` is a
 label (any text) and every other token must be a finite number. Used by the detection metrics and by
-:func:`graders.submission.validate` (kind ``boxes``), so both read strings identically.
+the kinds ``boxes`` and ``points`` (:mod:`graders.kinds`), so both read strings identically. A detection
+metric's layout is part of its validation entry (``graders.inputs.INPUTS[name].layout``).
 """
 
 from __future__ import annotations
@@ -23,14 +24,6 @@ class Layout:
     positive: tuple[int, ...] = ()  # positions among the numbers that must be > 0
 
 
-LAYOUTS = {
-    "voc_map": Layout(size=6, label_at=0, blank_ok=False),  # label conf x1 y1 x2 y2
-    "coco_map": Layout(size=6, label_at=0, blank_ok=False),  # class_id score x1 y1 x2 y2
-    "map_3d": Layout(size=9, label_at=8, blank_ok=True, positive=(4, 5, 6)),  # conf cx cy cz w l h yaw class
-}
-"""The layout of each detection metric's prediction strings, by registry name."""
-
-
 @dataclass(frozen=True)
 class Boxes:
     """Tuples parsed from ``count`` strings: tuple ``k`` belongs to row ``owner[k]``."""
@@ -48,7 +41,7 @@ def parse_boxes(strings: np.ndarray, layout: Layout) -> Boxes:
     Examples
     --------
     >>> b = parse_boxes(np.array(["a 1 0 0 1 1 b 0.5 0 0 2 2", "a 1", "", "a x 0 0 1 1"], dtype=object),
-    ...                 LAYOUTS["voc_map"])
+    ...                 Layout(size=6, label_at=0, blank_ok=False))
     >>> b.owner.tolist(), b.labels.tolist()
     ([0, 0], ['a', 'b'])
     >>> b.problems  # doctest: +NORMALIZE_WHITESPACE
@@ -90,12 +83,12 @@ def parse_boxes(strings: np.ndarray, layout: Layout) -> Boxes:
     return Boxes(len(values), owner, labels.astype(str), numbers, dict(sorted(problems.items())))
 
 
-def parse_boxes_or_raise(strings: np.ndarray, metric: str, name: str) -> Boxes:
-    """Parse with ``LAYOUTS[metric]``; a malformed row is a ValueError naming ``name`` and the row.
+def parse_boxes_or_raise(strings: np.ndarray, layout: Layout, name: str) -> Boxes:
+    """Parse with ``layout``; a malformed row is a ValueError naming ``name`` and the row.
 
     Metrics call this on validated input, so a problem here means validation and the metric disagree.
     """
-    boxes = parse_boxes(strings, LAYOUTS[metric])
+    boxes = parse_boxes(strings, layout)
     if boxes.problems:
         row, problem = next(iter(boxes.problems.items()))
         raise ValueError(f"{name} row {row}: malformed prediction string {strings[row]!r}: {problem}")

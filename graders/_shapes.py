@@ -1,0 +1,114 @@
+"""How a kind's ``y_true`` and ``y_pred`` are built (private; the kinds are in :mod:`graders.kinds`).
+
+Five shapes: 1-D strings, 1-D floats, 1-D integers, a 2-D float matrix (one column per answer column) and
+a table (frames). ``truth`` turns the answers into ``y_true``; ``predictions`` puts the checked submitted
+columns into the answers' row order as ``y_pred``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import pandas as pd
+
+from mlebench.spec.declarations import Submission
+
+from ._cells import Where, numbers
+
+
+class Shape(Protocol):
+    """What a kind's shape provides."""
+
+    def truth(self, answers: pd.DataFrame, spec: Submission) -> np.ndarray | pd.DataFrame:
+        """``y_true`` from the answers (all cells strings); a problem here is a ValueError (our bug)."""
+
+    def predictions(
+        self, values: dict[str, np.ndarray], spec: Submission, order: np.ndarray | None
+    ) -> np.ndarray | pd.DataFrame:
+        """``y_pred``: answer row ``i`` is submission row ``order[i]`` (None: the same row)."""
+
+
+def _answer_numbers(answers: pd.DataFrame, spec: Submission) -> list[np.ndarray]:
+    """Each answer column parsed as floats; a cell that is not a finite number is a ValueError."""
+    where = Where(answers[spec.id_column], prefix="answers ")
+    columns = []
+    for column in spec.target_columns:
+        parsed, problems = numbers(column, answers[column], where)
+        if problems:
+            raise ValueError("; ".join(problems))
+        columns.append(parsed)
+    return columns
+
+
+@dataclass(frozen=True)
+class _Strings:
+    """1-D object arrays: the one answer column's strings."""
+
+    def truth(self, answers: pd.DataFrame, spec: Submission) -> np.ndarray:
+        return answers[spec.target_columns[0]].to_numpy(dtype=object)
+
+    def predictions(
+        self, values: dict[str, np.ndarray], spec: Submission, order: np.ndarray | None
+    ) -> np.ndarray:
+        column = values[spec.target_columns[0]]
+        return column if order is None else column[order]
+
+
+@dataclass(frozen=True)
+class _Floats(_Strings):
+    """1-D float arrays: the one answer column's numbers."""
+
+    def truth(self, answers: pd.DataFrame, spec: Submission) -> np.ndarray:
+        return _answer_numbers(answers, spec)[0]
+
+
+@dataclass(frozen=True)
+class _Integers(_Strings):
+    """1-D int64 arrays, fractions truncated toward zero (MLE-bench's ``astype(int)``)."""
+
+    def truth(self, answers: pd.DataFrame, spec: Submission) -> np.ndarray:
+        return np.trunc(_answer_numbers(answers, spec)[0]).astype(np.int64)
+
+    def predictions(
+        self, values: dict[str, np.ndarray], spec: Submission, order: np.ndarray | None
+    ) -> np.ndarray:
+        return np.trunc(super().predictions(values, spec, order)).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class _Matrix:
+    """2-D float arrays, one column per answer column in ``spec.target_columns`` order."""
+
+    def truth(self, answers: pd.DataFrame, spec: Submission) -> np.ndarray:
+        return np.column_stack(_answer_numbers(answers, spec))
+
+    def predictions(
+        self, values: dict[str, np.ndarray], spec: Submission, order: np.ndarray | None
+    ) -> np.ndarray:
+        matrix = np.column_stack([values[c] for c in spec.target_columns])
+        return matrix if order is None else matrix[order]
+
+
+@dataclass(frozen=True)
+class _Table:
+    """Frames: ``y_true`` is the whole answers frame; ``y_pred`` is indexed by submission file row.
+
+    The metric reads (and checks) the answer columns it needs. ``y_pred`` holds the submitted answer
+    columns in the answers' row order, each row indexed by its 0-based position in the submission file.
+    """
+
+    def truth(self, answers: pd.DataFrame, spec: Submission) -> pd.DataFrame:
+        return answers.reset_index(drop=True)
+
+    def predictions(
+        self, values: dict[str, np.ndarray], spec: Submission, order: np.ndarray | None
+    ) -> pd.DataFrame:
+        targets = spec.target_columns
+        columns = {c: values[c] if order is None else values[c][order] for c in targets}
+        index = pd.RangeIndex(len(values[targets[0]])) if order is None else order
+        return pd.DataFrame(columns, index=index)
+
+
+STRINGS, FLOATS, INTEGERS, MATRIX, TABLE = _Strings(), _Floats(), _Integers(), _Matrix(), _Table()
