@@ -44,11 +44,6 @@ KINDS = ("fetch", "prepare", "selfcheck", "audit", "run_agent", "grade", "report
 DATA_KINDS = {"fetch", "prepare", "selfcheck", "audit"}
 BYTECODE = {"PYTHONDONTWRITEBYTECODE": ""}
 """Python writes ``__pycache__/`` as it imports (an empty value unsets the flag)."""
-AGENT_RUNS_IMPORT_GRADING = (
-    "run_agent still imports the graders (records module, and graders/__init__.py re-exports the registry); "
-    "being fixed in mlebench/execution and mlebench/reporting"
-)
-
 
 def _kind(stage: str) -> str:
     return stage.split(":")[-1].split("-")[0]
@@ -134,7 +129,6 @@ def test_editing_the_local_runner_leaves_the_data_stages_alone(grid: Path) -> No
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason=AGENT_RUNS_IMPORT_GRADING)
 def test_editing_the_metric_registry_or_a_metric_leaves_agent_runs_alone(grid: Path) -> None:
     from graders.registry import get_metric
     from mlebench.spec.declarations import load_competition
@@ -186,7 +180,6 @@ def test_an_image_context_holds_only_modules_its_entry_point_imports(image: str)
     assert {f for f in imported if f.endswith(".py")} <= set(files), "the image lacks a module it imports"
 
 
-@pytest.mark.xfail(strict=False, reason=AGENT_RUNS_IMPORT_GRADING)
 def test_agent_runs_depend_on_no_metric_code() -> None:
     grading = [f for f in stage_code("run_agent", ROOT) if f == "graders/registry.py" or "/metrics/" in f]
     assert grading == []

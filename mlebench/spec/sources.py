@@ -23,7 +23,7 @@ PACKAGES = ("mlebench", "graders", "stages", "authoring")
 def closure(entries: Iterable[Path | str], root: Path) -> list[str]:
     """Every file of ours that running ``entries`` can load, as sorted POSIX paths relative to ``root``.
 
-    An entry is a file (a module of one of our packages, or a script such as a competition's
+    Imports under ``if TYPE_CHECKING:`` never run and are not followed. An entry is a file (a module of one of our packages, or a script such as a competition's
     ``prepare.py``) or a dotted module name. The entries themselves are included.
     """
     root = root.resolve()
@@ -97,7 +97,7 @@ def _imports_at(path: Path, root: Path, _mtime_ns: int) -> tuple[str, ...]:
     if module is not None:
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: list[str] = []
-    for node in ast.walk(tree):
+    for node in _runtime_nodes(tree):
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -107,6 +107,26 @@ def _imports_at(path: Path, root: Path, _mtime_ns: int) -> tuple[str, ...]:
             names.append(base)
             names += [f"{base}.{alias.name}" for alias in node.names if alias.name != "*"]
     return tuple(n for n in names if n.split(".")[0] in PACKAGES and _module_file(root, n) is not None)
+
+
+def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node that can run: the bodies of ``if TYPE_CHECKING:`` blocks are left out (type hints only)."""
+    found: list[ast.AST] = []
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _resolve(node: ast.ImportFrom, package: str | None) -> str | None:
