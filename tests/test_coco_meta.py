@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from authoring import coco_fixture
 from mlebench.data import coco_meta
 
 
@@ -87,7 +88,7 @@ def test_subset_and_test_metadata_keep_the_right_keys(tmp_path: Path):
 
 def test_write_fixture_is_reproducible_and_consistent(tmp_path: Path):
     for name in ("a", "b"):
-        coco_meta.write_fixture(
+        coco_fixture.write_fixture(
             tmp_path / name, np.random.default_rng(0), [1, 2, 3], group="region", encoding="latin-1"
         )
     first = (tmp_path / "a" / "metadata.json").read_bytes()

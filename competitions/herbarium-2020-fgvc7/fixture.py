@@ -9,11 +9,11 @@ from pathlib import Path
 
 import numpy as np
 
-from mlebench.data import coco_meta
+from authoring import coco_fixture
 
 SIZES = [1] * 5 + [2, 3, 4] * 4 + list(range(5, 13)) * 3
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
     """Write the stand-in download into ``dest``, all randomness from ``rng``."""
-    coco_meta.write_fixture(dest / "nybg2020/train", rng, SIZES, group="region", encoding="latin-1")
+    coco_fixture.write_fixture(dest / "nybg2020/train", rng, SIZES, group="region", encoding="latin-1")

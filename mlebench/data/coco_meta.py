@@ -5,8 +5,7 @@ labels (``category_id``); ``categories``, ``info``, ``licenses`` and competition
 MLE-bench v1 splits such a file per category: it pairs each image with its annotation, groups the pairs
 by category (in order of first appearance), holds out part of every group and shuffles the held-out pairs.
 This module holds those shared steps; each competition's ``prepare.py`` keeps its own split rule, its
-renaming and its outputs. :func:`write_fixture` builds the stand-in train folder the herbarium 2020 and
-2021 fixtures share.
+renaming and its outputs.
 """
 
 from __future__ import annotations
@@ -16,10 +15,7 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
 from sklearn.model_selection import train_test_split
-
-from authoring.kaggle_standin import image_bytes
 
 __all__ = [
     "Pair",
@@ -30,7 +26,6 @@ __all__ = [
     "subset",
     "test_metadata",
     "write",
-    "write_fixture",
     "zipped_pairs",
 ]
 
@@ -104,38 +99,3 @@ def subset(metadata: dict, pairs: list[Pair]) -> dict:
 def test_metadata(metadata: dict, images: list[dict]) -> dict:
     """The test-side metadata v1 writes: ``images`` with ``metadata``'s ``info`` and ``licenses``."""
     return {"images": images, "info": metadata["info"], "licenses": metadata["licenses"]}
-
-
-def write_fixture(train: Path, rng: np.random.Generator, sizes: list[int], group: str, encoding: str) -> None:
-    """Write a herbarium-2020/2021-like stand-in: tiny JPEGs and ``train/metadata.json`` (in ``encoding``).
-
-    Category ``c`` gets ``sizes[c]`` images, all shuffled, with distinct random ids, stored at
-    ``images/{c//100:03d}/{c%100:02d}/<id>.jpg``. The metadata lists images and annotations entry by entry;
-    each annotation carries ``<group>_id`` (``c % 5``) and the metadata a ``<group>s`` list of five.
-    """
-    categories = [
-        {"family": f"Family{c % 7}", "genus": f"Genus{c % 13}", "id": c, "name": f"Genus{c % 13} species{c}"}
-        for c in range(len(sizes))
-    ]
-    items = [c for c, n in enumerate(sizes) for _ in range(n)]
-    order = rng.permutation(len(items))
-    image_ids = rng.choice(10**6, size=len(items), replace=False)
-    images, annotations = [], []
-    for position, index in enumerate(order):
-        category, image_id = items[index], int(image_ids[position])
-        name = f"images/{category // 100:03d}/{category % 100:02d}/{image_id}.jpg"
-        (train / name).parent.mkdir(parents=True, exist_ok=True)
-        (train / name).write_bytes(image_bytes(rng))
-        images.append({"file_name": name, "height": 8, "id": image_id, "license": 0, "width": 8})
-        annotations.append(
-            {"category_id": category, "id": image_id, "image_id": image_id, f"{group}_id": int(category % 5)}
-        )
-    metadata = {
-        "annotations": annotations,
-        "categories": categories,
-        "images": images,
-        "info": {"contributor": "fixture", "date_created": "2020-01-01", "version": "1.0", "year": 2020},
-        "licenses": [{"id": 0, "name": "Public Domain Dedication", "url": "https://example.org/"}],
-        f"{group}s": [{"id": r, "name": f"Region {r}"} for r in range(5)],
-    }
-    (train / "metadata.json").write_text(json.dumps(metadata, ensure_ascii=False), encoding=encoding)
