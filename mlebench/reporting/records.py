@@ -297,7 +297,7 @@ def grade_record(
         agent_sha256=run.agent_sha256 if run else None,
         config_sha256=run.config_sha256 if run else None,
         grader_sha256=sha256_tree(cell.root / "graders"),
-        competition_sha256=_competition_hash(comp, cell.root),
+        competition_sha256=competition_hash(comp, cell.root),
         public_seen_by_agent_sha256=run.public_sha256 if run else None,
         git_revision=_git_revision(cell.root),
         grader_runner=grader["grader_runner"],
@@ -335,7 +335,8 @@ def read_run_json(run_dir: Path) -> tuple[dict[str, Any] | None, str]:
         return None, f"{path} is missing or unreadable"
 
 
-def _competition_hash(comp: Competition, root: Path) -> str:
+def competition_hash(comp: Competition, root: Path) -> str:
+    """Hash of a competition folder's declaration and leaderboard: the lineage's ``competition_sha256``."""
     folder = root / "competitions" / comp.id
     parts = {
         name: sha256_file(folder / name)

@@ -28,29 +28,16 @@ from typing import Any
 
 from graders.grade import grade
 from mlebench.reporting.bundle import MANIFEST, file_hashes, run_group
-from mlebench.reporting.records import _competition_hash
+from mlebench.reporting.records import competition_hash
 from mlebench.reporting.stats import agent_figures, leaderboard_row
-from mlebench.reporting.v1 import totals
+from mlebench.reporting.v1 import ENTRY_FIELDS, totals
 from mlebench.spec.declarations import Competition, load_competition
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.hashing import sha256_file, sha256_tree
 from mlebench.spec.paths import prepared_dir, repo_root
 
-GRADED = (
-    "score",
-    "gold_threshold",
-    "silver_threshold",
-    "bronze_threshold",
-    "median_threshold",
-    "any_medal",
-    "gold_medal",
-    "silver_medal",
-    "bronze_medal",
-    "above_median",
-    "submission_exists",
-    "valid_submission",
-    "is_lower_better",
-)
+GRADED = tuple(f for f in ENTRY_FIELDS if f not in ("competition_id", "created_at", "submission_path"))
+"""The fields a re-grade must reproduce: every v1 report field but the id, the time and the path."""
 
 
 @dataclass(frozen=True)
@@ -239,7 +226,7 @@ class _Verifier:
             "hardware": (record.get("hardware"), hardware),
             "lineage.competition_sha256": (
                 lineage.get("competition_sha256"),
-                _competition_hash(comp, self.root),
+                competition_hash(comp, self.root),
             ),
             "lineage.grader_sha256": (lineage.get("grader_sha256"), self._tree(self.root / "graders")),
             "lineage.private_sha256": (
