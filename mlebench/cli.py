@@ -1,5 +1,7 @@
-"""The ``mlebench`` command: list, prepare, grade, grade-sample, plan, run, report, bundle, verify-bundle,
-check, leaderboard, thresholds.
+"""The ``mlebench`` command: list, prepare, grade, plan, run, report, bundle, check, and more.
+
+Subcommands: list, prepare, grade, grade-sample, plan, run, report, bundle, verify-bundle, check,
+leaderboard, thresholds.
 
 Names and flags follow MLE-bench's CLI where it has them (``prepare -c/--all/--lite``, ``grade --submission
 --output-dir``, ``grade-sample SUBMISSION COMPETITION_ID``).

@@ -1,4 +1,4 @@
-"""The executor settings of ``mlebench run``: the Hydra group ``conf/executor/`` plus ``executor.*`` overrides.
+"""The executor settings of ``mlebench run``: the Hydra group ``conf/executor/`` and ``executor.*`` overrides.
 
 They say where and how stages run, not what they compute, so they stay out of ``params.yaml`` (``compose``
 drops them): no stage depends on them, changing them makes nothing stale, and ``mlebench plan --check``
@@ -23,7 +23,7 @@ def split_overrides(overrides: list[str]) -> tuple[list[str], list[str]]:
 
 
 def executor_settings(name: str, overrides: list[str], root: Path | None = None) -> dict[str, Any]:
-    """Compose ``executor=<name>`` with ``executor.<key>=<value>`` overrides; return the executor's settings."""
+    """Compose ``executor=<name>`` with ``executor.<key>=<value>`` overrides into the executor's settings."""
     from hydra import compose, initialize_config_dir
     from hydra.errors import HydraException
     from omegaconf import OmegaConf
@@ -32,7 +32,9 @@ def executor_settings(name: str, overrides: list[str], root: Path | None = None)
     folder = conf_dir(root)
     known = sorted(p.stem for p in (folder / "executor").glob("*.yaml"))
     if name not in known:
-        raise ConfigError(f"unknown executor {name!r}: no conf/executor/{name}.yaml (known: {', '.join(known)})")
+        raise ConfigError(
+            f"unknown executor {name!r}: no conf/executor/{name}.yaml (known: {', '.join(known)})"
+        )
     try:
         with initialize_config_dir(config_dir=str(folder), version_base="1.3"):
             cfg = compose("config", overrides=[f"executor={name}", *overrides])

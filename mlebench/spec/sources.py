@@ -23,8 +23,9 @@ PACKAGES = ("mlebench", "graders", "stages", "authoring")
 def closure(entries: Iterable[Path | str], root: Path) -> list[str]:
     """Every file of ours that running ``entries`` can load, as sorted POSIX paths relative to ``root``.
 
-    Imports under ``if TYPE_CHECKING:`` never run and are not followed. An entry is a file (a module of one of our packages, or a script such as a competition's
-    ``prepare.py``) or a dotted module name. The entries themselves are included.
+    An entry is a file (a module of one of our packages, or a script such as a competition's ``prepare.py``)
+    or a dotted module name. The entries themselves are included. Imports under ``if TYPE_CHECKING:`` never
+    run and are not followed.
     """
     root = root.resolve()
     todo: list[Path] = []
