@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from mlebench.execution.grading import grade_image_sources
 from mlebench.execution.runners import run_image_sources, runner_names
 from mlebench.spec.cell import Cell
-from mlebench.spec.declarations import all_competition_ids, load_competition
+from mlebench.spec.declarations import all_competition_ids, declaration_path, load_competition
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.files import write_text
 from mlebench.spec.params import PARAMS_FILE, CompetitionSet, Plan, validate_plan
@@ -257,9 +257,9 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
 def _root_pipeline(plan: Plan, root: Path) -> dict[str, Any]:
     grades = [_rel(grade_path(c.agent, c.competition_id, c.seed, _HERE)) for c in cells(plan)]
     audits = [_rel(audit_path(cid, _HERE)) for cid in plan.competition_set.ids]
-    # The report counts each split's competitions among all declarations (its coverage): one folder dep,
-    # so adding a competition re-runs the report without changing this file.
-    declarations = ["competitions"]
+    # The report counts each split's competitions among all declarations (its coverage), so it reads every
+    # declaration, and nothing else of the competition folders.
+    declarations = [_rel(declaration_path(cid, _HERE)) for cid in all_competition_ids(root)]
     out = report_dir(_HERE)
     report = _stage(
         f"python -m stages.report --agents {','.join(plan.agent)}",
