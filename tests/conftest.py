@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from embedded_fixtures import COMPETITIONS, Prepared
 
-from mlebench.spec.declarations import parse_declaration
-from mlebench.data.fetch import fetch
 from authoring.kaggle_standin import StandinKaggle
+from mlebench.data.fetch import fetch
 from mlebench.data.prepare import prepare_competition
+from mlebench.spec.declarations import parse_declaration
 
 
 @pytest.fixture(scope="session")

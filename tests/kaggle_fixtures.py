@@ -5,16 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from mlebench.spec.declarations import Competition, KaggleSource, all_competition_ids, load_competition
-from mlebench.data.fetch import fetch
-from mlebench.spec.hashing import sha256_file
 from authoring.kaggle_standin import (
     StandinKaggle,
     fixture_competition,
     write_fixture_archive,
     write_fixture_download,
 )
+from mlebench.data.fetch import fetch
 from mlebench.data.prepare import prepare_competition
+from mlebench.spec.declarations import Competition, KaggleSource, all_competition_ids, load_competition
+from mlebench.spec.hashing import sha256_file
 
 KAGGLE_IDS = [cid for cid in all_competition_ids() if load_competition(cid).source.kind == "kaggle"]
 

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 from kaggle_fixtures import serve_fixture
 
+from authoring.kaggle_standin import StandinKaggle
 from mlebench.cli import main
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.errors import DataError
 from mlebench.data.fetch import fetch
 from mlebench.data.kaggle_source import KaggleAccessError, preflight, record_archive_checksum
-from authoring.kaggle_standin import StandinKaggle
+from mlebench.spec.declarations import load_competition
+from mlebench.spec.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from kaggle_fixtures import KAGGLE_IDS, prepare_fixture
 
-from mlebench.data.audit import audit
-from mlebench.spec.hashing import sha256_tree
 from authoring.kaggle_standin import StandinKaggle
+from mlebench.data.audit import audit
 from mlebench.data.selfcheck import selfcheck
+from mlebench.spec.hashing import sha256_tree
 
 
 @pytest.mark.parametrize("competition_id", KAGGLE_IDS)

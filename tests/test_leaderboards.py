@@ -10,15 +10,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from graders.leaderboard import load_leaderboard
-from graders.registry import get_metric
-from mlebench.spec.declarations import load_competition
 from authoring.leaderboards import COLUMNS, build_leaderboard, leaderboard_frame
 from authoring.leaderboards import population as pop
 from authoring.leaderboards.build import MIN_TEAMS, Entry
 from authoring.leaderboards.outputs import Output
 from authoring.leaderboards.solution import solution
 from authoring.leaderboards.tabular import TabularTask
+from graders.leaderboard import load_leaderboard
+from graders.registry import get_metric
+from mlebench.spec.declarations import load_competition
 from mlebench.spec.paths import competitions_dir, private_dir, public_dir
 
 MODULES = [

@@ -49,7 +49,8 @@ def test_bad_values_name_the_key(patch: dict, key: str) -> None:
 
 def test_unknown_runner_names_the_key() -> None:
     """Runner names come from the runner registry, which the schema layer cannot see: the plan and the run
-    stage check them (``resolve`` and ``get_runner``), both naming the key."""
+    stage check them (``resolve`` and ``get_runner``), both naming the key.
+    """
     from mlebench.execution.runners import get_runner
     from mlebench.planning.plan import resolve
     from mlebench.spec.params import DockerSettings

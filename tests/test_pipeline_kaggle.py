@@ -15,8 +15,8 @@ import pytest
 from checkout_copy import copy_checkout, plan_and_commit, run
 from kaggle_fixtures import serve_fixture
 
-from mlebench.spec.declarations import load_competition
 from authoring.kaggle_standin import StandinKaggle
+from mlebench.spec.declarations import load_competition
 
 pytestmark = pytest.mark.slow
 CID = "spaceship-titanic"

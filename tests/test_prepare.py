@@ -14,10 +14,10 @@ import pytest
 from embedded_fixtures import COMPETITIONS, EMBEDDED, Prepared
 from PIL import Image
 
-from mlebench.spec.declarations import Competition, Split, Submission, parse_declaration
-from mlebench.spec.errors import ConfigError, DataError
 from mlebench.data.prepare import check_layout, prepare_competition, read_csv_text, read_rdata, write_png
 from mlebench.data.splitting import shuffled_ids, split_frame
+from mlebench.spec.declarations import Competition, Split, Submission, parse_declaration
+from mlebench.spec.errors import ConfigError, DataError
 
 # (train rows, test rows) of each embedded competition, as promised to the agents and leaderboards.
 ROWS = {

@@ -38,14 +38,15 @@ def _results(repo: Path) -> dict[str, tuple]:
 
 
 def _locks(repo: Path) -> dict[str, dict]:
-    """Each stage's lock entry: cmd, params and deps, except deps on runs and grades (they hold timestamps)."""
+    """Each stage's lock entry: cmd, params and deps, but not deps on runs and grades (they hold times)."""
     from ruamel.yaml import YAML
 
     out = {}
     for lock in sorted(repo.rglob("dvc.lock")):
         for name, entry in (YAML(typ="safe").load(lock.read_text()) or {}).get("stages", {}).items():
             deps = [d for d in entry.get("deps", []) if not d["path"].startswith(("runs/", "grades/"))]
-            out[f"{lock.parent.name}:{name}"] = {"cmd": entry["cmd"], "deps": deps, "params": entry.get("params")}
+            key = f"{lock.parent.name}:{name}"
+            out[key] = {"cmd": entry["cmd"], "deps": deps, "params": entry.get("params")}
     return out
 
 
@@ -86,7 +87,8 @@ def test_local_pool_gives_what_sequential_repro_gives(tmp_path: Path, sequential
     run = json.loads((repo / "runs" / "dummy" / "titanic-lite" / "0" / "run.json").read_text())
     assert run["executor"]["executor"] == "local" and run["executor"]["settings"]["slots"] == 4
     events = [json.loads(line) for line in (repo / "runs/.scheduler/events.jsonl").read_text().splitlines()]
-    assert Counter(e["event"] for e in events)["recorded"] == 13  # 4 data stages, 4 runs, 4 grades, the report
+    # 4 data stages, 4 runs, 4 grades, the report
+    assert Counter(e["event"] for e in events)["recorded"] == 13
 
 
 def _slurm_up() -> bool:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from embedded_fixtures import COMPETITIONS, Prepared
 
-from mlebench.spec.declarations import load_competition
 from mlebench.data.selfcheck import selfcheck
+from mlebench.spec.declarations import load_competition
 
 
 @pytest.fixture
