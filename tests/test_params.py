@@ -48,8 +48,9 @@ def test_bad_values_name_the_key(patch: dict, key: str) -> None:
 
 
 def test_unknown_runner_names_the_key() -> None:
-    """Runner names come from the runner registry, which the schema layer cannot see: the plan and the run
-    stage check them (``resolve`` and ``get_runner``), both naming the key.
+    """Runner names come from the runner registry, which the schema layer cannot see.
+
+    The plan and the run stage check them (``resolve`` and ``get_runner``), both naming the key.
     """
     from mlebench.execution.runners import get_runner
     from mlebench.planning.plan import resolve
