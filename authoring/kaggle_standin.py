@@ -6,7 +6,8 @@ columns and formats, the files Kaggle's zip holds), from a seeded generator:
     def make_download(dest: Path, rng: numpy.random.Generator) -> None: ...
 
 It may also set ``SPLIT = {...}``: overrides of the declaration's ``split:`` block that fit a small
-fixture (say, ``test_size: 40`` where the real split holds out 5,000 images).
+fixture (say, ``test_size: 40`` where the real split holds out 5,000 images). Its ``grading_inputs``
+function serves the grading benchmark instead (see :mod:`authoring.grading_inputs`).
 """
 
 from __future__ import annotations

@@ -13,7 +13,10 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
+from authoring.grading_inputs import GradingInputs
 from authoring.kaggle_standin import image_bytes
+from authoring.synthetic import ids
+from mlebench.spec.declarations import Competition, RealSize
 
 CLASSES = ["car", "pedestrian", "truck", "bicycle"]
 
@@ -185,3 +188,38 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     )
     frame = pd.DataFrame(rows)
     frame.iloc[rng.permutation(len(frame))].to_csv(dest / "train.csv", index=False)
+
+
+REAL_MIX = np.array(["car", "car", "car", "pedestrian", "truck", "bicycle", "other_vehicle", "bus"])
+"""Classes of the real test objects, drawn uniformly from this list (cars three times as often)."""
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """5-50 boxes per sample; predictions drop 15% of them, jitter the rest and score them at random."""
+    n = size.test_rows
+    rows_t, rows_p = [], []
+    for _ in range(n):
+        k = rng.integers(5, 50)
+        cx, cy = rng.uniform(0, 3000, k), rng.uniform(0, 3000, k)
+        cz, box, yaw = rng.uniform(-20, -15, k), rng.uniform(0.6, 5, (k, 3)), rng.uniform(-np.pi, np.pi, k)
+        cls = REAL_MIX[rng.integers(0, len(REAL_MIX), k)]
+        rows_t.append(
+            " ".join(
+                f"1.0 {a:.3f} {b:.3f} {c:.3f} {s[0]:.3f} {s[1]:.3f} {s[2]:.3f} {y:.4f} {o}"
+                for a, b, c, s, y, o in zip(cx, cy, cz, box, yaw, cls, strict=True)
+            )
+        )
+        keep = rng.random(k) < 0.85
+        shift = rng.normal(0, 0.4, (k, 2))
+        rows_p.append(
+            " ".join(
+                f"{rng.random():.3f} {a + j[0]:.3f} {b + j[1]:.3f} {c:.3f} "
+                f"{s[0]:.3f} {s[1]:.3f} {s[2]:.3f} {y + j[0] / 4:.4f} {o}"
+                for a, b, c, s, y, o, j, q in zip(cx, cy, cz, box, yaw, cls, shift, keep, strict=True)
+                if q
+            )
+        )
+    row_ids = ids("tok", n)
+    answers = pd.DataFrame({"Id": row_ids, "PredictionString": rows_t})
+    submission = pd.DataFrame({"Id": row_ids, "PredictionString": rows_p})
+    return GradingInputs(answers, submission)

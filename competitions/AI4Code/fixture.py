@@ -11,6 +11,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, assemble, single
+from authoring.synthetic import ids
+from mlebench.spec.declarations import Competition, RealSize
+
 SPLIT = {"test_size": 30}
 
 
@@ -41,3 +45,19 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         ancestors.append({"id": nb_id, "ancestor_id": group, "parent_id": parent})
     pd.DataFrame(orders).to_csv(dest / "train_orders.csv", index=False)
     pd.DataFrame(ancestors).to_csv(dest / "train_ancestors.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Each notebook's cell ids (8 hex digits) in order; predictions partly reordered."""
+    n = size.test_rows
+    truth, pred = [], []
+    for cells in rng.integers(2, 90, n):
+        order = np.array([f"{x:08x}" for x in rng.integers(0, 2**31) + 7_919 * np.arange(cells)])
+        guess = order.copy()
+        swaps = rng.integers(0, cells, (cells // 3, 2))
+        for a, b in swaps:
+            guess[a], guess[b] = guess[b], guess[a]
+        truth.append(" ".join(order))
+        pred.append(" ".join(guess))
+    pair = single(comp, np.array(truth, dtype=object), np.array(pred, dtype=object))
+    return assemble(comp, ids("", n), *pair, rng)

@@ -9,7 +9,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, binary
 from authoring.kaggle_standin import image_bytes
+from mlebench.spec.declarations import Competition, RealSize
 
 
 def _zip(path: Path, folder: str, ids: list[str], rng: np.random.Generator) -> None:
@@ -27,3 +29,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     test_ids = [f"{rng.bytes(16).hex()}.jpg" for _ in range(10)]
     _zip(dest / "test.zip", "test", test_ids, rng)
     pd.DataFrame({"id": test_ids, "has_cactus": 0.5}).to_csv(dest / "sample_submission.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, noisy scores."""
+    return binary(comp, size.test_rows, rng)

@@ -11,6 +11,9 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
+from authoring.grading_inputs import GradingInputs, binary
+from mlebench.spec.declarations import Competition, RealSize
+
 SPLIT = {"test_size": 30}
 FOLDERS = ["Cover", "JMiPOD", "JUNIWARD", "UERD"]
 
@@ -36,3 +39,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     pd.DataFrame({"Id": [f"{n:04d}.jpg" for n in range(1, 6)], "Label": 0.5}).to_csv(
         dest / "sample_submission.csv", index=False
     )
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, unbounded noisy scores."""
+    return binary(comp, size.test_rows, rng, unbounded=True)

@@ -9,7 +9,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, regression
 from authoring.kaggle_standin import image_bytes
+from authoring.synthetic import ids
+from mlebench.spec.declarations import Competition, RealSize
 
 
 def _images(folder: Path, ids: list[str], rng: np.random.Generator) -> None:
@@ -28,3 +31,9 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     pd.DataFrame({"id_code": test_ids}).to_csv(dest / "test.csv", index=False)
     pd.DataFrame({"id_code": test_ids, "diagnosis": 0}).to_csv(dest / "sample_submission.csv", index=False)
     _images(dest / "test_images", test_ids, rng)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: diagnosis grades 0-4, predictions off by about one."""
+    n = size.test_rows
+    return regression(comp, ids("", n), rng.integers(0, 5, n), 0.8, rng)

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
+from authoring.grading_inputs import GradingInputs, sentences
+from mlebench.spec.declarations import Competition, RealSize
+
 WORDS = [
     "government",
     "yesterday",
@@ -36,3 +39,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         lines.append(" ".join(rng.choice(WORDS, size=n)) + (" ." if n > 1 else ""))
     with zipfile.ZipFile(dest / "train_v2.txt.zip", "w", compression=zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("train_v2.txt", "\n".join(lines) + "\n")
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: word sequences, predictions with a few typos."""
+    return sentences(comp, size.test_rows, (3, 45), rng)

@@ -10,6 +10,10 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
+from authoring.grading_inputs import GradingInputs, assemble, single
+from authoring.synthetic import ids, join, mutate
+from mlebench.spec.declarations import Competition, RealSize
+
 ATOMS = ["C", "H", "N", "O", "S", "Cl", "F"]
 
 
@@ -40,3 +44,15 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     pd.DataFrame({"image_id": test_ids, "InChI": "InChI=1S/H2O/h1H2"}).to_csv(
         dest / "sample_submission.csv", index=False
     )
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """InChI strings of ~60-200 characters; predictions with a few wrong characters."""
+    n = size.test_rows
+    alphabet = np.array(list("0123456789-,()/chbtmis+"))
+    lengths = rng.integers(40, 180, n)
+    bodies = join(alphabet[rng.integers(0, len(alphabet), lengths.sum())], lengths, sep="")
+    formula = pd.Series(rng.integers(5, 40, n)).map("InChI=1S/C{}H".format).to_numpy(dtype=object)
+    truth = formula + rng.integers(5, 60, n).astype(str).astype(object) + "O2/c" + bodies
+    pred = mutate(truth, rng, 6, "0123456789-,()")
+    return assemble(comp, ids("", n), *single(comp, truth, pred), rng)

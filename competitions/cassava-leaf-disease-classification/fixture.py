@@ -10,8 +10,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, labels
 from authoring.kaggle_standin import image_bytes
+from authoring.synthetic import names
 from mlebench.data.tfrecord import bytes_feature, encode_example, int64_feature, write_records
+from mlebench.spec.declarations import Competition, RealSize
 
 DISEASES = {
     "0": "Cassava Bacterial Blight (CBB)",
@@ -46,3 +49,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             rows.append({"image_id": name, "label": label})
         write_records(dest / "train_tfrecords" / f"ld_train{shard:02d}-{len(records)}.tfrec", records)
     pd.DataFrame(rows).iloc[rng.permutation(len(rows))].to_csv(dest / "train.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one of the five disease labels per image."""
+    return labels(comp, size.test_rows, names(*DISEASES), rng)

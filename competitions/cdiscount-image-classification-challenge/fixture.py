@@ -10,7 +10,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, labels
 from authoring.kaggle_standin import image_bytes
+from authoring.synthetic import names
+from mlebench.spec.declarations import Competition, RealSize
 
 
 def _element(key: str, value) -> bytes:
@@ -48,3 +51,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             out.write(
                 encode({"_id": product * 3 + 1, "imgs": imgs, "category_id": int(rng.choice(categories))})
             )
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one of ``size.classes`` ten-digit category ids per product."""
+    return labels(comp, size.test_rows, names(*range(1_000_000_000, 1_000_000_000 + size.classes)), rng)

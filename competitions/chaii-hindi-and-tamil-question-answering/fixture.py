@@ -8,6 +8,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, sentences
+from mlebench.spec.declarations import Competition, RealSize
+
 WORDS = ["नदी", "शहर", "राजा", "भारत", "வரலாறு", "நகரம்", "மன்னர்", "இந்தியா", "1947", "गंगा", "கடல்", "पर्वत"]
 
 
@@ -32,3 +35,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     test = pd.DataFrame([_row(rng) for _ in range(5)])
     test[["id", "context", "question", "language"]].to_csv(dest / "test.csv", index=False)
     test[["id"]].assign(PredictionString="").to_csv(dest / "sample_submission.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: word sequences, predictions with a few typos."""
+    return sentences(comp, size.test_rows, (1, 6), rng)

@@ -5,6 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs
+from authoring.synthetic import text
+from mlebench.spec.declarations import Competition, RealSize
+
 _TYPES = ["1JHC", "1JHN", "2JHH", "2JHC", "2JHN", "3JHH", "3JHC", "3JHN"]
 _TENSOR = ["XX", "YX", "ZX", "XY", "YY", "ZY", "XZ", "YZ", "ZZ"]
 
@@ -51,3 +55,14 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             for a, x, y, z in group[["atom", "x", "y", "z"]].itertuples(index=False)
         ]
         (dest / "structures" / f"{name}.xyz").write_text("\n".join(lines) + "\n")
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Answers with the coupling ``type`` (the metric's groups) and a shuffled noisy submission."""
+    n = size.test_rows
+    types = rng.choice(_TYPES, n)
+    truth = rng.normal(10, 30, n)
+    row_ids = np.arange(n).astype(str).astype(object)
+    answers = pd.DataFrame({"id": row_ids, "scalar_coupling_constant": text(truth), "type": types})
+    submission = pd.DataFrame({"id": row_ids, "scalar_coupling_constant": text(truth + rng.normal(0, 2, n))})
+    return GradingInputs(answers, submission.iloc[rng.permutation(n)].reset_index(drop=True))

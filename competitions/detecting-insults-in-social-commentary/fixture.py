@@ -5,6 +5,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, binary
+from mlebench.spec.declarations import Competition, RealSize
+
 _WORDS = ["you", "are", "an", "idiot", "great", "point", "stupid", "thanks", "loser", "nice", "dumb", "post"]
 
 
@@ -22,3 +25,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         Usage=lambda f: np.where(np.arange(len(f)) % 3, "PublicTest", "PrivateTest")
     )
     test.to_csv(dest / "test_with_solutions.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, noisy scores."""
+    return binary(comp, size.test_rows, rng)

@@ -6,7 +6,9 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from authoring.grading_inputs import GradingInputs, probabilities
 from authoring.kaggle_standin import image_bytes
+from mlebench.spec.declarations import Competition, RealSize
 
 _BREEDS = yaml.safe_load((Path(__file__).parent / "competition.yaml").read_text())["submission"]["columns"][
     1:
@@ -22,3 +24,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     (dest / "train").mkdir()
     for image_id in ids:
         (dest / "train" / f"{image_id}.jpg").write_bytes(image_bytes(rng))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one-hot answers, softmax predictions."""
+    return probabilities(comp, size.test_rows, rng)

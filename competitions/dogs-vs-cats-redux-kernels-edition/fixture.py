@@ -6,7 +6,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, binary
 from authoring.kaggle_standin import image_bytes
+from mlebench.spec.declarations import Competition, RealSize
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
@@ -19,3 +21,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         for i in range(1, 21):
             zf.writestr(f"test/{i}.jpg", image_bytes(rng))
     pd.DataFrame({"id": range(1, 21), "label": 0.5}).to_csv(dest / "sample_submission.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, noisy scores."""
+    return binary(comp, size.test_rows, rng)

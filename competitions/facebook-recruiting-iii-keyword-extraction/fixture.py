@@ -6,6 +6,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, label_sets
+from mlebench.spec.declarations import Competition, RealSize
+
 _TAGS = [
     "c#",
     "java",
@@ -39,3 +42,9 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     )
     with zipfile.ZipFile(dest / "Train.zip", "w", compression=zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("Train.csv", frame.to_csv(index=False))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one to five of ``size.classes`` tags per question."""
+    tags = np.array([f"tag-{i}" for i in range(size.classes)], dtype=object)
+    return label_sets(comp, size.test_rows, tags, (1, 5), rng)

@@ -13,6 +13,9 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from authoring.grading_inputs import GradingInputs, score_columns
+from mlebench.spec.declarations import Competition, RealSize
+
 _CLASSES = yaml.safe_load((Path(__file__).parent / "competition.yaml").read_text())["submission"]["columns"][
     1:
 ]
@@ -66,3 +69,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         zf.writestr(
             _entry("FSDKaggle2019.meta/train_curated_post_competition.csv"), curated.to_csv(index=False)
         )
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 labels per column, noisy scores."""
+    return score_columns(comp, size.test_rows, rng, p_positive=0.02)

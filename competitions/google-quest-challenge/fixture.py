@@ -6,6 +6,9 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from authoring.grading_inputs import GradingInputs, score_columns
+from mlebench.spec.declarations import Competition, RealSize
+
 _TARGETS = yaml.safe_load((Path(__file__).parent / "competition.yaml").read_text())["submission"]["columns"][
     1:
 ]
@@ -52,3 +55,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     frame["question_type_spelling"] = 0.0
     frame.loc[[7, 150, 260], "question_type_spelling"] = [1 / 3, 0.5, 1 / 3]
     frame.to_csv(dest / "train.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: ratings in [0, 1] per column, noisy scores."""
+    return score_columns(comp, size.test_rows, rng, graded=True)

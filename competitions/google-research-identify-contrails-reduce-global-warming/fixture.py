@@ -4,6 +4,11 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
+
+from authoring.grading_inputs import GradingInputs
+from authoring.synthetic import blob_masks, jitter, rle_strings
+from mlebench.spec.declarations import Competition, RealSize
 
 _BANDS = [f"band_{b:02d}" for b in range(8, 17)]
 _SHAPE = (8, 8)  # Kaggle's records are 256 x 256 with 8 time steps
@@ -41,3 +46,26 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         for rid in chosen:
             _record(dest / name / rid, rng, individual=name == "train")
         (dest / f"{name}_metadata.json").write_text(json.dumps(_metadata(rng, chosen)))
+
+
+REAL_SHAPE = (256, 256)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Answers and a submission of contrail masks as RLE ("-" when empty), the prediction shifted a little."""
+    n = size.test_rows
+    height, width = REAL_SHAPE
+    truth = blob_masks(rng, n, height, width, 0.6)
+    row_ids = np.arange(1_000_000, 1_000_000 + n).astype(str).astype(object)
+    answers = pd.DataFrame(
+        {
+            "record_id": row_ids,
+            "encoded_pixels": rle_strings(truth, empty="-"),
+            "height": str(height),
+            "width": str(width),
+        }
+    )
+    submission = pd.DataFrame(
+        {"record_id": row_ids, "encoded_pixels": rle_strings(jitter(truth, rng), empty="-")}
+    )
+    return GradingInputs(answers, submission)

@@ -5,7 +5,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, ranking
 from authoring.kaggle_standin import image_bytes
+from mlebench.spec.declarations import Competition, RealSize
 
 _ARTICLE_COLUMNS = [
     "product_type_no", "product_type_name", "product_group_name", "graphical_appearance_no",
@@ -66,3 +68,9 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     for article in articles["article_id"][:5]:
         (dest / "images" / article[:3]).mkdir(parents=True, exist_ok=True)
         (dest / "images" / article[:3] / f"{article}.jpg").write_bytes(image_bytes(rng, (6, 8)))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: bought articles per customer, twelve ranked guesses."""
+    articles = np.array([f"0{i:09d}" for i in range(100_000_000, 100_000_000 + size.classes)], dtype=object)
+    return ranking(comp, size.test_rows, articles, (1, 20), 12, rng)

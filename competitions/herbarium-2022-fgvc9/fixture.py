@@ -9,7 +9,10 @@ from pathlib import Path
 
 import numpy as np
 
+from authoring.grading_inputs import GradingInputs, labels
 from authoring.kaggle_standin import image_bytes
+from authoring.synthetic import numbered
+from mlebench.spec.declarations import Competition, RealSize
 
 SIZES = [2, 3, 4, 5, 6, 8, 10, 12] * 5
 
@@ -54,3 +57,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         "license": [{"id": 0, "name": "CC BY-NC 4.0", "url": "https://example.org/"}],
     }
     (dest / "train_metadata.json").write_text(json.dumps(metadata))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one of ``size.classes`` numbered species per image, 60% right."""
+    return labels(comp, size.test_rows, numbered(size.classes), rng, p_right=0.6)

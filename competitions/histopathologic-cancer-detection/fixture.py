@@ -5,6 +5,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from authoring.grading_inputs import GradingInputs, binary
+from mlebench.spec.declarations import Competition, RealSize
+
 
 def _write_tif(path: Path, rng: np.random.Generator) -> None:
     Image.fromarray(rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)).save(path, format="TIFF")
@@ -22,3 +25,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         _write_tif(dest / "train" / f"{i}.tif", rng)
     for i in test_ids:
         _write_tif(dest / "test" / f"{i}.tif", rng)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, noisy scores."""
+    return binary(comp, size.test_rows, rng)

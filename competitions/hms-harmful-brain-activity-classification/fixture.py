@@ -9,7 +9,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, probabilities
 from authoring.kaggle_standin import image_bytes
+from mlebench.spec.declarations import Competition, RealSize
 
 VOTES = ["seizure_vote", "lpd_vote", "gpd_vote", "lrda_vote", "grda_vote", "other_vote"]
 CONSENSUS = ["Seizure", "LPD", "GPD", "LRDA", "GRDA", "Other"]
@@ -51,3 +53,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         frame.to_parquet(dest / "train_spectrograms" / f"{spectrogram_id}.parquet")
     for name in CONSENSUS:
         (dest / "example_figures" / f"{name}_example.png").write_bytes(image_bytes(rng, fmt="PNG"))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: soft-vote answers, softmax predictions."""
+    return probabilities(comp, size.test_rows, rng, soft=True)

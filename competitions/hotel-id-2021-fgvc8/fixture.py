@@ -8,7 +8,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, ranking
 from authoring.kaggle_standin import image_bytes
+from authoring.synthetic import numbered
+from mlebench.spec.declarations import Competition, RealSize
 
 DUPLICATE = "ce27d36c9147cc19.jpg"
 
@@ -35,3 +38,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         folder = dest / "train_images" / str(row.chain)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / row.image).write_bytes(image_bytes(rng))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one hotel of ``size.classes`` per image, five ranked guesses."""
+    return ranking(comp, size.test_rows, numbered(size.classes), (1, 1), 5, rng)

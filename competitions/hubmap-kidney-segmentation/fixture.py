@@ -12,6 +12,10 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
+from authoring.grading_inputs import GradingInputs, assemble, single
+from authoring.synthetic import blob_runs
+from mlebench.spec.declarations import Competition, RealSize
+
 SPLIT = {"test_size": 25}
 N_TRAIN, N_KAGGLE_TEST = 50, 5
 
@@ -66,3 +70,23 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             "age": rng.integers(30, 80, size=len(ids)),
         }
     ).to_csv(dest / "HuBMAP-20-dataset_information.csv", index=False)
+
+
+REAL_TEST_IDS = ["aaa6a05cc", "cb2d976f4", "e79de561c"]  # one per declared test image
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """About 600 glomeruli per whole-slide image, as RLE; predictions shifted by a few pixels."""
+    sizes = size.test_images
+    truth = [blob_runs(h, w, 600) for h, w in sizes]
+    pred = [blob_runs(h, w, 600, shift=int(rng.integers(-20, 20))) for h, w in sizes]
+    return assemble(
+        comp,
+        np.array(REAL_TEST_IDS[: len(sizes)], dtype=object),
+        *single(comp, np.array(truth, dtype=object), np.array(pred, dtype=object)),
+        rng,
+        {
+            "height_pixels": np.array([str(h) for h, _ in sizes]),
+            "width_pixels": np.array([str(w) for _, w in sizes]),
+        },
+    )

@@ -9,6 +9,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs
+from authoring.synthetic import text
+from mlebench.spec.declarations import Competition, RealSize
+
 N_BATCHES, EVENTS_PER_BATCH, N_SENSORS = 20, 15, 50
 
 
@@ -53,3 +57,19 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         )
         pulses.to_parquet(dest / "train" / f"batch_{batch}.parquet")
     pd.concat(metas, ignore_index=True).to_parquet(dest / "train_meta.parquet", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Answers and a submission of directions (azimuth, zenith) off by about 0.3 radians."""
+    n = size.test_rows
+    az, ze = rng.uniform(0, 2 * np.pi, n), rng.uniform(0, np.pi, n)
+    row_ids = np.arange(n).astype(str).astype(object)
+    answers = pd.DataFrame({"event_id": row_ids, "azimuth": text(az, 4), "zenith": text(ze, 4)})
+    submission = pd.DataFrame(
+        {
+            "event_id": row_ids,
+            "azimuth": text(az + rng.normal(0, 0.3, n), 4),
+            "zenith": text(ze + rng.normal(0, 0.3, n), 4),
+        }
+    )
+    return GradingInputs(answers, submission)

@@ -5,7 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, label_sets
 from authoring.kaggle_standin import image_bytes
+from authoring.synthetic import numbered
+from mlebench.spec.declarations import Competition, RealSize
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
@@ -24,3 +27,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     (dest / "train").mkdir()
     for image_id in ids:
         (dest / "train" / f"{image_id}.png").write_bytes(image_bytes(rng, fmt="PNG"))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one to eight of ``size.classes`` numbered attributes per object."""
+    return label_sets(comp, size.test_rows, numbered(size.classes), (1, 8), rng)

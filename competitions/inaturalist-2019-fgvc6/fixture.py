@@ -12,7 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
+from authoring.grading_inputs import GradingInputs, assemble, single
 from authoring.kaggle_standin import image_bytes
+from authoring.synthetic import ids
+from mlebench.spec.declarations import Competition, RealSize
 
 SIZES = [1] * 4 + [2, 3, 4] * 5 + list(range(5, 16)) * 3
 SUPERCATEGORIES = ["Plants", "Insects", "Birds", "Fungi"]
@@ -65,3 +68,13 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
                     next_id += 1
     for split, (images, annotations) in splits.items():
         (dest / f"{split}2019.json").write_text(json.dumps(_metadata(images, annotations, categories)))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """One of ``size.classes`` categories per image; five ranked guesses, the first 70% right."""
+    n = size.test_rows
+    truth = rng.integers(0, size.classes, n)
+    guesses = rng.integers(0, size.classes, (n, 5))
+    guesses[:, 0] = np.where(rng.random(n) < 0.7, truth, guesses[:, 0])
+    pred = np.array([" ".join(map(str, g)) for g in guesses], dtype=object)
+    return assemble(comp, ids("", n), *single(comp, truth.astype(str).astype(object), pred), rng)

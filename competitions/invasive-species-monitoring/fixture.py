@@ -14,7 +14,9 @@ import numpy as np
 import pandas as pd
 import py7zr
 
+from authoring.grading_inputs import GradingInputs, binary
 from authoring.kaggle_standin import image_bytes
+from mlebench.spec.declarations import Competition, RealSize
 
 
 def _write_7z(archive: Path, members: dict[str, bytes]) -> None:
@@ -47,3 +49,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             dest / f"{folder}.7z",
             {f"{folder}/{name}.jpg": image_bytes(rng, (16, 12)) for name in range(1, count + 1)},
         )
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, noisy scores."""
+    return binary(comp, size.test_rows, rng)

@@ -9,6 +9,10 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
+from authoring.grading_inputs import GradingInputs, labels
+from authoring.synthetic import names
+from mlebench.spec.declarations import Competition, RealSize
+
 CATEGORIES = [0, 1, 3, 4, 8, 10, 11, 13, 14, 16, 17, 18, 19, 22]
 
 
@@ -39,3 +43,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             buf = io.BytesIO()
             Image.fromarray(rng.integers(0, 256, size=(12, 16), dtype=np.uint8)).save(buf, format="JPEG")
             zf.writestr(name, buf.getvalue())
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one of the real category ids per image."""
+    return labels(comp, size.test_rows, names(*CATEGORIES), rng)

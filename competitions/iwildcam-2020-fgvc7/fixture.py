@@ -8,6 +8,10 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from authoring.grading_inputs import GradingInputs, labels
+from authoring.synthetic import numbered
+from mlebench.spec.declarations import Competition, RealSize
+
 INFO = {"version": "1.0", "description": "iWildCam 2020", "year": 2020, "contributor": "stand-in"}
 CATEGORIES = [{"count": 10, "id": i, "name": f"species {i}"} for i in range(20)]
 
@@ -76,3 +80,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             buf = io.BytesIO()
             Image.fromarray(rng.integers(0, 256, size=(9, 16), dtype=np.uint8)).save(buf, format="JPEG")
             (dest / folder / img["file_name"]).write_bytes(buf.getvalue())
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one of ``size.classes`` numbered categories per image."""
+    return labels(comp, size.test_rows, numbered(size.classes), rng)

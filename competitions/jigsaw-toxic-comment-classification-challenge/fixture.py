@@ -6,6 +6,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, score_columns
+from mlebench.spec.declarations import Competition, RealSize
+
 LABELS = ["toxic", "severe_toxic", "obscene", "threat", "insult", "identity_hate"]
 WORDS = ["you", "are", "a", "great", "editor", "stupid", "article", "please", "stop", "vandalism", "thanks"]
 
@@ -33,3 +36,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     _zip_csv(test, dest, "test.csv")
     _zip_csv(labels, dest, "test_labels.csv")
     _zip_csv(test[["id"]].assign(**{c: 0.5 for c in LABELS}), dest, "sample_submission.csv")
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 labels per column, noisy scores."""
+    return score_columns(comp, size.test_rows, rng, p_positive=0.05)

@@ -9,6 +9,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, assemble, single
+from authoring.synthetic import numbered, text
+from mlebench.spec.declarations import Competition, RealSize
+
 LABELS = ["severe_toxicity", "obscene", "identity_attack", "insult", "threat"]
 IDENTITIES = [
     "asian", "atheist", "bisexual", "black", "buddhist", "christian", "female", "heterosexual", "hindu",
@@ -77,3 +81,15 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     public_test = pd.DataFrame({"id": public_ids, "comment_text": ["a public test comment"] * 40})
     public_test.to_csv(dest / "test.csv", index=False)
     public_test[["id"]].assign(prediction=0.0).to_csv(dest / "sample_submission.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Toxicity and identity fractions in the answers; a noisy toxicity score as the prediction."""
+    n = size.test_rows
+    toxicity = rng.beta(0.5, 3, n)
+    identities = {
+        c: np.where(rng.random(n) < 0.1, text(rng.random(n), 3), "") for c in comp.submission.answer_columns
+    }
+    identities["toxicity"] = text(toxicity, 4)
+    pred = text(np.clip(toxicity + rng.normal(0, 0.2, n), 0, 1), 4)
+    return assemble(comp, numbered(n), *single(comp, text(toxicity, 4), pred), rng, identities)

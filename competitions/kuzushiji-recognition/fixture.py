@@ -6,7 +6,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, assemble, single
 from authoring.kaggle_standin import image_bytes
+from authoring.synthetic import ids
+from mlebench.spec.declarations import Competition, RealSize
 
 CODES = ["U+306F", "U+304B", "U+3068", "U+306E", "U+4E00", "U+5B50", "U+308A", "U+3057"]
 
@@ -44,3 +47,22 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     )
     _zip_images(dest / "train_images.zip", train_ids, rng)
     _zip_images(dest / "test_images.zip", test_ids, rng)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Kind ``points``: pages of ~300 ``label x y w h`` boxes; predictions are jittered box centres."""
+    n = size.test_rows
+    truth, pred = [], []
+    for count in rng.integers(0, 600, n):
+        codes = rng.integers(0x3040, 0x9FFF, count)
+        xy, wh = rng.uniform(0, 3000, (count, 2)), rng.uniform(30, 120, (count, 2))
+        truth.append(
+            " ".join(
+                f"U+{c:04X} {x:.0f} {y:.0f} {w:.0f} {h:.0f}"
+                for c, (x, y), (w, h) in zip(codes, xy, wh, strict=True)
+            )
+        )
+        centre = xy + wh / 2 + rng.normal(0, 10, (count, 2))
+        pred.append(" ".join(f"U+{c:04X} {x:.0f} {y:.0f}" for c, (x, y) in zip(codes, centre, strict=True)))
+    pair = single(comp, np.array(truth, dtype=object), np.array(pred, dtype=object))
+    return assemble(comp, ids("page", n), *pair, rng)

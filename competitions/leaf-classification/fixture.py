@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
-from mlebench.spec.declarations import load_competition
+from authoring.grading_inputs import GradingInputs, probabilities
+from mlebench.spec.declarations import Competition, RealSize, load_competition
 
 FEATURES = [f"{kind}{i}" for kind in ("margin", "shape", "texture") for i in range(1, 65)]
 
@@ -41,3 +42,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             buf = io.BytesIO()
             Image.fromarray(rng.integers(0, 2, size=(12, 16), dtype=np.uint8) * 255).save(buf, format="JPEG")
             zf.writestr(f"images/{image_id}.jpg", buf.getvalue())
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one-hot answers, softmax predictions."""
+    return probabilities(comp, size.test_rows, rng)

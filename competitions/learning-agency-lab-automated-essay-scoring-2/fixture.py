@@ -5,6 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, regression
+from authoring.synthetic import ids
+from mlebench.spec.declarations import Competition, RealSize
+
 WORDS = [
     "the",
     "car",
@@ -31,3 +35,9 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         }
     )
     frame.to_csv(dest / "train.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: essay scores 0-6, predictions off by about one."""
+    n = size.test_rows
+    return regression(comp, ids("", n), rng.integers(0, 7, n), 0.8, rng)

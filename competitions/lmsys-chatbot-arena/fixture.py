@@ -6,6 +6,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, probabilities
+from mlebench.spec.declarations import Competition, RealSize
+
 MODELS = ["gpt-4-1106-preview", "claude-2.1", "llama-2-70b-chat", "mixtral-8x7b-instruct-v0.1", "gemini-pro"]
 WORDS = ["what", "is", "the", "best", "way", "to", "learn", "python", "explain", "quantum", "poem", "about"]
 
@@ -34,3 +37,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         }
     )
     frame.to_csv(dest / "train.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one-hot answers, softmax predictions."""
+    return probabilities(comp, size.test_rows, rng)

@@ -8,6 +8,10 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from authoring.grading_inputs import GradingInputs, assemble, single, units
+from authoring.synthetic import text
+from mlebench.spec.declarations import Competition, RealSize
+
 ROOT = "mlsp_contest_dataset"
 SPECIES = ["BRCR", "PAWR", "PSFL", "RBNU", "DEJU", "OSFL", "HETH", "CBCH", "VATH", "HEWA", "SWTH", "HAFL",
            "WETA", "BHGB", "GCKI", "WAVI", "MGWA", "STJA", "CONI"]  # fmt: skip
@@ -84,3 +88,12 @@ def bmp(rng: np.random.Generator) -> bytes:
     buffer = io.BytesIO()
     Image.fromarray(rng.integers(0, 256, (4, 8), dtype=np.uint8)).save(buffer, format="BMP")
     return buffer.getvalue()
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """One row per recording and species (``Id = rec_id * 100 + species``): 0/1 answers, noisy scores."""
+    recs, k = units(size.test_rows, len(SPECIES)), len(SPECIES)
+    row_ids = (np.repeat(np.arange(recs), k) * 100 + np.tile(np.arange(k), recs)).astype(str).astype(object)
+    truth = (rng.random(len(row_ids)) < 0.1).astype(int)
+    pred = np.clip(0.5 * truth + 0.5 * rng.random(len(row_ids)), 0, 1)
+    return assemble(comp, row_ids, *single(comp, truth.astype(str), text(pred)), rng)

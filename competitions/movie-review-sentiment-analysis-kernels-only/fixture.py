@@ -6,6 +6,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, labels
+from authoring.synthetic import numbered
+from mlebench.spec.declarations import Competition, RealSize
+
 WORDS = ["a", "the", "film", "movie", "is", "good", "bad", "dull", "funny", "plot", "acting", "not", "very"]
 
 
@@ -23,3 +27,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     frame.insert(0, "PhraseId", range(1, len(frame) + 1))
     with zipfile.ZipFile(dest / "train.tsv.zip", "w") as zf:
         zf.writestr("train.tsv", frame.to_csv(sep="\t", index=False))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: a sentiment 0-4 per phrase."""
+    return labels(comp, size.test_rows, numbered(5), rng)

@@ -9,6 +9,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, assemble, single
+from authoring.synthetic import int_rows
+from mlebench.spec.declarations import Competition, RealSize
+
 FIXED = (1980, 1, 1, 0, 0, 0)
 
 
@@ -62,3 +66,12 @@ def tar_gz(files: dict[str, bytes]) -> bytes:
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
     return buffer.getvalue()
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Kind ``integer_sequence``: ~10 gesture ids (1-20) per video; predictions with a few wrong."""
+    n = size.test_rows
+    truth = [rng.integers(1, 21, k) for k in rng.integers(8, 13, n)]
+    pred = [np.where(rng.random(len(t)) < 0.8, t, rng.integers(1, 21, len(t))) for t in truth]
+    row_ids = np.arange(1, n + 1).astype(str).astype(object)
+    return assemble(comp, row_ids, *single(comp, int_rows(truth), int_rows(pred)), rng)

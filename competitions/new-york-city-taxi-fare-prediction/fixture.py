@@ -5,6 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, regression
+from authoring.synthetic import ids
+from mlebench.spec.declarations import Competition, RealSize
+
 SPLIT = {"test_size": 60}
 
 
@@ -35,3 +39,9 @@ def taxi_rides(n: int, rng: np.random.Generator) -> pd.DataFrame:
             "passenger_count": rng.integers(1, 7, size=n),
         }
     )
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: gamma-distributed fares, predictions off by a few dollars."""
+    n = size.test_rows
+    return regression(comp, ids("", n), rng.gamma(2.0, 5.5, n), 4.0, rng)

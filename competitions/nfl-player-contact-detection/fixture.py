@@ -5,6 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, regression
+from authoring.synthetic import ids
+from mlebench.spec.declarations import Competition, RealSize
+
 VIEWS = ["All29", "Endzone", "Sideline"]
 
 
@@ -62,3 +66,9 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     }
     for name, (rows, columns) in tables.items():
         pd.DataFrame(rows, columns=columns.split()).to_csv(dest / name, index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 contact per pair and frame, noisy predictions."""
+    n = size.test_rows
+    return regression(comp, ids("", n), rng.integers(0, 2, n), 0.8, rng)

@@ -6,6 +6,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs
+from authoring.synthetic import text
+from mlebench.spec.declarations import Competition, RealSize
+
 TARGETS = ["formation_energy_ev_natom", "bandgap_energy_ev"]
 
 
@@ -53,3 +57,14 @@ def geometry(rng: np.random.Generator) -> str:
     for element in rng.choice(["Al", "Ga", "In", "O"], size=6):
         lines.append(f"atom {' '.join(f'{v:.8f}' for v in rng.uniform(0, 10, 3))} {element}")
     return "\n".join(lines) + "\n"
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Answers and a noisy submission of the two targets, ids numbered from 1."""
+    n = size.test_rows
+    truth = np.column_stack([rng.uniform(0, 0.5, n), rng.uniform(0, 5, n)])
+    noisy = np.abs(truth + rng.normal(0, 0.1, truth.shape))
+    row_ids = np.arange(1, n + 1).astype(str).astype(object)
+    answers = pd.DataFrame({"id": row_ids, **{c: text(truth[:, k]) for k, c in enumerate(TARGETS)}})
+    submission = pd.DataFrame({"id": row_ids, **{c: text(noisy[:, k]) for k, c in enumerate(TARGETS)}})
+    return GradingInputs(answers, submission)

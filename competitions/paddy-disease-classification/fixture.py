@@ -5,9 +5,24 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, labels
 from authoring.kaggle_standin import image_bytes
+from authoring.synthetic import names
+from mlebench.spec.declarations import Competition, RealSize
 
-LABELS = ["normal", "blast", "hispa", "tungro", "bacterial_leaf_blight"]
+DISEASES = [
+    "normal",
+    "blast",
+    "hispa",
+    "tungro",
+    "bacterial_leaf_blight",
+    "dead_heart",
+    "brown_spot",
+    "downy_mildew",
+    "bacterial_leaf_streak",
+    "bacterial_panicle_blight",
+]
+LABELS = DISEASES[:5]  # the stand-in download uses five of the ten labels
 VARIETIES = ["ADT45", "KarnatakaPonni", "Ponni", "Zonal"]
 
 
@@ -33,3 +48,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     test = dest / "test_images"
     test.mkdir()
     (test / "200001.jpg").write_bytes(image_bytes(rng, (6, 8)))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one of the ten labels per image."""
+    return labels(comp, size.test_rows, names(*DISEASES), rng)

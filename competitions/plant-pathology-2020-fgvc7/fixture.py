@@ -5,7 +5,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, score_columns
 from authoring.kaggle_standin import image_bytes
+from mlebench.spec.declarations import Competition, RealSize
 
 CLASSES = ["healthy", "multiple_diseases", "rust", "scab"]
 
@@ -25,3 +27,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     (dest / "images").mkdir()
     for name in [*frame["image_id"], "Test_0"]:
         (dest / "images" / f"{name}.jpg").write_bytes(image_bytes(rng, (8, 6)))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 labels per column, noisy scores."""
+    return score_columns(comp, size.test_rows, rng, p_positive=0.3)

@@ -5,7 +5,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, label_sets
 from authoring.kaggle_standin import image_bytes
+from mlebench.spec.declarations import Competition, RealSize
 
 LABELS = [
     "healthy",
@@ -31,3 +33,9 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         (dest / folder).mkdir()
         for name in names:
             (dest / folder / name).write_bytes(image_bytes(rng, (8, 6)))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one or two of the six single labels per image."""
+    single = np.array([label for label in LABELS if " " not in label], dtype=object)
+    return label_sets(comp, size.test_rows, single, (1, 2), rng)

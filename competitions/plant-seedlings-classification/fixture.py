@@ -4,7 +4,10 @@ from pathlib import Path
 
 import numpy as np
 
+from authoring.grading_inputs import GradingInputs, labels
 from authoring.kaggle_standin import image_bytes
+from authoring.synthetic import names
+from mlebench.spec.declarations import Competition, RealSize
 
 SPECIES = [
     "Black-grass",
@@ -30,3 +33,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         for _ in range(20):
             name = f"{rng.integers(0, 16**9):09x}.png"
             (folder / name).write_bytes(image_bytes(rng, fmt="PNG"))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one of the twelve species per image."""
+    return labels(comp, size.test_rows, names(*SPECIES), rng)

@@ -5,6 +5,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, score_columns
+from mlebench.spec.declarations import Competition, RealSize
+
 FEATURES = (
     "BertzCT Chi1 Chi1n Chi1v Chi2n Chi2v Chi3v Chi4n EState_VSA1 EState_VSA2 ExactMolWt FpDensityMorgan1 "
     "FpDensityMorgan2 FpDensityMorgan3 HallKierAlpha HeavyAtomMolWt Kappa3 MaxAbsEStateIndex MinEStateIndex "
@@ -22,3 +25,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     for k in range(1, 7):
         frame[f"EC{k}"] = rng.integers(0, 2, size=n)
     frame.to_csv(dest / "train.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 labels per column, noisy scores."""
+    return score_columns(comp, size.test_rows, rng, p_positive=0.6)

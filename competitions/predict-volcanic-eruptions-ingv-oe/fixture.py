@@ -5,6 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, regression
+from authoring.synthetic import ids
+from mlebench.spec.declarations import Competition, RealSize
+
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
     """Write the small synthetic download into the empty folder ``dest``."""
@@ -19,3 +23,9 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         signals[:, rng.random(size=10) < 0.05] = np.nan  # some sensors are missing for a whole segment
         sensors = pd.DataFrame(signals, columns=[f"sensor_{k}" for k in range(1, 11)])
         sensors.to_csv(dest / "train" / f"{segment}.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: times to eruption up to 49M, predictions with Gaussian noise."""
+    n = size.test_rows
+    return regression(comp, ids("", n), rng.integers(6_000, 49_000_000, n).astype(float), 5e6, rng)

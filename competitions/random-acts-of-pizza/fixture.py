@@ -5,6 +5,9 @@ from pathlib import Path
 
 import numpy as np
 
+from authoring.grading_inputs import GradingInputs, binary
+from mlebench.spec.declarations import Competition, RealSize
+
 TEST_FIELDS = [
     "giver_username_if_known",
     "request_id",
@@ -73,3 +76,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     test = [{k: v for k, v in _record(rng, n).items() if k in TEST_FIELDS} for n in range(240, 300)]
     (dest / "train.json").write_text(json.dumps(train, indent=4))
     (dest / "test.json").write_text(json.dumps(test, indent=4))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, noisy scores."""
+    return binary(comp, size.test_rows, rng)

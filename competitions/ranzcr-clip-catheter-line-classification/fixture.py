@@ -7,6 +7,9 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
+from authoring.grading_inputs import GradingInputs, score_columns
+from mlebench.spec.declarations import Competition, RealSize
+
 LABELS = [
     "ETT - Abnormal",
     "ETT - Borderline",
@@ -39,3 +42,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     for uid in uids:
         pixels = rng.integers(0, 256, size=(8, 8), dtype=np.uint8)
         Image.fromarray(pixels).save(dest / "train" / f"{uid}.jpg", quality=90)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 labels per column, noisy scores."""
+    return score_columns(comp, size.test_rows, rng, p_positive=0.1)

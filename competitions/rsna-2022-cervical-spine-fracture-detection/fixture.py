@@ -9,6 +9,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, assemble, single, units
+from authoring.synthetic import text
+from mlebench.spec.declarations import Competition, RealSize
+
 TARGETS = ["patient_overall", "C1", "C2", "C3", "C4", "C5", "C6", "C7"]
 
 
@@ -45,3 +49,14 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         (dest / "train_images" / uid).mkdir(parents=True)
         for slice_number in (1, 2):
             (dest / "train_images" / uid / f"{slice_number}.dcm").write_bytes(_dicom(rng))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Eight rows per study (patient_overall, C1-C7), 0/1 fractures, noisy probabilities."""
+    studies = units(size.test_rows, len(TARGETS))
+    row_ids = np.array(
+        [f"1.2.826.0.1.3680043.{s}_{t}" for s in range(studies) for t in TARGETS], dtype=object
+    )
+    truth = (rng.random(len(row_ids)) < 0.15).astype(int)
+    pred = np.clip(0.5 * truth + 0.5 * rng.random(len(row_ids)), 0, 1)
+    return assemble(comp, row_ids, *single(comp, truth.astype(str), text(pred)), rng)

@@ -5,6 +5,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, binary
+from mlebench.spec.declarations import Competition, RealSize
+
 
 def _dicom(rng: np.random.Generator) -> bytes:
     """Return DICOM-looking bytes: a 128-byte preamble, the DICM magic, a few bytes (never parsed)."""
@@ -43,3 +46,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     for patient, image in zip(frame["patient_id"], frame["image_id"], strict=True):
         (dest / "train_images" / str(patient)).mkdir(parents=True, exist_ok=True)
         (dest / "train_images" / str(patient) / f"{image}.dcm").write_bytes(_dicom(rng))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, noisy scores."""
+    return binary(comp, size.test_rows, rng)

@@ -5,6 +5,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, binary
+from mlebench.spec.declarations import Competition, RealSize
+
 SEQUENCES = ["FLAIR", "T1w", "T1wCE", "T2w"]
 
 
@@ -25,3 +28,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             folder = dest / "train" / patient / sequence
             folder.mkdir(parents=True)
             (folder / "Image-1.dcm").write_bytes(_dicom(rng))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, noisy scores."""
+    return binary(comp, size.test_rows, rng)

@@ -5,6 +5,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, binary
+from mlebench.spec.declarations import Competition, RealSize
+
 
 def _cadence(rng: np.random.Generator) -> np.ndarray:
     return rng.normal(0, 1, size=(6, 4, 8)).astype(np.float16)
@@ -31,3 +34,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     )
     for name in old:
         np.save(leaky / "train_old" / f"{name}.npy", _cadence(rng))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, noisy scores."""
+    return binary(comp, size.test_rows, rng)

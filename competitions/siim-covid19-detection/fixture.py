@@ -9,6 +9,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs
+from mlebench.spec.declarations import Competition, RealSize
+
 CLASSES = ["Negative for Pneumonia", "Typical Appearance", "Indeterminate Appearance", "Atypical Appearance"]
 
 
@@ -47,3 +50,40 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             (dest / "train" / study / series / f"{image}.dcm").write_bytes(_dicom(rng))
     pd.DataFrame(studies).to_csv(dest / "train_study_level.csv", index=False)
     pd.DataFrame(images).to_csv(dest / "train_image_level.csv", index=False)
+
+
+STUDY_SHARE = 606 / 1241  # of the real test rows, the studies' (the rest are images)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Study rows (one class) and image rows (opacity boxes, or none); predictions score every class."""
+    studies = max(1, round(size.test_rows * STUDY_SHARE))
+    images = size.test_rows - studies
+    labels = np.array([c.split()[0].lower() for c in CLASSES])  # negative, typical, indeterminate, atypical
+    rows_t, rows_p, row_ids = [], [], []
+    for s in range(studies):
+        row_ids.append(f"{s:012x}_study")
+        rows_t.append(f"{labels[rng.integers(0, 4)]} 1 0 0 1 1")
+        rows_p.append(" ".join(f"{c} {rng.random():.4f} 0 0 1 1" for c in labels))
+    for i in range(images):
+        row_ids.append(f"{i:012x}_image")
+        n = rng.integers(0, 4)
+        if n == 0:
+            rows_t.append("none 1 0 0 1 1")
+            rows_p.append(f"none {rng.random():.3f} 0 0 1 1 opacity {rng.random():.3f} 100 100 400 500")
+            continue
+        boxes = [
+            (x, y, x + rng.uniform(100, 600), y + rng.uniform(100, 900))
+            for x, y in rng.uniform(0, 2000, (n, 2))
+        ]
+        rows_t.append(" ".join(f"opacity 1 {a:.1f} {b:.1f} {c:.1f} {d:.1f}" for a, b, c, d in boxes))
+        rows_p.append(
+            " ".join(
+                f"opacity {rng.random():.3f} {a + rng.normal(0, 30):.1f} {b:.1f} {c:.1f} {d:.1f}"
+                for a, b, c, d in boxes + boxes[:1]
+            )
+            + f" none {rng.random():.3f} 0 0 1 1"
+        )
+    answers = pd.DataFrame({"id": row_ids, "PredictionString": rows_t})
+    submission = pd.DataFrame({"id": row_ids, "PredictionString": rows_p})
+    return GradingInputs(answers, submission)

@@ -10,8 +10,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, binary
 from authoring.kaggle_standin import image_bytes
 from mlebench.data.tfrecord import bytes_feature, encode_example, int64_feature, write_records
+from mlebench.spec.declarations import Competition, RealSize
 
 N_FILES, PER_FILE = 16, 14
 METADATA_SITE = "anatom_site_general_challenge"
@@ -82,3 +84,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             for r in chunk
         ]
         write_records(dest / "tfrecords" / f"train{k:02d}-{len(chunk)}.tfrec", records)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, noisy scores."""
+    return binary(comp, size.test_rows, rng)

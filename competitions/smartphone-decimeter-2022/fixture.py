@@ -10,6 +10,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, units
+from authoring.synthetic import text
+from mlebench.spec.declarations import Competition, RealSize
+
 PHONES = ["GooglePixel4", "GooglePixel5", "SamsungGalaxyS20Ultra", "XiaomiMi8"]
 EPOCHS = 12
 
@@ -91,3 +95,33 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         dest / "metadata" / "accumulated_delta_range_sigma_multiplier.csv", index=False
     )
     (dest / "metadata" / "raw_state_bit_map.json").write_text(json.dumps({"0": "STATE_UNKNOWN"}))
+
+
+REAL_EPOCHS = 1_700  # epochs (rows) per test trip, est.
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Answers and a submission of positions a few metres off, one row per epoch of each trip."""
+    trips = units(size.test_rows, REAL_EPOCHS)
+    n = trips * REAL_EPOCHS
+    trip = np.repeat([f"2021-0{t % 9 + 1}-01-US-MTV-{t}-{PHONES[0]}" for t in range(trips)], REAL_EPOCHS)
+    lat, lon = 37 + np.cumsum(rng.normal(0, 1e-5, n)), -122 + np.cumsum(rng.normal(0, 1e-5, n))
+    ms = np.tile(np.arange(REAL_EPOCHS) * 1000 + 1_600_000_000_000, trips).astype(str)
+    trip = trip.astype(object)
+    answers = pd.DataFrame(
+        {
+            "tripId": trip,
+            "UnixTimeMillis": ms,
+            "LatitudeDegrees": text(lat, 9),
+            "LongitudeDegrees": text(lon, 9),
+        }
+    )
+    submission = pd.DataFrame(
+        {
+            "tripId": trip,
+            "UnixTimeMillis": ms,
+            "LatitudeDegrees": text(lat + rng.normal(0, 3e-5, n), 9),
+            "LongitudeDegrees": text(lon + rng.normal(0, 3e-5, n), 9),
+        }
+    )
+    return GradingInputs(answers, submission)

@@ -5,6 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, labels
+from authoring.synthetic import names
+from mlebench.spec.declarations import Competition, RealSize
+
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
     """Write a 400-passenger train.csv with Kaggle's columns into ``dest``."""
@@ -35,3 +39,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     )
     frame = frame.drop_duplicates("PassengerId")
     frame.to_csv(dest / "train.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: transported True or False per passenger."""
+    return labels(comp, size.test_rows, names("True", "False"), rng)

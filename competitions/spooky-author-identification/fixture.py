@@ -7,6 +7,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, probabilities
+from mlebench.spec.declarations import Competition, RealSize
+
 AUTHORS = ["EAP", "HPL", "MWS"]
 WORDS = "the night was dark and a strange horror crept over the ancient house of my father".split()
 
@@ -32,3 +35,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     _zip_csv(train, dest, "train")
     _zip_csv(test, dest, "test")
     _zip_csv(sample, dest, "sample_submission")
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one-hot answers, softmax predictions."""
+    return probabilities(comp, size.test_rows, rng)

@@ -5,6 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, units
+from authoring.synthetic import text
+from mlebench.spec.declarations import Competition, RealSize
+
 TARGETS = ["reactivity", "deg_Mg_pH10", "deg_pH10", "deg_Mg_50C", "deg_50C"]
 LENGTH, SCORED = 20, 12
 
@@ -41,3 +45,30 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     pd.DataFrame({"id_seqpos": ids, **{t: 0.0 for t in TARGETS}}).to_csv(
         dest / "sample_submission.csv", index=False
     )
+
+
+REAL_LENGTH, REAL_SCORED = 107, 68  # the real test sequences: positions, and how many of them are scored
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Answers (with the ``keep`` column of scored positions) and a noisy submission, one row per position."""
+    n_seq = units(size.test_rows, REAL_LENGTH)
+    seq = np.repeat(np.arange(n_seq), REAL_LENGTH)
+    pos = np.tile(np.arange(REAL_LENGTH), n_seq)
+    row_ids = (
+        pd.Series(seq)
+        .map("id_{:07x}".format)
+        .str.cat(pd.Series(pos).astype(str), sep="_")
+        .to_numpy(dtype=object)
+    )
+    truth = rng.gamma(1.0, 0.5, (len(row_ids), len(TARGETS)))
+    answers = pd.DataFrame(
+        {
+            "id_seqpos": row_ids,
+            **{c: text(truth[:, k]) for k, c in enumerate(TARGETS)},
+            "keep": np.where(pos < REAL_SCORED, "True", "False"),
+        }
+    )
+    noisy = truth + rng.normal(0, 0.3, truth.shape)
+    submission = pd.DataFrame({"id_seqpos": row_ids, **{c: text(noisy[:, k]) for k, c in enumerate(TARGETS)}})
+    return GradingInputs(answers, submission)

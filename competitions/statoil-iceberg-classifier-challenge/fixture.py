@@ -13,6 +13,9 @@ import numpy as np
 import pandas as pd
 import py7zr
 
+from authoring.grading_inputs import GradingInputs, binary
+from mlebench.spec.declarations import Competition, RealSize
+
 SIDE = 6
 
 
@@ -51,3 +54,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     _write(dest, "test.json", json.dumps(test))
     sample = pd.DataFrame({"id": [r["id"] for r in test], "is_iceberg": 0.5})
     _write(dest, "sample_submission.csv", sample.to_csv(index=False))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, noisy scores."""
+    return binary(comp, size.test_rows, rng)

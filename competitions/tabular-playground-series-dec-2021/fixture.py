@@ -5,6 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, labels
+from authoring.synthetic import names
+from mlebench.spec.declarations import Competition, RealSize
+
 NUMERIC = [
     "Elevation",
     "Aspect",
@@ -36,3 +40,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     test = _frame(rng, np.arange(300, 340))
     test.to_csv(dest / "test.csv", index=False)
     test[["Id"]].assign(Cover_Type=2).to_csv(dest / "sample_submission.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: cover types 1-7, 95% right."""
+    return labels(comp, size.test_rows, names(*range(1, 8)), rng, p_right=0.95)

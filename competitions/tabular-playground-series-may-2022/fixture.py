@@ -5,6 +5,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, binary
+from mlebench.spec.declarations import Competition, RealSize
+
 SPLIT = {"test_size": 30}
 
 
@@ -28,3 +31,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     test = _frame(rng, np.arange(300, 340))
     test.to_csv(dest / "test.csv", index=False)
     test[["id"]].assign(target=0.5).to_csv(dest / "sample_submission.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, noisy scores."""
+    return binary(comp, size.test_rows, rng)

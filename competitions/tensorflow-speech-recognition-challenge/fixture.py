@@ -13,7 +13,13 @@ from pathlib import Path
 import numpy as np
 import py7zr
 
+from authoring.grading_inputs import GradingInputs, labels
+from authoring.synthetic import names
+from mlebench.spec.declarations import Competition, RealSize
+
 LABELS = ["_background_noise_", "bed", "down", "go", "left", "no", "off", "on", "right", "stop", "yes"]
+# What a submission says: the ten commands, "silence", and "unknown" for every other word.
+SUBMITTED = ["yes", "no", "up", "down", "left", "right", "on", "off", "stop", "go", "silence", "unknown"]
 
 
 def _wav(path: Path, rng: np.random.Generator) -> None:
@@ -59,3 +65,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             "fname,label\n" + "".join(f"{n},silence\n" for n in names)
         )
         _archive(sample_root, dest / "sample_submission.7z")
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one of the twelve submitted labels per clip."""
+    return labels(comp, size.test_rows, names(*SUBMITTED), rng)

@@ -6,6 +6,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, assemble, single, units
+from mlebench.spec.declarations import Competition, RealSize
+
 WORDS = "the river flows through an old city where many people live and work".split()
 
 
@@ -66,3 +69,21 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     pd.DataFrame({"example_id": sample, "PredictionString": ""}).to_csv(
         dest / "sample_submission.csv", index=False
     )
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """``{example}_long`` / ``_short`` rows: token spans, YES/NO or blank; 65% right."""
+    examples = units(size.test_rows, 2)
+    n = 2 * examples
+    start = rng.integers(0, 5_000, n)
+    span = (
+        pd.Series(start).astype(str).str.cat(pd.Series(start + rng.integers(1, 300, n)).astype(str), sep=":")
+    )
+    truth = np.where(rng.random(n) < 0.5, "", span.to_numpy(dtype=object))
+    truth[1::2] = np.where(rng.random(examples) < 0.05, "YES", truth[1::2])
+    pred = np.where(rng.random(n) < 0.65, truth, span.to_numpy(dtype=object))
+    ex = pd.Series(rng.integers(-(2**62), 2**62, examples)).astype(str)
+    row_ids = np.ravel(np.column_stack([(ex + "_long").to_numpy(), (ex + "_short").to_numpy()])).astype(
+        object
+    )
+    return assemble(comp, row_ids, *single(comp, truth, pred), rng)

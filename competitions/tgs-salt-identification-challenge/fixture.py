@@ -12,6 +12,10 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
+from authoring.grading_inputs import GradingInputs
+from authoring.synthetic import blob_masks, ids, jitter, rle_strings
+from mlebench.spec.declarations import Competition, RealSize
+
 _SIZE = 101
 
 
@@ -53,3 +57,13 @@ def _png(array: np.ndarray) -> bytes:
     buffer = io.BytesIO()
     Image.fromarray(array).save(buffer, format="PNG")
     return buffer.getvalue()
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Answers and a submission of salt masks as RLE, the prediction shifted a little."""
+    n = size.test_rows
+    truth = blob_masks(rng, n, _SIZE, _SIZE, 0.4)
+    row_ids = ids("", n)
+    answers = pd.DataFrame({"id": row_ids, "rle_mask": rle_strings(truth)})
+    submission = pd.DataFrame({"id": row_ids, "rle_mask": rle_strings(jitter(truth, rng))})
+    return GradingInputs(answers, submission)

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
+from authoring.grading_inputs import GradingInputs, binary
+from mlebench.spec.declarations import Competition, RealSize
+
 _DATES = ["20090328", "20090329", "20090330", "20090331"]
 _RATE = 2000
 
@@ -42,3 +45,8 @@ def _ieee_extended(value: int) -> bytes:
     exponent = value.bit_length() - 1
     mantissa = value << (63 - exponent)
     return struct.pack(">HQ", 16383 + exponent, mantissa)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: 0/1 answers, noisy scores."""
+    return binary(comp, size.test_rows, rng)

@@ -5,6 +5,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, sentences
+from mlebench.spec.declarations import Competition, RealSize
+
 _WORDS = "i love this day so bad sad happy great awful fun work tired good hate the a my you".split()
 
 
@@ -25,3 +28,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
             }
         )
     pd.DataFrame(rows).drop_duplicates("textID").to_csv(dest / "train.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: word sequences, predictions with a few typos."""
+    return sentences(comp, size.test_rows, (1, 20), rng)

@@ -5,6 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, regression
+from authoring.synthetic import ids
+from mlebench.spec.declarations import Competition, RealSize
+
 _WORDS = "abatement acid layer gear wheel engine pump valve signal circuit rotor blade".split()
 
 
@@ -21,3 +25,9 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         }
     )
     frame.drop_duplicates("id").to_csv(dest / "train.csv", index=False)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: scores 0, 0.25, ..., 1, predictions with Gaussian noise."""
+    n = size.test_rows
+    return regression(comp, ids("", n), rng.integers(0, 5, n) / 4, 0.2, rng)

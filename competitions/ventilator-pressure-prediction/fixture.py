@@ -5,6 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs, assemble, single, units
+from authoring.synthetic import text
+from mlebench.spec.declarations import Competition, RealSize
+
 _STEPS = 8
 
 
@@ -30,3 +34,17 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     frame = pd.DataFrame(rows)
     frame.insert(0, "id", np.arange(1, len(frame) + 1))
     frame.to_csv(dest / "train.csv", index=False)
+
+
+REAL_STEPS, REAL_INSPIRATORY = 80, 30  # time steps per breath; the first ones have u_out 0 (scored)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Pressure curves per breath, with ``u_out`` (the scored phase) in the answers; predictions noisy."""
+    breaths = units(size.test_rows, REAL_STEPS)
+    n = breaths * REAL_STEPS
+    step = np.tile(np.arange(REAL_STEPS), breaths)
+    pressure = 6 + 20 * np.exp(-((step - 15) ** 2) / 200) + rng.normal(0, 1, n)
+    u_out = (step >= REAL_INSPIRATORY).astype(int).astype(str)
+    pair = single(comp, text(pressure, 4), text(pressure + rng.normal(0, 0.8, n), 4))
+    return assemble(comp, np.arange(1, n + 1).astype(str).astype(object), *pair, rng, {"u_out": u_out})

@@ -10,7 +10,10 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
+from authoring.grading_inputs import GradingInputs
+from authoring.synthetic import rle
 from mlebench.data.prepare import write_png
+from mlebench.spec.declarations import Competition, RealSize
 
 _SLICES = 3
 
@@ -40,3 +43,14 @@ def _rle(mask: np.ndarray) -> str:
     edges = np.flatnonzero(pixels[1:] != pixels[:-1]) + 1
     edges[1::2] -= edges[::2]
     return " ".join(map(str, edges))
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """One fragment's ink mask as RLE (stroke-like bands), and a prediction with 2% of pixels flipped."""
+    h, w = size.test_images[0]
+    yy = np.arange(h)[:, None]
+    truth = (np.sin(yy / 37.0) + np.cos(np.arange(w)[None, :] / 53.0)) > 0.6
+    noisy = truth ^ (rng.random((h, w)) < 0.02)
+    answers = pd.DataFrame({"Id": ["a"], "Predicted": [rle(truth.T)], "width": [str(w)], "height": [str(h)]})
+    submission = pd.DataFrame({"Id": ["a"], "Predicted": [rle(noisy.T)]})
+    return GradingInputs(answers, submission, {"height": h, "width": w})

@@ -9,6 +9,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from authoring.grading_inputs import GradingInputs
+from authoring.synthetic import ids
+from mlebench.spec.declarations import Competition, RealSize
+
 _CLASSES = ["Aortic enlargement", "Atelectasis", "Calcification", "Cardiomegaly", "Consolidation"]
 
 
@@ -31,3 +35,39 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     (dest / "train").mkdir()
     for image_id in images:
         (dest / "train" / f"{image_id}.dicom").write_bytes(b"\0" * 128 + b"DICM" + rng.bytes(16))
+
+
+NO_FINDING = 14  # the real class ids: 0-13 abnormalities, 14 "No finding" (a 1 0 0 1 1 box)
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Boxes per image (70% "No finding"), and predictions with jittered boxes and a No-finding guess."""
+    rows_t, rows_p = [], []
+    for _ in range(size.test_rows):
+        if rng.random() < 0.7:
+            rows_t.append(f"{NO_FINDING} 1 0 0 1 1")
+            rows_p.append(
+                f"{NO_FINDING} {rng.random():.3f} 0 0 1 1 3 {rng.random() / 3:.3f} 700 800 1200 1300"
+            )
+            continue
+        k = rng.integers(1, 6)
+        cls = rng.integers(0, NO_FINDING, k)
+        xy = rng.uniform(0, 2000, (k, 2))
+        wh = rng.uniform(50, 600, (k, 2))
+        rows_t.append(
+            " ".join(
+                f"{c} 1 {x:.0f} {y:.0f} {x + a:.0f} {y + b:.0f}"
+                for c, (x, y), (a, b) in zip(cls, xy, wh, strict=True)
+            )
+        )
+        rows_p.append(
+            " ".join(
+                f"{c} {rng.random():.3f} {x + rng.normal(0, 20):.0f} {y:.0f} {x + a:.0f} {y + b:.0f}"
+                for c, (x, y), (a, b) in zip(cls, xy, wh, strict=True)
+            )
+            + f" {NO_FINDING} {rng.random():.3f} 0 0 1 1"
+        )
+    row_ids = ids("img", size.test_rows)
+    answers = pd.DataFrame({"image_id": row_ids, "PredictionString": rows_t})
+    submission = pd.DataFrame({"image_id": row_ids, "PredictionString": rows_p})
+    return GradingInputs(answers, submission)

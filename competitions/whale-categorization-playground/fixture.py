@@ -7,6 +7,10 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
+from authoring.grading_inputs import GradingInputs, ranking
+from authoring.synthetic import numbered
+from mlebench.spec.declarations import Competition, RealSize
+
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
     """Write the small download into ``dest``, every random choice drawn from ``rng``."""
@@ -22,3 +26,8 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
         buffer = io.BytesIO()
         Image.fromarray(pixels).save(buffer, format="JPEG", quality=70)
         (dest / "train" / name).write_bytes(buffer.getvalue())
+
+
+def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:
+    """Grading inputs at ``size``: one whale of ``size.classes`` per image, five ranked guesses."""
+    return ranking(comp, size.test_rows, numbered(size.classes), (1, 1), 5, rng)

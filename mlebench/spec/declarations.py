@@ -237,6 +237,32 @@ class KnownIssue(_Strict):
     files: list[str] = []
 
 
+class RealSize(_Strict):
+    """The real test set's size, which the grading benchmark (``benchmarks/grading.py``) synthesizes at.
+
+    ``test_rows`` counts the rows of the private answers at real scale; ``basis`` says where that number
+    comes from (a share of the source, Kaggle's own test size, or an estimate, marked ``est.``).
+    ``classes`` is the number of distinct labels (classes, tags, items) the answers draw from, where the
+    benchmark needs it (0: the competition's fixture knows its labels). ``test_images`` lists the height
+    and width of each test image where one answer row is one whole image's mask; there are then exactly
+    ``test_rows`` of them, and a smaller benchmark scale shrinks their area instead of their number.
+    """
+
+    test_rows: int = Field(gt=0)
+    basis: str = Field(min_length=1)
+    classes: int = Field(default=0, ge=0)
+    test_images: list[tuple[Annotated[int, Field(gt=0)], Annotated[int, Field(gt=0)]]] = []
+
+    @model_validator(mode="after")
+    def _one_image_per_row(self) -> RealSize:
+        if self.test_images and len(self.test_images) != self.test_rows:
+            raise ValueError(
+                f"real_size.test_images lists {len(self.test_images)} images but test_rows is "
+                f"{self.test_rows}: give one (height, width) per answer row"
+            )
+        return self
+
+
 class Competition(_Strict):
     """One competition declaration. Field meanings are documented in competitions/README.md."""
 
@@ -255,6 +281,8 @@ class Competition(_Strict):
     leaderboard: str = "leaderboard.csv"
     medals: MedalThresholds | None = None  # when set, thresholds come from here instead of the leaderboard
     known_issues: list[KnownIssue] = []
+    # The real test set's size, for the grading benchmark (declared by the Kaggle competitions).
+    real_size: RealSize | None = None
 
     @field_validator("id")
     @classmethod
