@@ -30,7 +30,8 @@ from urllib.parse import urlsplit
 import numpy as np
 from PIL import Image
 
-from mlebench.data.prepare import load_script, write_zip
+from mlebench.data.archives import write_zip
+from mlebench.data.prepare import load_script
 from mlebench.spec.declarations import Competition
 from mlebench.spec.errors import ConfigError
 

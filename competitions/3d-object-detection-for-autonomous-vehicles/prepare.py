@@ -16,9 +16,9 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
+from mlebench.data.prepare import link_or_copy, write_csv
 from mlebench.spec.declarations import Competition
 from mlebench.spec.errors import DataError
-from mlebench.data.prepare import link_or_copy, write_csv
 
 SHARED = ("attribute", "category", "sensor", "visibility")
 PER_LOG = (

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from mlebench.data.prepare import link_or_copy, write_csv
 from mlebench.spec.declarations import Competition
 from mlebench.spec.errors import DataError
-from mlebench.data.prepare import link_or_copy, write_csv
 
 
 def _test_ids(ancestors: pd.DataFrame, size: int, seed: int) -> set[str]:

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench.spec.declarations import Competition
-from mlebench.data.prepare import extract_zip, write_csv, write_zip
+from mlebench.data.archives import extract_zip, write_zip
+from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import split_frame
+from mlebench.spec.declarations import Competition
 
 
 def _rezip(images: Path, ids: pd.Series, folder: str, archive: Path) -> None:

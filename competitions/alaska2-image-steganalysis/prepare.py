@@ -13,8 +13,8 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.spec.declarations import Competition
 from mlebench.data.prepare import link_or_copy, write_csv
+from mlebench.spec.declarations import Competition
 
 ALGORITHMS = ["JMiPOD", "JUNIWARD", "UERD"]
 SHUFFLE_SEED = 0

@@ -16,8 +16,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mlebench.data.archives import extract_zip, write_zip
+from mlebench.data.prepare import write_csv
 from mlebench.spec.declarations import Competition
-from mlebench.data.prepare import extract_zip, write_csv, write_zip
 
 
 def _split(source: Path, train_out: Path, probability: float, seed: int) -> list[tuple[str, str]]:

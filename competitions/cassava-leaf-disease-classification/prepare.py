@@ -16,9 +16,9 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.spec.declarations import Competition
 from mlebench.data.prepare import link_or_copy, write_csv
 from mlebench.data.tfrecord import decode_example, encode_example, read_records, write_records
+from mlebench.spec.declarations import Competition
 
 SAMPLE_LABEL = 4
 

@@ -13,8 +13,8 @@ import pandas as pd
 from PIL import Image
 from sklearn.model_selection import train_test_split
 
+from mlebench.data.archives import extract_zip
 from mlebench.spec.declarations import Competition
-from mlebench.data.prepare import extract_zip
 
 
 def _pixels(image: Path) -> pd.DataFrame:

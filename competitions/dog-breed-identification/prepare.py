@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench.spec.declarations import Competition
 from mlebench.data.splitting import split_frame
+from mlebench.spec.declarations import Competition
 
 
 def _copy_images(ids: pd.Series, raw: Path, dest: Path) -> None:

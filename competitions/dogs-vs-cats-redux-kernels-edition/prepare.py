@@ -12,8 +12,8 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
+from mlebench.data.archives import extract_zip, write_zip
 from mlebench.spec.declarations import Competition
-from mlebench.data.prepare import extract_zip, write_zip
 
 
 def _split(images: list[Path], comp: Competition) -> tuple[list[Path], list[Path]]:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import DataError
 from mlebench.data.prepare import read_rdata, write_csv
 from mlebench.data.splitting import shuffled_ids
+from mlebench.spec.declarations import Competition
+from mlebench.spec.errors import DataError
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from mlebench.data.prepare import link_or_copy
 from mlebench.spec.declarations import Competition
 from mlebench.spec.errors import DataError
-from mlebench.data.prepare import link_or_copy
 
 META_ZIP = "FSDKaggle2019.meta.zip"
 TEST_LABELS = "FSDKaggle2019.meta/test_post_competition.csv"

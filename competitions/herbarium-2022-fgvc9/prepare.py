@@ -14,9 +14,9 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from mlebench.data import coco_meta
+from mlebench.data.prepare import link_or_copy, write_csv
 from mlebench.spec.declarations import Competition
 from mlebench.spec.errors import DataError
-from mlebench.data.prepare import link_or_copy, write_csv
 
 
 def _split_category(group: list, comp: Competition) -> tuple[list, list]:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
+from mlebench.data.prepare import write_csv
 from mlebench.spec.declarations import Competition
 from mlebench.spec.errors import DataError
-from mlebench.data.prepare import write_csv
 
 VOTES = ["seizure_vote", "lpd_vote", "gpd_vote", "lrda_vote", "grda_vote", "other_vote"]
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.spec.declarations import Competition
 from mlebench.data.prepare import write_csv
+from mlebench.spec.declarations import Competition
 
 SAMPLE_PREDICTION = "36363 53586 18807 64314 60181"
 

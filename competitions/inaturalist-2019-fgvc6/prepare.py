@@ -18,8 +18,8 @@ from pathlib import Path
 import pandas as pd
 
 from mlebench.data import coco_meta
-from mlebench.spec.declarations import Competition
 from mlebench.data.prepare import write_csv
+from mlebench.spec.declarations import Competition
 
 
 def _write_tars(archive: Path, renames: dict[str, tuple[str, str]], public: Path) -> None:

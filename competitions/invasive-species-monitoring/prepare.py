@@ -17,9 +17,10 @@ from pathlib import Path
 import pandas as pd
 import py7zr
 
-from mlebench.spec.declarations import Competition
-from mlebench.data.prepare import write_csv, write_zip
+from mlebench.data.archives import write_zip
+from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import split_frame
+from mlebench.spec.declarations import Competition
 
 STORE = [{"id": py7zr.FILTER_COPY}]
 FIXED_MTIME = 946_684_800  # 2000-01-01 UTC, stamped on every member so archive bytes never depend on clocks

@@ -14,8 +14,8 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.spec.declarations import Competition
 from mlebench.data.prepare import write_csv
+from mlebench.spec.declarations import Competition
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:

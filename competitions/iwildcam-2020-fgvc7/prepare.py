@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.spec.declarations import Competition
 from mlebench.data.prepare import write_csv
+from mlebench.spec.declarations import Competition
 
 TEST_SHARE = 0.22
 N_CATEGORIES = 676

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import DataError
 from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import shuffled_ids
+from mlebench.spec.declarations import Competition
+from mlebench.spec.errors import DataError
 
 _CHANNELS = 12
 _SPEAKERS = [f"s{k}" for k in range(1, 10)]

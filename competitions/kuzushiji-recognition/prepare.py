@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench.spec.declarations import Competition
 from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import split_frame
+from mlebench.spec.declarations import Competition
 
 SAMPLE_LABELS = "U+003F 1 1 U+FF2F 2 2"
 

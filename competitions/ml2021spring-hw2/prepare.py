@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.spec.declarations import Competition
 from mlebench.data.prepare import write_csv
+from mlebench.spec.declarations import Competition
 
 FOLDER = Path("timit_11") / "timit_11"
 CHUNK = 65_536

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from mlebench.data.archives import extract_zip
+from mlebench.data.prepare import write_csv
 from mlebench.spec.declarations import Competition
-from mlebench.data.prepare import extract_zip, write_csv
 
 FEATURE_TABLES = ["histogram_of_segments.txt", "segment_features.txt", "segment_rectangles.txt"]
 SPECIES_COUNT = 19

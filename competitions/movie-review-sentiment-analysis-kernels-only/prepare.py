@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench.spec.declarations import Competition
-from mlebench.data.prepare import write_csv, write_zip
+from mlebench.data.archives import write_zip
+from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import split_frame
+from mlebench.spec.declarations import Competition
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:

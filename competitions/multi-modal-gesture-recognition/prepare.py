@@ -13,8 +13,8 @@ from pathlib import Path, PurePosixPath
 
 import pandas as pd
 
-from mlebench.spec.declarations import Competition
 from mlebench.data.prepare import write_csv
+from mlebench.spec.declarations import Competition
 
 COPIED = [
     *(f"training{k}.tar.gz" for k in (1, 2, 3)),

@@ -8,8 +8,8 @@ The public training set is named labels.csv, as in v1. The split streams (``mleb
 import shutil
 from pathlib import Path
 
-from mlebench.spec.declarations import Competition
 from mlebench.data.streaming import stream_train_test_split
+from mlebench.spec.declarations import Competition
 
 DTYPE = {
     "key": "string[pyarrow]",

@@ -12,8 +12,9 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
+from mlebench.data.archives import write_zip
+from mlebench.data.prepare import write_csv
 from mlebench.spec.declarations import Competition
-from mlebench.data.prepare import write_csv, write_zip
 
 TARGET = "requester_received_pizza"
 

@@ -15,8 +15,8 @@ import pandas as pd
 import py7zr
 from sklearn.model_selection import train_test_split
 
-from mlebench.spec.declarations import Competition
 from mlebench.data.prepare import write_csv
+from mlebench.spec.declarations import Competition
 
 
 def _move(source: Path, target: Path) -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.spec.declarations import Competition
 from mlebench.data.prepare import write_csv
+from mlebench.spec.declarations import Competition
 
 CHUNK_LINES = 1000
 TEST_FIELDS = ["example_id", "question_text", "document_text", "long_answer_candidates"]

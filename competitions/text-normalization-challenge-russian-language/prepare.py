@@ -14,8 +14,8 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
+from mlebench.data.archives import write_zip
 from mlebench.spec.declarations import Competition
-from mlebench.data.prepare import write_zip
 
 _LANG = "ru"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench.spec.declarations import Competition
 from mlebench.data.splitting import split_frame
+from mlebench.spec.declarations import Competition
 
 _ROOT = "competition_data"
 

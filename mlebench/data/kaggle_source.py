@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mlebench.data.prepare import extract_zip
+from mlebench.data.archives import extract_zip
 from mlebench.spec.declarations import Competition, ExtraFile, KaggleSource, declaration_path
 from mlebench.spec.errors import ConfigError, DataError
 from mlebench.spec.files import published
