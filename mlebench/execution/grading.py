@@ -61,4 +61,4 @@ def grade_cell(cell: Cell, settings: DockerSettings | None = None, grader: str =
 
 def grade_image_sources(root: Path) -> list[str]:
     """Checkout files of every image a grader builds: what a grade stage depends on."""
-    return sorted(set(image_sources(root)))
+    return image_sources(root)

@@ -262,8 +262,7 @@ def cell_status(run: RunRecord | None, outcome: GradeOutcome, run_problem: str =
     refused = f"submission rejected when collected: {rejected}" if rejected else ""
     if run is None or run.status in AGENT_FAILURES:
         text = run.failure() if run is not None else run_problem
-        detail = outcome.reason if outcome.reason else ""
-        reason = f"{text}; submission: {detail}" if detail else text
+        reason = f"{text}; submission: {outcome.reason}" if outcome.reason else text
         return ("infra_error" if run is None else run.status), (f"{reason}; {refused}" if refused else reason)
     if outcome.status == "no_submission" and refused:
         return "invalid_submission", refused
