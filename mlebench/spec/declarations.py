@@ -220,6 +220,58 @@ class MedalThresholds(_Strict):
     median: float
     source: str
     unverified: bool = False
+    # Recomputed by `mlebench thresholds --v1-checkout` from v1's leaderboard file, which matched the
+    # declared `v1.leaderboard` pointer; `leaderboard_sha256` is that file's sha256.
+    verified: bool = False
+    leaderboard_sha256: Sha256 = ""
+
+    @model_validator(mode="after")
+    def _verified_names_its_file(self) -> MedalThresholds:
+        if self.verified and (self.unverified or not self.leaderboard_sha256):
+            raise ValueError("medals.verified needs leaderboard_sha256 and cannot be unverified as well")
+        return self
+
+
+_GIT_BLOB = re.compile(r"^[0-9a-f]{40}$")
+
+
+def _git_blob(value: str) -> str:
+    if not _GIT_BLOB.match(value):
+        raise ValueError(f"must be 40 lowercase hex digits (a git blob id), got {value!r}")
+    return value
+
+
+def _checkout_relative(value: str) -> str:
+    parts = Path(value).parts
+    if not parts or Path(value).is_absolute() or ".." in parts:
+        raise ValueError(f"must be a path inside a v1 checkout, got {value!r}")
+    return value
+
+
+class V1LfsFile(_Strict):
+    """A Git-LFS file of MLE-bench v1's repository, pinned by its public pointer (sha256 and size)."""
+
+    path: Annotated[str, AfterValidator(_checkout_relative)]
+    sha256: Annotated[str, AfterValidator(_hex_digest), Field(min_length=64)]
+    size: int = Field(ge=0)
+
+
+class V1TextFile(_Strict):
+    """A text file of MLE-bench v1's repository, pinned by its git blob id (``git ls-tree``)."""
+
+    path: Annotated[str, AfterValidator(_checkout_relative)]
+    git_blob: Annotated[str, AfterValidator(_git_blob)]
+
+
+class V1Files(_Strict):
+    """Where this competition's files are in a v1 checkout and what they must hash to.
+
+    ``leaderboard`` is what ``mlebench thresholds --v1-checkout`` verifies before recomputing the medals;
+    ``description`` is what prepare copies for the agent under ``descriptions.source: mlebench``.
+    """
+
+    leaderboard: V1LfsFile
+    description: V1TextFile
 
 
 class KnownIssue(_Strict):
@@ -280,6 +332,7 @@ class Competition(_Strict):
     metric: MetricSpec
     leaderboard: str = "leaderboard.csv"
     medals: MedalThresholds | None = None  # when set, thresholds come from here instead of the leaderboard
+    v1: V1Files | None = None  # this competition's files in MLE-bench v1's repository, pinned by hash
     known_issues: list[KnownIssue] = []
     # The real test set's size, for the grading benchmark (declared by the Kaggle competitions).
     real_size: RealSize | None = None
@@ -290,6 +343,13 @@ class Competition(_Strict):
         if not _ID.match(value):
             raise ValueError(f"id {value!r} must be letters, digits and inner dashes (a Kaggle slug)")
         return value
+
+    @model_validator(mode="after")
+    def _verified_against_v1(self) -> Competition:
+        m, pinned = self.medals, self.v1.leaderboard.sha256 if self.v1 else None
+        if m is not None and m.verified and m.leaderboard_sha256 != pinned:
+            raise ValueError("medals.verified: leaderboard_sha256 must equal v1.leaderboard.sha256")
+        return self
 
     @property
     def folder(self) -> Path:

@@ -43,3 +43,24 @@ def sha256_json(data: Any) -> str:
     """Hex sha256 of a JSON-able value in canonical form (sorted keys, no spaces)."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def git_blob_id(path: Path) -> str:
+    r"""Return the git blob id of a file's bytes (what ``git ls-tree`` and ``git hash-object`` print).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d) / "hello.txt"
+    ...     _ = p.write_bytes(b"hello\n")
+    ...     git_blob_id(p)
+    'ce013625030ba8dba906f756967f9e9ca394464a'
+
+    """
+    digest = hashlib.sha1(usedforsecurity=False)
+    digest.update(f"blob {path.stat().st_size}\0".encode())
+    with path.open("rb") as fh:
+        while chunk := fh.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
