@@ -127,10 +127,20 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="validate every competition folder and report all problems at once")
     p.set_defaults(func=_check)
 
-    p = sub.add_parser("thresholds", help="recompute medal thresholds from a leaderboard CSV (Kaggle rules)")
-    p.add_argument("-c", "--competition-id", metavar="ID", required=True)
-    p.add_argument("--leaderboard", type=Path, required=True, help="CSV in rank order with a `score` column")
-    p.add_argument("--write", action="store_true", help="replace the declaration's medals: block")
+    p = sub.add_parser(
+        "thresholds", help="recompute medal thresholds (Kaggle rules) from v1's verified leaderboards"
+    )
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("-c", "--competition-id", metavar="ID")
+    group.add_argument("-s", "--competition-set", metavar="NAME")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--v1-checkout", type=Path, metavar="PATH", help="a checkout of MLE-bench v1, its LFS files pulled"
+    )
+    source.add_argument(
+        "--leaderboard", type=Path, help="only print what this CSV (rank order, a `score` column) gives"
+    )
+    p.add_argument("--write", action="store_true", help="write verified thresholds into the declarations")
     p.set_defaults(func=_thresholds)
 
     p = sub.add_parser("leaderboard", help="(re)build reference leaderboards of embedded competitions")
@@ -383,22 +393,20 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _thresholds(args: argparse.Namespace) -> int:
-    from authoring.thresholds import recompute, write_medals
+    from authoring.thresholds import recompute, verify_all
     from mlebench.spec.declarations import load_competition
 
-    comp = load_competition(args.competition_id)
-    values = recompute(comp, args.leaderboard)
-    print(json.dumps(values, indent=2))
-    if comp.medals is not None:
-        old = comp.medals
-        state = "unverified" if old.unverified else "verified"
-        print(
-            f"declared ({state}): gold {old.gold}, silver {old.silver}, bronze {old.bronze}, "
-            f"median {old.median}"
-        )
-    if args.write:
-        print(f"wrote {write_medals(comp, values, args.leaderboard)}")
-    return 0
+    if args.leaderboard is not None:
+        if args.write or not args.competition_id:
+            raise ConfigError("--leaderboard takes one -c ID and only prints; --write needs --v1-checkout")
+        comp = load_competition(args.competition_id)
+        print(json.dumps(recompute(comp, args.leaderboard), indent=2))
+        return 0
+    lines = verify_all(_ids(args.competition_id, args.competition_set), args.v1_checkout, args.write)
+    print(*lines, sep="\n")
+    failed = sum(": error: " in line for line in lines)
+    print(f"{len(lines) - failed} verified, {failed} refused")
+    return 1 if failed else 0
 
 
 def _leaderboard(args: argparse.Namespace) -> int:

@@ -91,12 +91,10 @@ def test_mlebench_competition_sets_have_their_published_sizes(
     assert len(ids) == count == len(set(ids))
 
 
-def test_thresholds_recomputed_from_a_leaderboard_and_written_back(
+def test_thresholds_from_a_leaderboard_file_are_printed_never_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import shutil
-
-    from mlebench.spec.declarations import load_competition
 
     root = tmp_path / "repo"
     shutil.copytree(
@@ -104,15 +102,17 @@ def test_thresholds_recomputed_from_a_leaderboard_and_written_back(
     )
     (root / "conf").mkdir()
     monkeypatch.setenv("MLEBENCH_ROOT", str(root))
+    declaration = (root / "competitions" / "spaceship-titanic" / "competition.yaml").read_text()
     board = tmp_path / "lb.csv"  # 120 teams: gold is rank 10, silver int(0.2 n) = 24, bronze int(0.4 n) = 48
     board.write_text("score\n" + "\n".join(f"{1 - i / 1000:.3f}" for i in range(120)) + "\n")
-    assert main(["thresholds", "-c", "spaceship-titanic", "--leaderboard", str(board), "--write"]) == 0
-    printed = json.loads(capsys.readouterr().out.split("\ndeclared")[0])
+    assert main(["thresholds", "-c", "spaceship-titanic", "--leaderboard", str(board)]) == 0
+    printed = json.loads(capsys.readouterr().out)
     assert printed == pytest.approx(
         {"gold": 0.991, "silver": 0.977, "bronze": 0.953, "median": 0.9405, "teams": 120}
     )
-    medals = load_competition("spaceship-titanic").medals
-    assert medals is not None and not medals.unverified and medals.gold == 0.991 and "lb.csv" in medals.source
+    assert main(["thresholds", "-c", "spaceship-titanic", "--leaderboard", str(board), "--write"]) == 2
+    assert "--write needs --v1-checkout" in capsys.readouterr().err
+    assert (root / "competitions" / "spaceship-titanic" / "competition.yaml").read_text() == declaration
 
 
 def test_thresholds_reject_a_leaderboard_in_the_wrong_order(
