@@ -73,7 +73,7 @@ def write_medals(
     block = (
         "medals:\n"
         + "".join(f"  {k}: {float(values[k])!r}\n" for k in ("gold", "silver", "bronze", "median"))
-        + f'  source: "recomputed by `mlebench thresholds` from v1\'s leaderboard.csv ({values["teams"]} '
+        + f"  source: \"recomputed by `mlebench thresholds` from v1's leaderboard.csv ({values['teams']} "
         'teams), which matched its Git-LFS pointer"\n'
         "  verified: true\n"
         f"  leaderboard_sha256: {sha256}\n"
@@ -101,8 +101,10 @@ def verify_all(ids: list[str], checkout: Path, write: bool, root: Path | None = 
             lines.append(f"{cid}: error: {exc}")
             continue
         was = comp.medals
-        declared = "" if was is None else f"; declared: gold {was.gold}, silver {was.silver}, " + (
-            f"bronze {was.bronze}, median {was.median}"
+        declared = (
+            f"; declared: gold {was.gold}, silver {was.silver}, bronze {was.bronze}, median {was.median}"
+            if was is not None
+            else ""
         )
         shown = ", ".join(f"{k} {values[k]!r}" for k in ("gold", "silver", "bronze", "median"))
         if write:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mlebench.data.prepare import prepare_competition
 from mlebench.spec.declarations import load_competition
+from mlebench.spec.params import TextSettings, stage_params
 from mlebench.spec.paths import prepared_dir, raw_dir
 from mlebench.stage import cell_args, run_stage
 
@@ -12,7 +13,8 @@ def main(argv: list[str] | None = None) -> int:
     """Prepare ``--competition`` from data/raw/<id>/ into data/prepared/<id>/{public,private}/."""
     args = cell_args(__doc__ or "", argv, cell=False)
     comp = load_competition(args.competition)
-    prepare_competition(comp, raw_dir(comp.id), prepared_dir(comp.id))
+    texts = TextSettings.model_validate(stage_params(["descriptions"])["descriptions"])
+    prepare_competition(comp, raw_dir(comp.id), prepared_dir(comp.id), texts=texts)
     return 0
 
 

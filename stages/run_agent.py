@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from mlebench.execution.runners import run_cell
 from mlebench.spec.cell import Cell
-from mlebench.spec.params import AgentConfig, DockerSettings, Hardware, stage_params
+from mlebench.spec.params import AgentConfig, DockerSettings, Hardware, TextSettings, stage_params
 from mlebench.stage import cell_args, run_stage
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``--agent`` on ``--competition`` with ``--seed``; an agent failure is recorded, not raised."""
     args = cell_args(__doc__ or "", argv)
-    params = stage_params([f"agent.{args.agent}", "hardware", "runner", "docker"])
+    params = stage_params([f"agent.{args.agent}", "hardware", "runner", "docker", "descriptions"])
     cell = Cell.planned(
         args.competition,
         args.agent,
         args.seed,
         agent_config=AgentConfig.model_validate(params[f"agent.{args.agent}"]),
         hardware=Hardware.model_validate(params["hardware"]),
+        texts=TextSettings.model_validate(params["descriptions"]),
     )
     record = run_cell(cell, params["runner"], DockerSettings.model_validate(params["docker"]))
     print(f"{cell.label}: {record.status} in {record.agent_seconds} s ({record.runner} runner)")

@@ -37,6 +37,8 @@ from PIL import Image
 from mlebench.spec.declarations import Competition, Submission
 from mlebench.spec.errors import ConfigError, DataError
 from mlebench.spec.files import published
+from mlebench.spec.params import TextSettings
+from mlebench.spec.texts import description_file
 
 __all__ = [
     "PREPARE_PARAMETERS",
@@ -56,19 +58,25 @@ PREPARE_PARAMETERS = ("raw", "public", "private", "comp")
 T = TypeVar("T")
 
 
-def prepare_competition(comp: Competition, raw: Path, prepared: Path, *, folder: Path | None = None) -> None:
+def prepare_competition(
+    comp: Competition,
+    raw: Path,
+    prepared: Path,
+    *,
+    folder: Path | None = None,
+    texts: TextSettings | None = None,
+) -> None:
     """Build ``prepared/{public,private}`` from ``raw`` with ``folder/prepare.py``, replacing any old output.
 
     ``folder`` is the competition's folder (default: ``competitions/<id>`` under the repository root).
+    ``texts`` says whose ``description.md`` goes into ``public/`` (default: ours; :mod:`mlebench.spec.texts`).
     Raises DataError, naming every problem, when the result breaks the layout described in this module.
     """
     folder = folder or comp.folder
     script = folder / "prepare.py"
     if not script.is_file():
         raise ConfigError(f"{folder}: no prepare.py, and this build has no generic prepare for {comp.id!r}")
-    description = folder / comp.description
-    if not description.is_file():
-        raise ConfigError(f"{folder / 'competition.yaml'}: description {comp.description!r} does not exist")
+    description = description_file(comp, texts or TextSettings(), folder)
     prepare = load_prepare_function(script)
     if not raw.is_dir():
         raise DataError(f"{comp.id}: raw folder {raw} does not exist; fetch the competition first")

@@ -26,8 +26,11 @@ from mlebench.spec.errors import ConfigError
 from mlebench.spec.files import utc_now
 from mlebench.spec.hashing import sha256_json, sha256_tree
 from mlebench.spec.params import DockerSettings
+from mlebench.spec.texts import checked_v1_file, checkout_dir
+from mlebench.spec.yamlio import load_yaml
 
 INSTRUCTIONS = Path(__file__).with_name("instructions.txt")
+V1_INSTRUCTIONS = Path(__file__).with_name("instructions.v1.yaml")  # v1's, pinned by git blob id
 _KILL_GRACE_SECS = 5
 _MAX_COPY_BYTES = 512 * 1024 * 1024
 
@@ -79,7 +82,7 @@ def run_local(cell: Cell) -> RunRecord:
         for name in ("submission", "code", "logs"):
             dirs[name].mkdir()
         shutil.copytree(agent_dir, dirs["agent"], ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        shutil.copy(INSTRUCTIONS, home / "instructions.txt")
+        shutil.copy(instructions_file(cell), home / "instructions.txt")
         env = agent_env(cell, home, dirs)
         command = [sys.executable if part == "python" else part for part in agent.command]
         started, t0 = utc_now(), time.monotonic()
@@ -112,6 +115,15 @@ def run_local(cell: Cell) -> RunRecord:
         public_sha256=sha256_tree(cell.public),
         python=sys.version.split()[0],
     )
+
+
+def instructions_file(cell: Cell) -> Path:
+    """Return the general instructions the cell's agent gets: ours, or v1's from its checkout, checked."""
+    if cell.texts.source == "ours":
+        return INSTRUCTIONS
+    pin = load_yaml(V1_INSTRUCTIONS)
+    checkout = checkout_dir(cell.texts, cell.root)
+    return checked_v1_file(checkout, pin["path"], pin["git_blob"], "v1's instructions")
 
 
 def agent_env(cell: Cell, home: Path, dirs: dict[str, Path]) -> dict[str, str]:

@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import ClassVar, Protocol
 
 from mlebench.execution.docker.agent import DockerRunner
-from mlebench.execution.local import LocalRunner
+from mlebench.execution.local import LocalRunner, instructions_file
 from mlebench.reporting.records import RunRecord
 from mlebench.spec.cell import Cell
+from mlebench.spec.declarations import load_competition
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.params import DockerSettings
+from mlebench.spec.texts import text_lineage
 
 AUTO = "auto"
 AUTO_ORDER = ("docker", "local")
@@ -95,7 +97,10 @@ def run_cell(cell: Cell, requested: str, settings: DockerSettings) -> RunRecord:
             f"without container isolation: {why}",
             file=sys.stderr,
         )
+    texts = cell_texts(cell)
     record = runner.run(cell)
+    if texts:
+        record = dataclasses.replace(record, texts=texts)
     executor = executor_lineage()
     if executor:
         record = dataclasses.replace(record, executor=executor)
@@ -105,6 +110,27 @@ def run_cell(cell: Cell, requested: str, settings: DockerSettings) -> RunRecord:
         )
     record.write(cell.run_dir)
     return record
+
+
+def cell_texts(cell: Cell) -> dict:
+    """Return the lineage of the texts the cell's agent gets (empty when the split is not prepared).
+
+    Under ``descriptions.source: mlebench`` the prepared description must be v1's (its git blob id the one
+    the declaration records): a split prepared with our texts is an error, not a silent mix.
+    """
+    description = cell.public / "description.md"
+    if not description.is_file():
+        return {}
+    texts = text_lineage(cell.texts.source, description, instructions_file(cell))
+    if cell.texts.source == "mlebench":
+        comp = load_competition(cell.competition_id, cell.root)
+        pinned = comp.v1.description.git_blob if comp.v1 else "(none recorded)"
+        if texts["description_git_blob"] != pinned:
+            raise ConfigError(
+                f"{description} has git blob id {texts['description_git_blob']}, not v1's {pinned}: it was "
+                "prepared with other texts; re-run the prepare stage with descriptions.source 'mlebench'"
+            )
+    return texts
 
 
 def executor_lineage() -> dict:

@@ -19,9 +19,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from mlebench.execution.grading import grade_image_sources
+from mlebench.execution.local import V1_INSTRUCTIONS
 from mlebench.execution.runners import run_image_sources, runner_names
 from mlebench.spec.cell import Cell
-from mlebench.spec.declarations import all_competition_ids, declaration_path, load_competition
+from mlebench.spec.declarations import Competition, all_competition_ids, declaration_path, load_competition
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.files import write_text
 from mlebench.spec.params import PARAMS_FILE, CompetitionSet, Plan, validate_plan
@@ -200,7 +201,8 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
     )
     selfcheck = _rel(selfcheck_path(cid, _HERE))
     audited = _rel(audit_path(cid, _HERE))
-    prepare_files = [f"{folder}/competition.yaml", f"{folder}/{comp.description}"]
+    description_dep, instructions_dep = _v1_text_deps(plan, comp)
+    prepare_files = [f"{folder}/competition.yaml", *(description_dep or [f"{folder}/{comp.description}"])]
     if (root / folder / "prepare.py").is_file():
         prepare_files.append(f"{folder}/prepare.py")
     grading_files = [f"{folder}/competition.yaml"]
@@ -220,6 +222,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             f"python -m stages.prepare --competition {cid}",
             code["prepare"],
             prepare_files + [raw],
+            params=["descriptions"],
             outs=[public, {private: {"remote": "answers"}}],
         ),
         "selfcheck": _stage(
@@ -241,8 +244,8 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             stages[f"run_agent-{agent}-s{seed}"] = _stage(
                 f"python -m stages.run_agent --competition {cid} --agent {agent} --seed {seed}",
                 code["run_agent"],
-                [cfg.path, public, selfcheck, audited],
-                params=[f"agent.{agent}", "hardware", "runner", "docker"],
+                [cfg.path, public, selfcheck, audited, *instructions_dep],
+                params=[f"agent.{agent}", "hardware", "runner", "docker", "descriptions"],
                 outs=[run],
             )
             stages[f"grade-{agent}-s{seed}"] = _stage(
@@ -252,6 +255,26 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
                 outs=[_rel(grade_path(agent, cid, seed, _HERE))],
             )
     return {"stages": stages}
+
+
+def _v1_text_deps(plan: Plan, comp: Competition) -> tuple[list[str], list[str]]:
+    """Return the v1 files prepare and run_agent read under ``descriptions.source: mlebench`` (or none).
+
+    Their content is pinned by the git blob ids recorded here (deps already), so these deps make DVC re-run
+    a finished stage whose checkout file changed, and the check then refuses the file that no longer matches.
+    """
+    texts = plan.descriptions
+    if texts.source != "mlebench":
+        return [], []
+    if comp.v1 is None:
+        raise ConfigError(
+            f"descriptions.source is 'mlebench' but {comp.id} is not an MLE-bench v1 competition (its "
+            "declaration has no v1: block); plan a set of v1 competitions or use descriptions.source 'ours'"
+        )
+    checkout = Path(texts.checkout)
+    description = [(checkout / comp.v1.description.path).as_posix()]
+    instructions = [(checkout / load_yaml(V1_INSTRUCTIONS)["path"]).as_posix()]
+    return description, instructions
 
 
 def _root_pipeline(plan: Plan, root: Path) -> dict[str, Any]:

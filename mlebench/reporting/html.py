@@ -13,6 +13,7 @@ from typing import Any
 import jinja2
 
 from mlebench.reporting.charts import CHARTS, SCALE
+from mlebench.reporting.markdown import texts_line, threshold_line
 from mlebench.reporting.records import STATUSES
 from mlebench.reporting.stats import format_pm, leaderboard_row
 
@@ -50,6 +51,8 @@ def to_html(report: dict[str, Any]) -> str:
         scale=SCALE,
         lineage_keys=LINEAGE_KEYS,
         rows=leaderboard_rows(report),
+        threshold_line=threshold_line(report),
+        texts_line=texts_line(report).replace("**", ""),
         padded=any(s["padded_entries"] for e in report["agents"].values() for s in e["groups"].values()),
     )
 

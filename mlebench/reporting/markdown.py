@@ -34,6 +34,7 @@ def to_markdown(report: dict[str, Any]) -> str:
                 lines.append(f"|  | (incomplete seeds: {s['incomplete_seeds']}) | | | | | | |")
     if footnote:
         lines += ["", "† computed by padding incomplete seeds with failing scores."]
+    lines += ["", threshold_line(report), "", texts_line(report)]
     lines += ["", "Leaderboard row (any medal %, mean ± SEM):", ""]
     lines += [f"- {agent}: {leaderboard_row(entry['groups'])}" for agent, entry in report["agents"].items()]
     lines += _statuses(report) + _comparisons(report) + _cells(report)
@@ -42,6 +43,30 @@ def to_markdown(report: dict[str, Any]) -> str:
         lines += ["", "## Known leaks", "", "Public data of these competitions can reveal answers:", ""]
         lines += [f"- `{cid}`: " + "; ".join(notes) for cid, notes in leaks.items()]
     return "\n".join(lines) + "\n"
+
+
+def threshold_line(report: dict[str, Any]) -> str:
+    """Say per group how many of its competitions' medal thresholds are verified against v1's leaderboards."""
+    parts = []
+    for group, info in report.get("groups", {}).items():
+        states = info.get("thresholds", {})
+        n = sum(states.values())
+        own = states.get("leaderboard", 0)
+        text = f"{group}: {states.get('verified', 0)} of {n - own} verified"
+        parts.append(text + (f" ({own} from our own reference leaderboards)" if own else ""))
+    return "Medal thresholds verified against v1's leaderboards: " + "; ".join(parts) + "."
+
+
+def texts_line(report: dict[str, Any]) -> str:
+    """Say which task texts the agents read, and whether that makes results comparable with v1's."""
+    texts = report.get("task_texts", {"cells": {}, "comparable_with_published_leaderboard": False})
+    cells = ", ".join(f"{source} in {n}" for source, n in texts["cells"].items()) or "no graded cells"
+    if texts["comparable_with_published_leaderboard"]:
+        return f"Task texts: v1's (checked against their git blob ids): {cells} cells."
+    return (
+        f"Task texts: {cells} cells. **Not comparable with the published MLE-bench leaderboard**: agents "
+        "that read our own texts (`descriptions.source: ours`) were not given v1's task statements."
+    )
 
 
 def _coverage(report: dict[str, Any], group: str, summary: dict[str, Any]) -> str:

@@ -21,7 +21,7 @@ Ours on top:
 - ``lineage`` (:class:`Lineage`): sha256 of the public split, the private answers, the submission, the agent
   folder, the resolved cell config, the grader code (``graders/``) and the competition folder's declaration
   and leaderboard; the git revision when available; where grading ran; the runner's own facts (image ids,
-  network).
+  network); ``texts``, the task texts the agent read (their source, ``ours`` or ``mlebench``, and hashes).
 - ``timings`` (:class:`Timings`): agent start/finish and seconds (from ``run.json``), grading seconds.
 """
 
@@ -88,6 +88,8 @@ class RunRecord:
     runner_note: str = ""
     executor: dict = field(default_factory=dict)
     """Set when ``mlebench run`` dispatched the cell: the executor, its settings, the job, host and GPUs."""
+    texts: dict = field(default_factory=dict)
+    """The texts the agent read (:func:`mlebench.spec.texts.text_lineage`): source, git blob ids, sha256."""
 
     def to_json(self) -> dict[str, Any]:
         """Return the record as ``run.json`` holds it (fallback fields only when there was a fallback)."""
@@ -188,6 +190,8 @@ class Lineage:
     grader_runner: str
     extra: dict[str, str] = field(default_factory=dict)
     """What the runner (image ids, network) and the grader (its image) add."""
+    texts: dict[str, str] = field(default_factory=dict)
+    """The task texts the agent read, from its run record (``source``: ``ours`` or ``mlebench``)."""
 
     def to_json(self) -> dict[str, Any]:
         """Flat, as the record holds it: the runner's and grader's entries after the common ones."""
@@ -301,6 +305,7 @@ def grade_record(
         git_revision=_git_revision(cell.root),
         grader_runner=grader["grader_runner"],
         extra={**{k: v for k, v in grader.items() if k != "grader_runner"}, **(run.lineage() if run else {})},
+        texts=run.texts if run else {},
     )
     return GradeRecord(
         competition_id=comp.id,

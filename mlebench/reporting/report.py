@@ -36,11 +36,21 @@ from mlebench.reporting.stats import (
     split_figures,
     split_members,
 )
-from mlebench.spec.declarations import all_competition_ids, load_competition
+from mlebench.spec.declarations import Competition, all_competition_ids, load_competition
 from mlebench.spec.files import write_json, write_text
 from mlebench.spec.paths import audit_path, grade_path, report_dir
 
-__all__ = ["aggregate", "headline", "headline_csv", "load_records", "mean_sem", "to_markdown", "write_report"]
+__all__ = [
+    "aggregate",
+    "headline",
+    "headline_csv",
+    "load_records",
+    "mean_sem",
+    "task_texts",
+    "threshold_state",
+    "to_markdown",
+    "write_report",
+]
 
 
 def write_report(
@@ -56,8 +66,10 @@ def write_report(
     complexity = {c: load_competition(c, root).complexity for c in ids}
     leaks = {c: known_leaks(json.loads(audit_path(c, root).read_text(encoding="utf-8"))) for c in ids}
     declared = declared_sizes(load_competition(c, root).complexity for c in all_competition_ids(root))
+    thresholds = {c: threshold_state(load_competition(c, root)) for c in ids}
+    name = competition_set["name"]
     report = aggregate(
-        records, agents, ids, seeds, competition_set["name"], complexity, leaks, pad_missing, declared
+        records, agents, ids, seeds, name, complexity, leaks, pad_missing, declared, thresholds=thresholds
     )
     out = report_dir(root)
     write_json(out / "report.json", report)
@@ -79,6 +91,7 @@ def aggregate(
     pad_missing: bool = False,
     declared: dict[str, int] | None = None,
     snapshots: list[dict[str, Any]] | None = None,
+    thresholds: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Build the report for every agent over one competition set and the leaderboard splits it covers.
 
@@ -86,6 +99,8 @@ def aggregate(
     competitions are marked wherever their scores appear. ``declared`` is how many competitions each split
     has in all the declarations (its coverage). ``snapshots`` are graded snapshot records (``agent``,
     ``competition_id``, ``seed``, ``elapsed_secs``, ``any_medal``); no stage writes them yet.
+    ``thresholds`` gives each competition's :func:`threshold_state`; each group counts its members' states.
+    The report's ``task_texts`` counts the graded cells whose agent read v1's texts (``mlebench``) or ours.
     """
     by_cell = {(r["agent"], r["competition_id"], r["seed"]): r for r in records}
     groups = _groups(set_name, competition_ids, complexity)
@@ -100,10 +115,16 @@ def aggregate(
         "each of its competitions; "
         + ("incomplete seeds padded with failing entries" if pad_missing else "only complete seeds"),
         "groups": {
-            name: {"kind": kind, "members": members, "declared": (declared or {}).get(name, len(members))}
+            name: {
+                "kind": kind,
+                "members": members,
+                "declared": (declared or {}).get(name, len(members)),
+                "thresholds": dict(Counter((thresholds or {}).get(c, "unknown") for c in members)),
+            }
             for name, (kind, members) in groups.items()
         },
         "leaks": {c: v for c, v in (leaks or {}).items() if v and c in competition_ids},
+        "task_texts": task_texts(records),
         "integrity": [],
         "agents": {},
     }
@@ -160,6 +181,30 @@ def headline_csv(report: dict[str, Any]) -> str:
                 ]
             )
     return buf.getvalue()
+
+
+def threshold_state(comp: Competition) -> str:
+    """Where a competition's medal thresholds come from.
+
+    ``verified``: recomputed from v1's leaderboard after it matched its Git-LFS pointer; ``unverified``:
+    declared (third-party) values; ``leaderboard``: computed from the leaderboard file shipped beside the
+    declaration (the embedded competitions' reference leaderboards).
+    """
+    if comp.medals is None:
+        return "leaderboard"
+    return "verified" if comp.medals.verified else "unverified"
+
+
+def task_texts(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Count the cells by the texts their agent read; only v1's texts make results comparable with v1's.
+
+    A record without ``lineage.texts`` predates the setting and was made with our own texts.
+    """
+    counts = Counter(((r.get("lineage") or {}).get("texts") or {}).get("source", "ours") for r in records)
+    return {
+        "cells": dict(sorted(counts.items())),
+        "comparable_with_published_leaderboard": bool(records) and set(counts) == {"mlebench"},
+    }
 
 
 def load_records(paths: list[Path]) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from mlebench.spec.params import AgentConfig, Hardware
+from mlebench.spec.params import AgentConfig, Hardware, TextSettings
 from mlebench.spec.paths import grade_path, private_dir, public_dir, repo_root, run_dir
 
 
@@ -25,6 +25,8 @@ class Cell:
         Where the run leaves ``submission.csv``, ``code/``, ``logs/`` and ``run.json``.
     agent_config, hardware
         How to run the agent and under what limits; grading does not need them (None there).
+    texts
+        Whose general instructions the agent gets (``descriptions`` in ``params.yaml``; default ours).
 
     """
 
@@ -37,6 +39,7 @@ class Cell:
     run_dir: Path
     agent_config: AgentConfig | None = None
     hardware: Hardware | None = None
+    texts: TextSettings = TextSettings()
 
     @classmethod
     def planned(
@@ -47,6 +50,7 @@ class Cell:
         root: Path | None = None,
         agent_config: AgentConfig | None = None,
         hardware: Hardware | None = None,
+        texts: TextSettings | None = None,
     ) -> Cell:
         """Build the cell at its usual places (``data/prepared/<id>``, ``runs/<agent>/<id>/<seed>``)."""
         base = root or repo_root()
@@ -60,6 +64,7 @@ class Cell:
             run_dir=run_dir(agent, competition_id, seed, base),
             agent_config=agent_config,
             hardware=hardware,
+            texts=texts or TextSettings(),
         )
 
     @property

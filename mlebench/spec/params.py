@@ -10,7 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.paths import repo_root
@@ -101,6 +109,24 @@ class ReportSettings(_Strict):
     pad_missing: bool = False
 
 
+class TextSettings(_Strict):
+    """Which task texts agents read (:mod:`mlebench.spec.texts`): ``ours`` or ``mlebench`` (v1's, checked).
+
+    ``checkout`` is a checkout of MLE-bench v1 (absolute, or relative to the repository root), needed for
+    ``mlebench``: v1's description and instructions files are read from it and checked against the git blob
+    ids our declarations record.
+    """
+
+    source: Literal["ours", "mlebench"] = "ours"
+    checkout: str = ""
+
+    @model_validator(mode="after")
+    def _checkout_for_mlebench(self) -> TextSettings:
+        if self.source == "mlebench" and not self.checkout:
+            raise ValueError("descriptions.source 'mlebench' needs descriptions.checkout: a v1 checkout")
+        return self
+
+
 class CompetitionSet(_Strict):
     """A named set of competitions: an explicit id list, or a query over the declarations."""
 
@@ -120,6 +146,7 @@ class Plan(_Strict):
     """``auto`` or a key of the runner registry (:data:`mlebench.execution.runners.RUNNERS`)."""
     docker: DockerSettings = DockerSettings()
     report: ReportSettings = ReportSettings()
+    descriptions: TextSettings = TextSettings()
 
     @field_validator("seeds")
     @classmethod

@@ -40,7 +40,7 @@ from mlebench.execution.docker.engine import (
     with_retries,
 )
 from mlebench.execution.docker.images import ImageRef, agent_image, context_sources, env_context, env_image
-from mlebench.execution.local import INSTRUCTIONS, agent_env
+from mlebench.execution.local import INSTRUCTIONS, agent_env, instructions_file
 from mlebench.reporting.records import RunRecord
 from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError
@@ -204,6 +204,7 @@ def run_docker(
     if not public.is_dir():
         raise ConfigError(f"{public} is missing: run `dvc repro` for the prepare stage of {competition_id}")
     spec = validation_spec(competition_id, root)
+    instructions_file(cell)  # a v1 text that does not match its pin is a ConfigError before anything starts
     out.mkdir(parents=True, exist_ok=True)
     _clear(out)
     agent_dir = (root / agent.path).resolve()
@@ -299,7 +300,7 @@ def _attempt(
     try:
         with _timed(spent, "create"):
             container = client.containers.create(**_create_kwargs(image, cell, runtime))
-            container.put_archive("/", _runtime_files(agent, spec))
+            container.put_archive("/", _runtime_files(agent, spec, instructions_file(cell)))
         with _timed(spent, "start"):
             container.start()
         started = time.monotonic()
@@ -373,7 +374,9 @@ def _create_kwargs(image: ImageRef, cell: Cell, runtime: str = "runc") -> dict[s
     return kwargs
 
 
-def _runtime_files(agent: AgentConfig, spec: dict[str, Any] | None) -> bytes:
+def _runtime_files(
+    agent: AgentConfig, spec: dict[str, Any] | None, instructions: Path = INSTRUCTIONS
+) -> bytes:
     """Return a tar (extracted at /) of the instructions and the validation spec, root-owned, read-only."""
     network = (
         "Outbound network access is available (this agent opted into egress)."
@@ -381,7 +384,7 @@ def _runtime_files(agent: AgentConfig, spec: dict[str, Any] | None) -> bytes:
         else "There is no network access."
     )
     files = {
-        INSTRUCTIONS_PATH: INSTRUCTIONS.read_text(encoding="utf-8") + CONTAINER_NOTE.format(network=network)
+        INSTRUCTIONS_PATH: instructions.read_text(encoding="utf-8") + CONTAINER_NOTE.format(network=network)
     }
     if spec is not None:
         files[VALIDATION_SPEC_PATH] = json.dumps(spec, indent=2, sort_keys=True) + "\n"
