@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from mlebench.reporting.html import to_html
 from mlebench.reporting.report import aggregate, headline, mean_sem, to_markdown
 
 
@@ -74,3 +75,35 @@ def test_competitions_with_known_leaks_are_marked_next_to_their_scores() -> None
     text = to_markdown(report)
     assert "| x | a (known leak) | 0 |" in text and "| x | b | 0 |" in text
     assert "- `a`: public/test.json keeps the giver's name" in text
+
+
+def test_each_split_says_how_many_thresholds_are_verified() -> None:
+    records = [_rec("x", c, 0, False) for c in "abcd"]
+    complexity = {"a": "low", "b": "low", "c": "high", "d": "embedded"}
+    states = {"a": "verified", "b": "unverified", "c": "unverified", "d": "leaderboard"}
+    report = aggregate(records, ["x"], list("abcd"), [0], "set", complexity, thresholds=states)
+    assert report["groups"]["low"]["thresholds"] == {"verified": 1, "unverified": 1}
+    assert report["groups"]["embedded"]["thresholds"] == {"leaderboard": 1}
+    text = to_markdown(report)
+    assert "low: 1 of 2 verified" in text and "high: 0 of 1 verified" in text
+    assert "embedded: none (1 from our own reference leaderboards)" in text
+
+
+def test_results_made_with_our_own_texts_are_marked_not_comparable() -> None:
+    v1 = {"lineage": {"texts": {"source": "mlebench", "description_git_blob": "f" * 40}}}
+    ours = {"lineage": {"texts": {"source": "ours"}}}
+    mixed = [{**_rec("x", "a", 0, True), **v1}, {**_rec("x", "b", 0, False), **ours}]
+    report = aggregate(mixed, ["x"], ["a", "b"], [0], "set", {"a": "low", "b": "low"})
+    assert report["task_texts"] == {
+        "cells": {"mlebench": 1, "ours": 1},
+        "comparable_with_published_leaderboard": False,
+    }
+    assert "Not comparable with the published MLE-bench leaderboard" in to_markdown(report)
+    assert 'class="flag">Task texts: mlebench in 1, ours in 1 cells. Not comparable' in to_html(report)
+    legacy = [_rec("x", "a", 0, True)]  # a record from before the setting: our texts
+    report = aggregate(legacy, ["x"], ["a"], [0], "set", {"a": "low"})
+    assert report["task_texts"]["cells"] == {"ours": 1}
+    only_v1 = [{**_rec("x", c, 0, True), **v1} for c in "ab"]
+    report = aggregate(only_v1, ["x"], ["a", "b"], [0], "set", {"a": "low", "b": "low"})
+    assert report["task_texts"]["comparable_with_published_leaderboard"]
+    assert "Not comparable" not in to_markdown(report) and "mlebench in 2 cells" in to_markdown(report)

@@ -52,7 +52,7 @@ def threshold_line(report: dict[str, Any]) -> str:
         states = info.get("thresholds", {})
         n = sum(states.values())
         own = states.get("leaderboard", 0)
-        text = f"{group}: {states.get('verified', 0)} of {n - own} verified"
+        text = f"{group}: {states.get('verified', 0)} of {n - own} verified" if n > own else f"{group}: none"
         parts.append(text + (f" ({own} from our own reference leaderboards)" if own else ""))
     return "Medal thresholds verified against v1's leaderboards: " + "; ".join(parts) + "."
 

@@ -1,0 +1,175 @@
+"""`descriptions.source: mlebench`: v1's description and instructions from a checkout, checked by git blob id.
+
+The fixture checkout is a temporary folder; the blob ids are computed here with `git hash-object`, so the
+check is tested against git itself, not against our own hashing.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from pydantic import ValidationError
+
+from mlebench.data.prepare import prepare_competition
+from mlebench.execution import local
+from mlebench.execution.runners import cell_texts
+from mlebench.planning.plan import compose, render, resolve
+from mlebench.spec.cell import Cell
+from mlebench.spec.declarations import parse_declaration
+from mlebench.spec.errors import ConfigError
+from mlebench.spec.params import TextSettings
+
+ROOT = Path(__file__).resolve().parents[1]
+V1_TEXT = "mlebench/competitions/toy/description.md"
+V1_INSTRUCTIONS = "environment/instructions.txt"
+TOY = """id: toy
+name: Toy
+version: 1
+complexity: dev
+category: tabular
+dataset_size: "0 MB"
+source: {kind: kaggle, slug: toy}
+description: description.md
+v1:
+  leaderboard: {path: mlebench/competitions/toy/leaderboard.csv, sha256: %s, size: 10}
+  description: {path: %s, git_blob: %s}
+split: {method: random, test_fraction: 0.5}
+submission: {id_column: id, columns: [id, y]}
+metric: {name: accuracy}
+"""
+PREPARE = """import pandas as pd
+
+
+def prepare(raw, public, private, comp):
+    pd.DataFrame({"id": [1, 2], "x": [0.5, 0.25], "y": [0, 1]}).to_csv(public / "train.csv", index=False)
+    pd.DataFrame({"id": [3, 4], "x": [0.1, 0.2]}).to_csv(public / "test.csv", index=False)
+    pd.DataFrame({"id": [3, 4], "y": [0, 0]}).to_csv(public / "sample_submission.csv", index=False)
+    pd.DataFrame({"id": [3, 4], "y": [1, 0]}).to_csv(private / "answers.csv", index=False)
+"""
+
+
+def _git_blob(data: bytes) -> str:
+    return (
+        subprocess.run(["git", "hash-object", "--stdin"], input=data, capture_output=True, check=True)
+        .stdout.decode()
+        .strip()
+    )
+
+
+@pytest.fixture
+def toy(tmp_path: Path) -> dict[str, Path]:
+    """Make a repository root with one v1 competition, and a v1 checkout whose texts match its pins."""
+    checkout = tmp_path / "v1"
+    texts = {V1_TEXT: b"# The v1 task statement\n\nPredict y.\n", V1_INSTRUCTIONS: b"General rules.\n"}
+    for rel, data in texts.items():
+        (checkout / rel).parent.mkdir(parents=True, exist_ok=True)
+        (checkout / rel).write_bytes(data)
+    folder = tmp_path / "repo" / "competitions" / "toy"
+    folder.mkdir(parents=True)
+    (folder / "competition.yaml").write_text(TOY % ("ab" * 32, V1_TEXT, _git_blob(texts[V1_TEXT])))
+    (folder / "description.md").write_text("# Our toy text\n")
+    (folder / "prepare.py").write_text(PREPARE)
+    (tmp_path / "raw").mkdir()
+    pin = tmp_path / "instructions.v1.yaml"
+    pin.write_text(f"path: {V1_INSTRUCTIONS}\ngit_blob: {_git_blob(texts[V1_INSTRUCTIONS])}\n")
+    return {"checkout": checkout, "folder": folder, "raw": tmp_path / "raw", "pin": pin, "tmp": tmp_path}
+
+
+def _v1(toy: dict[str, Path]) -> TextSettings:
+    return TextSettings(source="mlebench", checkout=str(toy["checkout"]))
+
+
+def test_prepare_gives_the_agent_v1s_description_when_its_blob_id_matches(toy: dict[str, Path]) -> None:
+    comp = parse_declaration(toy["folder"] / "competition.yaml")
+    out = toy["tmp"] / "prepared"
+    prepare_competition(comp, toy["raw"], out, folder=toy["folder"], texts=_v1(toy))
+    assert (out / "public" / "description.md").read_bytes() == (toy["checkout"] / V1_TEXT).read_bytes()
+    prepare_competition(comp, toy["raw"], out, folder=toy["folder"])  # the default: our own text
+    assert (out / "public" / "description.md").read_text() == "# Our toy text\n"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [("edit", "has git blob id"), ("delete", "does not exist")],
+)
+def test_a_mismatching_or_missing_v1_description_is_refused(
+    toy: dict[str, Path], change: str, message: str
+) -> None:
+    comp = parse_declaration(toy["folder"] / "competition.yaml")
+    text = toy["checkout"] / V1_TEXT
+    if change == "edit":
+        text.write_bytes(text.read_bytes().replace(b"Predict", b"predict"))
+    else:
+        text.unlink()
+    out = toy["tmp"] / "prepared"
+    with pytest.raises(ConfigError, match=message) as err:
+        prepare_competition(comp, toy["raw"], out, folder=toy["folder"], texts=_v1(toy))
+    assert str(text) in str(err.value) and "toy description" in str(err.value)
+    assert not out.exists()
+
+
+def test_the_mlebench_source_needs_a_checkout() -> None:
+    with pytest.raises(ValidationError, match="descriptions.checkout"):
+        TextSettings(source="mlebench")
+
+
+def _cell(toy: dict[str, Path], texts: TextSettings, description: bytes) -> Cell:
+    public = toy["tmp"] / "public"
+    public.mkdir(exist_ok=True)
+    (public / "description.md").write_bytes(description)
+    root = toy["folder"].parents[1]
+    return Cell("toy", "dummy", 0, root, public, toy["tmp"] / "private", toy["tmp"] / "run", texts=texts)
+
+
+def test_the_runs_lineage_names_the_texts_the_agent_read(
+    toy: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(local, "V1_INSTRUCTIONS", toy["pin"])
+    v1_text = (toy["checkout"] / V1_TEXT).read_bytes()
+    cell = _cell(toy, _v1(toy), v1_text)
+    assert local.instructions_file(cell) == toy["checkout"] / V1_INSTRUCTIONS
+    texts = cell_texts(cell)
+    assert texts["source"] == "mlebench" and texts["description_git_blob"] == _git_blob(v1_text)
+    assert texts["instructions_git_blob"] == _git_blob(b"General rules.\n")
+    ours = cell_texts(_cell(toy, TextSettings(), b"# Our toy text\n"))
+    assert ours["source"] == "ours"
+    assert ours["instructions_git_blob"] == _git_blob(local.INSTRUCTIONS.read_bytes())
+
+
+def test_a_split_prepared_with_other_texts_or_other_instructions_is_refused(
+    toy: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(local, "V1_INSTRUCTIONS", toy["pin"])
+    with pytest.raises(ConfigError, match="prepared with other texts"):
+        cell_texts(_cell(toy, _v1(toy), b"# Our toy text\n"))
+    (toy["checkout"] / V1_INSTRUCTIONS).write_bytes(b"General rules, edited.\n")
+    cell = _cell(toy, _v1(toy), (toy["checkout"] / V1_TEXT).read_bytes())
+    with pytest.raises(ConfigError, match="v1's instructions: .* has git blob id"):
+        local.instructions_file(cell)
+
+
+def _stage(plan_overrides: list[str], cid: str, stage: str) -> dict:
+    plan = resolve(compose(plan_overrides, root=ROOT), ROOT)
+    return yaml.safe_load(render(plan, ROOT)[ROOT / "pipelines" / cid / "dvc.yaml"])["stages"][stage]
+
+
+def test_prepare_and_run_depend_on_the_setting_and_the_checked_files() -> None:
+    cid = "spooky-author-identification"
+    one = ["competition_set=custom", f"competition_set.ids=[{cid}]", "seeds=[0]", "agent=[dummy]"]
+    ours = _stage(one, cid, "prepare")
+    assert "descriptions" in ours["params"] and f"competitions/{cid}/description.md" in ours["deps"]
+    v1 = [*one, "descriptions.source=mlebench", "descriptions.checkout=/v1"]
+    prepare = _stage(v1, cid, "prepare")
+    assert f"/v1/mlebench/competitions/{cid}/description.md" in prepare["deps"]
+    assert f"competitions/{cid}/description.md" not in prepare["deps"]
+    run = _stage(v1, cid, "run_agent-dummy-s0")
+    assert "descriptions" in run["params"] and "/v1/environment/instructions.txt" in run["deps"]
+    assert "mlebench/execution/instructions.v1.yaml" in run["deps"]
+
+
+def test_v1_texts_for_a_competition_v1_does_not_have_is_a_plan_error() -> None:
+    with pytest.raises(ConfigError, match="is not an MLE-bench v1 competition"):
+        _stage(["descriptions.source=mlebench", "descriptions.checkout=/v1"], "titanic-lite", "prepare")
