@@ -45,23 +45,23 @@ def verified_leaderboard(comp: Competition, checkout: Path) -> Path:
     file is missing, it is still the LFS pointer (not pulled), or its size or sha256 differ from the pointer.
     """
     if comp.v1 is None:
-        raise ConfigError(f"{comp.id}: the declaration records no v1.leaderboard pointer to verify against")
+        raise ConfigError(f"{declaration_path(comp.id)} records no v1.leaderboard pointer to verify against")
     pin = comp.v1.leaderboard
     path = checkout / pin.path
     if not path.is_file():
-        raise ConfigError(f"{comp.id}: {path} does not exist; is {checkout} a checkout of MLE-bench v1?")
+        raise ConfigError(f"{path} does not exist; is {checkout} a checkout of MLE-bench v1?")
     size = path.stat().st_size
     with path.open("rb") as fh:
         head = fh.read(_POINTER_MAX_BYTES)
     if size < _POINTER_MAX_BYTES and head.startswith(b"version ") and b"\noid sha256:" in head:
         raise ConfigError(
-            f"{comp.id}: {path} is a Git-LFS pointer, not the leaderboard: run `git lfs pull` in {checkout}"
+            f"{path} is a Git-LFS pointer, not the leaderboard: run `git lfs pull` in {checkout}"
         )
     if size != pin.size:
-        raise ConfigError(f"{comp.id}: {path} has {size} bytes; v1's pointer says {pin.size}")
+        raise ConfigError(f"{path} has {size} bytes; v1's pointer says {pin.size}")
     digest = sha256_file(path)
     if digest != pin.sha256:
-        raise ConfigError(f"{comp.id}: {path} has sha256 {digest}; v1's pointer says {pin.sha256}")
+        raise ConfigError(f"{path} has sha256 {digest}; v1's pointer says {pin.sha256}")
     return path
 
 
@@ -96,7 +96,7 @@ def verify_all(ids: list[str], checkout: Path, write: bool, root: Path | None = 
             board = verified_leaderboard(comp, checkout)
             values = recompute(comp, board)
             if not all(math.isfinite(values[k]) for k in ("gold", "silver", "bronze", "median")):
-                raise ConfigError(f"{comp.id}: {board} gives a threshold that is not a number: {values}")
+                raise ConfigError(f"{board} gives a threshold that is not a number: {values}")
         except ConfigError as exc:
             lines.append(f"{cid}: error: {exc}")
             continue
