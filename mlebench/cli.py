@@ -65,6 +65,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--keep-raw", action="store_true", help="keep the extracted raw files after preparing")
     p.add_argument("--refresh-checksums", action="store_true", help="record downloaded archives' sha256")
+    p.add_argument(
+        "--v1-descriptions",
+        type=Path,
+        metavar="CHECKOUT",
+        help="give agents v1's description.md from this MLE-bench v1 checkout, checked by git blob id",
+    )
     p.set_defaults(func=_prepare)
 
     p = sub.add_parser("grade", help="grade a JSONL of {competition_id, submission_path} lines")
@@ -181,7 +187,13 @@ def _prepare(args: argparse.Namespace) -> int:
     for comp in comps:
         started = time.perf_counter()
         try:
-            where = _prepare_one(comp, args.data_dir, keep_raw=args.keep_raw, refresh=args.refresh_checksums)
+            where = _prepare_one(
+                comp,
+                args.data_dir,
+                keep_raw=args.keep_raw,
+                refresh=args.refresh_checksums,
+                v1=args.v1_descriptions,
+            )
         except Exception as exc:  # noqa: BLE001 - one competition's failure is reported; the others go on
             print(f"{comp.id}: FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)
             failed.append(comp.id)
@@ -192,12 +204,19 @@ def _prepare(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _prepare_one(comp: Any, data_dir: Path | None, *, keep_raw: bool, refresh: bool) -> Path:
+def _prepare_one(
+    comp: Any, data_dir: Path | None, *, keep_raw: bool, refresh: bool, v1: Path | None = None
+) -> Path:
     """Fetch, prepare and audit one competition; return its prepared folder."""
     from mlebench.data.audit import audit
     from mlebench.data.fetch import fetch
     from mlebench.data.prepare import prepare_competition
+    from mlebench.spec.params import TextSettings
     from mlebench.spec.paths import downloads_dir, prepared_dir, raw_dir
+    from mlebench.spec.texts import description_file
+
+    texts = TextSettings(source="mlebench", checkout=str(v1.resolve())) if v1 else TextSettings()
+    description_file(comp, texts, comp.folder)  # a v1 text that does not match: an error before the download
 
     if data_dir is None:
         raw, prepared, downloads = raw_dir(comp.id), prepared_dir(comp.id), downloads_dir(comp.id)
@@ -205,7 +224,7 @@ def _prepare_one(comp: Any, data_dir: Path | None, *, keep_raw: bool, refresh: b
         raw, prepared = data_dir / ".raw" / comp.id, data_dir / comp.id
         downloads = data_dir / ".downloads" / comp.id
     fetch(comp, raw, downloads=downloads, refresh_checksums=refresh)
-    prepare_competition(comp, raw, prepared)
+    prepare_competition(comp, raw, prepared, texts=texts)
     if not keep_raw:
         shutil.rmtree(raw)
     for finding in audit(comp, prepared / "public", prepared / "private"):

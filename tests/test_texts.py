@@ -173,3 +173,16 @@ def test_prepare_and_run_depend_on_the_setting_and_the_checked_files() -> None:
 def test_v1_texts_for_a_competition_v1_does_not_have_is_a_plan_error() -> None:
     with pytest.raises(ConfigError, match="is not an MLE-bench v1 competition"):
         _stage(["descriptions.source=mlebench", "descriptions.checkout=/v1"], "titanic-lite", "prepare")
+
+
+def test_cli_prepare_checks_v1_descriptions_before_downloading_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mlebench.cli import main
+
+    cid = "spooky-author-identification"
+    args = ["prepare", "-c", cid, "--data-dir", str(tmp_path / "data"), "--v1-descriptions", str(tmp_path)]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert f"{cid}: FAILED: ConfigError: {cid} description: {tmp_path}/mlebench/competitions/{cid}" in err
+    assert not (tmp_path / "data" / ".downloads").exists()
