@@ -186,3 +186,21 @@ def test_cli_prepare_checks_v1_descriptions_before_downloading_anything(
     err = capsys.readouterr().err
     assert f"{cid}: FAILED: ConfigError: {cid} description: {tmp_path}/mlebench/competitions/{cid}" in err
     assert not (tmp_path / "data" / ".downloads").exists()
+
+
+def test_the_texts_reach_run_json_and_the_grading_records_lineage(prepare_once, tmp_path: Path) -> None:
+    import json
+
+    from mlebench.execution.grading import grade_cell
+    from mlebench.execution.runners import run_cell
+    from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
+
+    prepared = prepare_once("titanic-lite")
+    agent = AgentConfig(path="agents/dummy", command=["python", "main.py"])
+    hw = Hardware(name="test", cpus=1, memory="1g", shm_size="64m", pids=64, gpus=0, time_limit_secs=60)
+    cell = Cell("titanic-lite", "dummy", 0, ROOT, prepared.public, prepared.private, tmp_path, agent, hw)
+    run_cell(cell, "local", DockerSettings())
+    texts = json.loads((tmp_path / "run.json").read_text())["texts"]
+    description = (ROOT / "competitions" / "titanic-lite" / "description.md").read_bytes()
+    assert texts["source"] == "ours" and texts["description_git_blob"] == _git_blob(description)
+    assert grade_cell(cell).to_json()["lineage"]["texts"] == texts
