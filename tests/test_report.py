@@ -87,6 +87,9 @@ def test_each_split_says_how_many_thresholds_are_verified() -> None:
     text = to_markdown(report)
     assert "low: 1 of 2 verified" in text and "high: 0 of 1 verified" in text
     assert "embedded: none (1 from our own reference leaderboards)" in text
+    assert "<p>Medal thresholds verified against v1&#39;s leaderboards: " in to_html(report)
+    unknown = aggregate(records, ["x"], ["a"], [0], "s", complexity)  # no threshold states given: no line
+    assert "Medal thresholds verified" not in to_markdown(unknown)
 
 
 def test_results_made_with_our_own_texts_are_marked_not_comparable() -> None:

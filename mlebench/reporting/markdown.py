@@ -34,7 +34,8 @@ def to_markdown(report: dict[str, Any]) -> str:
                 lines.append(f"|  | (incomplete seeds: {s['incomplete_seeds']}) | | | | | | |")
     if footnote:
         lines += ["", "† computed by padding incomplete seeds with failing scores."]
-    lines += ["", threshold_line(report), "", texts_line(report)]
+    thresholds = threshold_line(report)
+    lines += (["", thresholds] if thresholds else []) + ["", texts_line(report)]
     lines += ["", "Leaderboard row (any medal %, mean ± SEM):", ""]
     lines += [f"- {agent}: {leaderboard_row(entry['groups'])}" for agent, entry in report["agents"].items()]
     lines += _statuses(report) + _comparisons(report) + _cells(report)
@@ -46,15 +47,17 @@ def to_markdown(report: dict[str, Any]) -> str:
 
 
 def threshold_line(report: dict[str, Any]) -> str:
-    """Say per group how many of its competitions' medal thresholds are verified against v1's leaderboards."""
+    """Say per group how many of its competitions' medal thresholds are verified (empty: not known)."""
     parts = []
     for group, info in report.get("groups", {}).items():
-        states = info.get("thresholds", {})
+        if "thresholds" not in info:
+            continue
+        states = info["thresholds"]
         n = sum(states.values())
         own = states.get("leaderboard", 0)
         text = f"{group}: {states.get('verified', 0)} of {n - own} verified" if n > own else f"{group}: none"
         parts.append(text + (f" ({own} from our own reference leaderboards)" if own else ""))
-    return "Medal thresholds verified against v1's leaderboards: " + "; ".join(parts) + "."
+    return "Medal thresholds verified against v1's leaderboards: " + "; ".join(parts) + "." if parts else ""
 
 
 def texts_line(report: dict[str, Any]) -> str:

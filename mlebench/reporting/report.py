@@ -119,7 +119,7 @@ def aggregate(
                 "kind": kind,
                 "members": members,
                 "declared": (declared or {}).get(name, len(members)),
-                "thresholds": dict(Counter((thresholds or {}).get(c, "unknown") for c in members)),
+                **({"thresholds": dict(Counter(thresholds[c] for c in members))} if thresholds else {}),
             }
             for name, (kind, members) in groups.items()
         },
