@@ -52,11 +52,12 @@ def _gold_frame(comp: Competition, public: Path, private: Path) -> pd.DataFrame:
     valid value will do there, and the sample's values are valid by construction. Elsewhere a blank is an
     answer (an empty mask, no text) and stays.
     """
+    from graders.answers import load_answers
     from graders.inputs import get_inputs
 
     spec = comp.submission
     read = {"dtype": str, "keep_default_na": False}
-    gold = pd.read_csv(private / spec.answers, **read)[spec.columns]
+    gold = load_answers(private, spec)[spec.columns]
     targets = spec.target_columns
     blank = gold[targets].eq("")
     sample_path = spec.sample_path(public, private)
