@@ -23,10 +23,7 @@ def selfcheck(comp: Competition, public: Path, private: Path) -> tuple[dict[str,
     results: dict[str, Any] = {}
     failures: list[str] = []
     with tempfile.TemporaryDirectory(prefix="mlebench-gold-") as tmp:
-        gold = comp.submission.gold_path(public, private)
-        if gold is None:
-            gold = Path(tmp) / "gold_submission.csv"
-            _gold_frame(comp, public, private).to_csv(gold, index=False)
+        gold = gold_submission(comp, public, private, Path(tmp))
         for name, path, want_gold in (
             ("answers", gold, True),
             ("sample_submission", comp.submission.sample_path(public, private), False),
@@ -43,6 +40,15 @@ def selfcheck(comp: Competition, public: Path, private: Path) -> tuple[dict[str,
             failures += _failures(comp, name, res, want_gold)
     results["ok"] = not failures
     return results, failures
+
+
+def gold_submission(comp: Competition, public: Path, private: Path, scratch: Path) -> Path:
+    """Return a perfect submission: the declared gold file, else the answers' columns saved in ``scratch``."""
+    gold = comp.submission.gold_path(public, private)
+    if gold is None:
+        gold = scratch / "gold_submission.csv"
+        _gold_frame(comp, public, private).to_csv(gold, index=False)
+    return gold
 
 
 def _gold_frame(comp: Competition, public: Path, private: Path) -> pd.DataFrame:
