@@ -14,13 +14,24 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 from kaggle_fixtures import KAGGLE_IDS, prepare_fixture
 
 from mlebench.cli import main
 from mlebench.data.selfcheck import gold_submission
+from mlebench.planning.plan import compose, render, resolve
+from mlebench.reporting.records import RunRecord
+from mlebench.spec.cell import Cell
 from mlebench.spec.datadir import prepared_in
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.errors import ConfigError
+from mlebench.spec.files import utc_now, write_text
+from mlebench.spec.hashing import sha256_tree
+from mlebench.spec.params import validate_plan
+from mlebench.stage import run_stage
+from stages import grade as grade_stage
+
+ROOT = Path(__file__).resolve().parents[1]
 
 Prepared = Callable[[str], Path]
 """Prepare a competition into the shared v1-layout folder (once); return its perfect submission."""
@@ -150,3 +161,91 @@ def test_derived_answer_columns_are_not_stored(
     header = (data_dir / competition_id / "prepared" / "private" / comp.submission.answers).open().readline()
     assert column not in header.strip().split(",") and source in header.strip().split(",")
     assert comp.submission.derived_columns == {column: source}
+
+
+def _checkout(root: Path, data: dict[str, str]) -> Path:
+    """Make a checkout sharing this one's competitions and conf, with the ``data`` settings in params.yaml."""
+    root.mkdir(parents=True)
+    for name in ("competitions", "graders", "agents", "conf"):
+        (root / name).symlink_to(ROOT / name)
+    plan = {
+        "agent": {"dummy": {"path": "agents/dummy", "command": ["python", "main.py"]}},
+        "competition_set": {"name": "custom", "ids": ["titanic-lite"]},
+        "hardware": {
+            "name": "cpu",
+            "cpus": 1,
+            "memory": "1g",
+            "shm_size": "64m",
+            "pids": 64,
+            "gpus": 0,
+            "time_limit_secs": 60,
+        },
+        "seeds": [0],
+        "runner": "local",
+        "data": data,
+    }
+    write_text(root / "params.yaml", json.dumps(validate_plan(plan, "test").model_dump(mode="json")))
+    return root
+
+
+def test_grade_stage_reads_the_data_dir_params_name(
+    prepare_once, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``data.dir`` in params.yaml points the grade stage at a v1-layout folder; its lineage hashes it."""
+    prepared = prepare_once("titanic-lite")
+    v1 = tmp_path / "v1data" / "titanic-lite" / "prepared"
+    shutil.copytree(prepared.public, v1 / "public")
+    shutil.copytree(prepared.private, v1 / "private")
+    root = _checkout(tmp_path / "checkout", {"dir": str(tmp_path / "v1data"), "layout": "auto"})
+    cell = Cell.planned("titanic-lite", "dummy", 0, root)
+    cell.run_dir.mkdir(parents=True)
+    shutil.copyfile(v1 / "private" / "answers.csv", cell.run_dir / "submission.csv")
+    now = utc_now()
+    RunRecord(
+        competition_id="titanic-lite",
+        agent="dummy",
+        seed=0,
+        runner="local",
+        status="ok",
+        exit_code=0,
+        started_at=now,
+        finished_at=now,
+        agent_seconds=1.0,
+        time_limit_secs=60,
+        hardware={},
+        limits_enforced=[],
+        submission_exists=True,
+        extraction_notes=[],
+        agent_sha256="a" * 64,
+        config_sha256="c" * 64,
+        public_sha256=sha256_tree(v1 / "public"),
+        python="3",
+    ).write(cell.run_dir)
+    monkeypatch.setenv("MLEBENCH_ROOT", str(root))
+    assert grade_stage.main(["--competition", "titanic-lite", "--agent", "dummy", "--seed", "0"]) == 0
+    record = json.loads(cell.grade_path.read_text())
+    assert record["status"] == "ok" and record["gold_medal"], record
+    assert record["lineage"]["private_sha256"] == sha256_tree(v1 / "private")
+    assert not (root / "data").exists()  # nothing read from, or written to, the checkout's data/
+
+
+def test_grade_stage_refuses_a_data_dir_in_neither_layout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _checkout(tmp_path / "checkout", {"dir": str(tmp_path / "empty"), "layout": "v1"})
+    monkeypatch.setenv("MLEBENCH_ROOT", str(root))
+    argv = ["--competition", "titanic-lite", "--agent", "dummy", "--seed", "0"]
+    assert run_stage(grade_stage.main, argv) == 2
+    assert str(tmp_path / "empty" / "titanic-lite" / "prepared" / "private") in capsys.readouterr().err
+
+
+def test_plan_makes_grade_stages_depend_on_the_data_dir(tmp_path: Path) -> None:
+    (tmp_path / "titanic-lite" / "prepared" / "private").mkdir(parents=True)
+    ids = ["competition_set=custom", "competition_set.ids=[titanic-lite]", "agent=[dummy]", "seed=one"]
+    plan = resolve(compose([*ids, f"data.dir={tmp_path}"]))
+    pipeline = next(text for path, text in render(plan, ROOT).items() if path.parent.name == "titanic-lite")
+    stages = yaml.safe_load(pipeline)["stages"]
+    grade = next(stage for name, stage in stages.items() if name.startswith("grade-"))
+    assert str(tmp_path / "titanic-lite" / "prepared" / "private") in grade["deps"]
+    assert "data/prepared/titanic-lite/private" not in grade["deps"] and grade["params"] == ["data"]
+    assert "data/prepared/titanic-lite/private" in stages["selfcheck"]["deps"]  # only grading moves

@@ -21,10 +21,11 @@ from pydantic import ValidationError
 from mlebench.execution.grading import grade_image_sources
 from mlebench.execution.runners import run_image_sources, runner_names
 from mlebench.spec.cell import Cell
+from mlebench.spec.datadir import answers_dir
 from mlebench.spec.declarations import all_competition_ids, declaration_path, load_competition
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.files import write_text
-from mlebench.spec.params import PARAMS_FILE, CompetitionSet, Plan, validate_plan
+from mlebench.spec.params import PARAMS_FILE, CompetitionSet, DataSettings, Plan, validate_plan
 from mlebench.spec.paths import (
     audit_path,
     grade_path,
@@ -199,6 +200,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
         _rel(private_dir(cid, _HERE)),
     )
     selfcheck = _rel(selfcheck_path(cid, _HERE))
+    answers = _answers_dep(cid, plan.data, root)
     audited = _rel(audit_path(cid, _HERE))
     prepare_files = [f"{folder}/competition.yaml", f"{folder}/{comp.description}"]
     if (root / folder / "prepare.py").is_file():
@@ -248,7 +250,8 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             stages[f"grade-{agent}-s{seed}"] = _stage(
                 f"python -m stages.grade --competition {cid} --agent {agent} --seed {seed}",
                 code["grade"],
-                grading_files + [run, public, private],
+                grading_files + [run, public, answers],
+                params=["data"],
                 outs=[_rel(grade_path(agent, cid, seed, _HERE))],
             )
     return {"stages": stages}
@@ -283,6 +286,14 @@ def _root_pipeline(plan: Plan, root: Path) -> dict[str, Any]:
         }
     ]
     return {"stages": {"report": report}, "plots": plots}
+
+
+def _answers_dep(cid: str, data: DataSettings, root: Path) -> str:
+    """Return the private folder grade stages read: the prepare stage's, or the one in ``data.dir``."""
+    if not data.dir:
+        return _rel(private_dir(cid, _HERE))
+    folder = answers_dir(cid, data, root)
+    return _rel(folder.relative_to(root) if folder.is_relative_to(root) else folder)
 
 
 def _rel(path: Path) -> str:

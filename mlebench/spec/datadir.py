@@ -3,7 +3,8 @@
 ``mlebench prepare --data-dir DIR`` writes ``DIR/<id>/{public,private}`` (layout ``ours``). MLE-bench v1
 prepares into ``DIR/<id>/prepared/{public,private}`` (layout ``v1``: its registry's ``public_dir`` and
 ``private_dir``), with v1's file names, which the graders read as they are. ``auto`` looks for each
-competition's ``private/`` folder in both places.
+competition's ``private/`` folder in both places. The grade stage reads ``params.yaml``'s ``data`` settings
+through :func:`answers_dir`; ``mlebench grade`` and ``grade-sample`` take ``--data-dir``/``--data-layout``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from mlebench.spec.errors import ConfigError
+from mlebench.spec.params import DataSettings
+from mlebench.spec.paths import private_dir, repo_root
 
 Layout = Literal["auto", "ours", "v1"]
 LAYOUT_NAMES: tuple[str, ...] = get_args(Layout)
@@ -50,8 +53,19 @@ def prepared_in(data_dir: Path, competition_id: str, layout: str = "auto") -> Pa
     )
 
 
+def answers_dir(competition_id: str, data: DataSettings, root: Path | None = None) -> Path:
+    """Return the private folder the grade stage reads: ``data/prepared/<id>/private``, or ``data.dir``'s.
+
+    A relative ``data.dir`` is relative to the checkout ``root``, where the stages run.
+    """
+    base = root or repo_root()
+    if not data.dir:
+        return private_dir(competition_id, base)
+    return prepared_in(base / data.dir, competition_id, data.layout) / "private"
+
+
 def _describe(layout: str) -> str:
     return "this project's layout" if layout == "ours" else "MLE-bench v1's layout"
 
 
-__all__ = ["LAYOUTS", "LAYOUT_NAMES", "Layout", "prepared_in"]
+__all__ = ["LAYOUTS", "LAYOUT_NAMES", "Layout", "answers_dir", "prepared_in"]

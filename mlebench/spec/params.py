@@ -101,6 +101,19 @@ class ReportSettings(_Strict):
     pad_missing: bool = False
 
 
+class DataSettings(_Strict):
+    """Where the grade stage reads the private answers.
+
+    ``dir`` empty (the default): the checkout's ``data/prepared/<id>/private``, which the prepare stage
+    writes. Otherwise a data directory prepared elsewhere, in this project's layout (``<dir>/<id>/private``)
+    or MLE-bench v1's (``<dir>/<id>/prepared/private``, graded as v1 wrote it); ``layout`` names which, or
+    ``auto`` finds it (:func:`mlebench.spec.datadir.prepared_in`).
+    """
+
+    dir: str = ""
+    layout: Literal["auto", "ours", "v1"] = "auto"
+
+
 class CompetitionSet(_Strict):
     """A named set of competitions: an explicit id list, or a query over the declarations."""
 
@@ -120,6 +133,7 @@ class Plan(_Strict):
     """``auto`` or a key of the runner registry (:data:`mlebench.execution.runners.RUNNERS`)."""
     docker: DockerSettings = DockerSettings()
     report: ReportSettings = ReportSettings()
+    data: DataSettings = DataSettings()
 
     @field_validator("seeds")
     @classmethod
