@@ -111,7 +111,10 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verify-bundle", help="re-hash and re-grade a bundle; print its leaderboard row")
     p.add_argument("bundle", type=Path, help="a bundle folder or .tar.gz")
     p.add_argument(
-        "--data-dir", type=Path, help="folder holding <id>/{public,private} (default: data/prepared)"
+        "--data-dir",
+        type=Path,
+        help="folder holding <id>/{public,private} or MLE-bench v1's <id>/prepared/{public,private} "
+        "(default: data/prepared)",
     )
     pad = p.add_mutually_exclusive_group()
     pad.add_argument(
