@@ -23,7 +23,7 @@ from mlebench.planning.plan import compose, render, resolve
 from mlebench.reporting.records import RunRecord
 from mlebench.spec.cell import Cell
 from mlebench.spec.datadir import prepared_in
-from mlebench.spec.declarations import load_competition
+from mlebench.spec.declarations import Submission, load_competition
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.files import utc_now, write_text
 from mlebench.spec.hashing import sha256_tree
@@ -249,3 +249,12 @@ def test_plan_makes_grade_stages_depend_on_the_data_dir(tmp_path: Path) -> None:
     assert str(tmp_path / "titanic-lite" / "prepared" / "private") in grade["deps"]
     assert "data/prepared/titanic-lite/private" not in grade["deps"] and grade["params"] == ["data"]
     assert "data/prepared/titanic-lite/private" in stages["selfcheck"]["deps"]  # only grading moves
+
+
+@pytest.mark.parametrize(
+    ("derived", "match"),
+    [({"encoding": "predicted"}, "'encoding' must be an answer column"), ({"predicted": "predicted"}, "got")],
+)
+def test_a_derived_column_must_be_a_submission_answer_column(derived: dict[str, str], match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        Submission(id_column="id", columns=["id", "predicted"], derived_columns=derived)
