@@ -9,11 +9,12 @@ from typing import Any, Literal
 
 from mlebench.spec.declarations import Competition
 
+from .answers import load_answers
 from .errors import InvalidSubmission
 from .leaderboard import load_leaderboard
 from .medals import Medals, Thresholds, award, thresholds
 from .registry import get_metric
-from .submission import read_answers, read_submission, validate
+from .submission import read_submission, validate
 
 Status = Literal["ok", "invalid_submission", "no_submission"]
 SCORE_DECIMALS = 5
@@ -96,6 +97,8 @@ def competition_thresholds(competition: Competition, higher_is_better: bool) -> 
 def grade(competition: Competition, submission_path: Path, private_dir: Path) -> GradeResult:
     """Grade the submission at ``submission_path`` against ``private_dir / competition.submission.answers``.
 
+    The answers are read by :func:`graders.answers.load_answers` (declared derived columns added).
+
     A missing file gives ``no_submission`` and an :class:`InvalidSubmission` gives ``invalid_submission``
     with its reasons. Anything else (an unknown metric, a bad leaderboard or answers file, a metric
     failing on validated input) is a bug on our side and propagates with its traceback.
@@ -120,7 +123,7 @@ def grade(competition: Competition, submission_path: Path, private_dir: Path) ->
 
     if not submission_path.is_file():
         return result("no_submission", f"no submission file at {submission_path}")
-    answers = read_answers(Path(private_dir) / competition.submission.answers)
+    answers = load_answers(private_dir, competition.submission)
     args = dict(competition.metric.args)
     try:
         y_true, y_pred = validate(

@@ -76,13 +76,13 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("grade", help="grade a JSONL of {competition_id, submission_path} lines")
     p.add_argument("--submission", required=True, type=Path, help="JSONL file, one submission per line")
     p.add_argument("--output-dir", required=True, type=Path)
-    p.add_argument("--data-dir", type=Path, help="folder holding <id>/private (default: data/prepared)")
+    _data_dir_arguments(p)
     p.set_defaults(func=_grade)
 
     p = sub.add_parser("grade-sample", help="grade one submission CSV and print its record as JSON")
     p.add_argument("submission", type=Path)
     p.add_argument("competition_id")
-    p.add_argument("--data-dir", type=Path, help="folder holding <id>/private (default: data/prepared)")
+    _data_dir_arguments(p)
     p.set_defaults(func=_grade_sample)
 
     p = sub.add_parser("plan", help="compose conf/ into params.yaml and the DVC pipeline files")
@@ -117,7 +117,10 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verify-bundle", help="re-hash and re-grade a bundle; print its leaderboard row")
     p.add_argument("bundle", type=Path, help="a bundle folder or .tar.gz")
     p.add_argument(
-        "--data-dir", type=Path, help="folder holding <id>/{public,private} (default: data/prepared)"
+        "--data-dir",
+        type=Path,
+        help="folder holding <id>/{public,private} or MLE-bench v1's <id>/prepared/{public,private} "
+        "(default: data/prepared)",
     )
     pad = p.add_mutually_exclusive_group()
     pad.add_argument(
@@ -174,6 +177,23 @@ def _list(args: argparse.Namespace) -> int:
     for cid in _ids(set_name=args.competition_set):
         print(cid)
     return 0
+
+
+def _data_dir_arguments(p: argparse.ArgumentParser) -> None:
+    from mlebench.spec.datadir import LAYOUT_NAMES
+
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        help="folder of prepared competitions: <id>/private (ours) or <id>/prepared/private (MLE-bench v1's, "
+        "graded as it is); default: data/prepared",
+    )
+    p.add_argument(
+        "--data-layout",
+        choices=LAYOUT_NAMES,
+        default="auto",
+        help="which layout --data-dir has (default: auto, whichever holds the competition's private/)",
+    )
 
 
 def _prepare(args: argparse.Namespace) -> int:
@@ -270,7 +290,7 @@ def _grade(args: argparse.Namespace) -> int:
                 f"{args.submission}:{lineno}: needs JSON with competition_id and submission_path ({exc})"
             ) from None
         comp = load_competition(cid)
-        result = grade(comp, Path(str(path)), _private(cid, args.data_dir))
+        result = grade(comp, Path(str(path)), _private(cid, args.data_dir, args.data_layout))
         reports.append(_mlebench_report(comp, result, Path(str(path))))
     summary = grading_report(reports)
     from mlebench.spec.files import write_json
@@ -287,15 +307,18 @@ def _grade_sample(args: argparse.Namespace) -> int:
     from mlebench.spec.declarations import load_competition
 
     comp = load_competition(args.competition_id)
-    result = grade(comp, args.submission, _private(comp.id, args.data_dir))
+    result = grade(comp, args.submission, _private(comp.id, args.data_dir, args.data_layout))
     print(json.dumps(_mlebench_report(comp, result, args.submission), indent=4))
     return 0
 
 
-def _private(competition_id: str, data_dir: Path | None) -> Path:
+def _private(competition_id: str, data_dir: Path | None, layout: str = "auto") -> Path:
+    from mlebench.spec.datadir import prepared_in
     from mlebench.spec.paths import private_dir
 
-    folder = data_dir / competition_id / "private" if data_dir else private_dir(competition_id)
+    if data_dir is not None:
+        return prepared_in(data_dir, competition_id, layout) / "private"
+    folder = private_dir(competition_id)
     if not folder.is_dir():
         raise ConfigError(
             f"{folder} is missing: prepare {competition_id} first (`dvc repro` or `mlebench prepare "

@@ -1,20 +1,27 @@
 """DVC stage `grade`: score one cell's submission and write its grading record with lineage.
 
 A cell the Docker runner ran is graded in its own grader container (answers mounted read-only there only);
-a cell the local runner ran is graded by this process.
+a cell the local runner ran is graded by this process. The answers are the prepare stage's, or those of the
+data directory ``params.yaml`` names under ``data`` (ours or MLE-bench v1's layout).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from mlebench.execution.grading import grade_cell
 from mlebench.spec.cell import Cell
+from mlebench.spec.datadir import answers_dir
+from mlebench.spec.params import DataSettings, stage_params
 from mlebench.stage import cell_args, run_stage
 
 
 def main(argv: list[str] | None = None) -> int:
     """Grade runs/<agent>/<id>/<seed>/submission.csv into grades/<agent>/<id>/<seed>.json."""
     args = cell_args(__doc__ or "", argv)
+    data = DataSettings.model_validate(stage_params(["data"])["data"])
     cell = Cell.planned(args.competition, args.agent, args.seed)
+    cell = replace(cell, private=answers_dir(cell.competition_id, data, cell.root))
     record = grade_cell(cell)
     record.write(cell.grade_path)
     print(f"{cell.label}: {record.status} score={record.result['score']}")

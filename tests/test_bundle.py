@@ -122,6 +122,14 @@ def test_a_fresh_tarball_verifies_and_gives_the_row(checkout: Path, tmp_path: Pa
     assert result.regraded == 3 and result.row == submission["leaderboard_row"]
 
 
+def test_a_bundle_verifies_against_a_v1_layout_data_dir(bundle: Path, checkout: Path, tmp_path: Path) -> None:
+    """``--data-dir`` may be MLE-bench v1's layout: ``<dir>/<id>/prepared/{public,private}``."""
+    shutil.copytree(checkout / "data" / "prepared" / CID, tmp_path / "v1" / CID / "prepared")
+    result = verify_bundle(bundle, checkout, data_dir=tmp_path / "v1")
+    assert result.ok, result.problems
+    assert result.regraded == 3
+
+
 def test_the_bundle_holds_v1_reports_records_and_disclosures(bundle: Path) -> None:
     for seed in SEEDS:
         report = json.loads((bundle / "runs" / f"dummy_seed{seed}" / "grading_report.json").read_text())

@@ -4,9 +4,9 @@ Transactions with t_dat >= max(t_dat) - 7 days (the last 8 days) are the test wi
 written back to public/transactions_train.csv (pandas reads article_id as an integer, so the leading zero
 is lost). private/answers.csv has one row per customer who bought in the window (sorted by customer_id)
 with the space-joined article ids bought, in file order. Kaggle's sample_submission.csv, articles.csv,
-customers.csv and images/ are copied unchanged. v1 has no sample restricted to the scored customers; as the
-layout check needs one with the answers' ids, private/sample_submission.csv holds Kaggle's sample rows of
-exactly those customers.
+customers.csv and images/ are copied unchanged: the sample lists every customer, and the grader drops the
+rows of customers who bought nothing in the window (``submission.extra_ids: ignore``), as v1 scores only the
+answers' customers.
 
 The transactions file is several GB: it is read twice in chunks (once for the last date), and only the
 test window is held in memory.
@@ -44,10 +44,6 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     answers = test.groupby("customer_id")["article_id"].agg(lambda ids: " ".join(map(str, ids)))
     answers = answers.rename("prediction").reset_index()
     answers.to_csv(private / "answers.csv", index=False)
-    sample = pd.read_csv(raw / "sample_submission.csv", dtype=str)
-    sample[sample["customer_id"].isin(answers["customer_id"])].to_csv(
-        private / "sample_submission.csv", index=False
-    )
     for name in ("sample_submission.csv", "articles.csv", "customers.csv"):
         shutil.copyfile(raw / name, public / name)
     if (raw / "images").is_dir():

@@ -3,8 +3,9 @@
 v1 holds out 3 of the rows of train.csv with train_test_split(train_size=12, test_size=3, random_state=0),
 which on 15 rows is the same as test_size=3 alone. Each image's tiff and anatomical-structure json follow
 it to public/train/ or public/test/; HuBMAP-20-dataset_information.csv keeps the rows of the training
-images. The answers private/test.csv are v1's (id, encoding, width_pixels, height_pixels) plus `predicted`,
-a copy of `encoding` under the submission's column name; private/gold_submission.csv is (id, predicted).
+images. The private files are v1's: test.csv (id, encoding, width_pixels, height_pixels), the answers, whose
+`encoding` the grader reads as the submission's `predicted` (``submission.derived_columns``), and
+gold_submission.csv (id, predicted).
 
 Unlike v1, the held-out images' glomerulus polygons ({id}.json) are not published: they are the answers.
 """
@@ -36,9 +37,9 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     write_csv(train, public / "train.csv")
     write_csv(info[image_ids.isin(labels["id"])], public / "HuBMAP-20-dataset_information.csv")
     sizes = info.assign(id=image_ids)[["id", "width_pixels", "height_pixels"]]
-    answers = test.merge(sizes, on="id", how="left").assign(predicted=lambda df: df["encoding"])
+    answers = test.merge(sizes, on="id", how="left")
     write_csv(answers, private / comp.submission.answers)
-    write_csv(answers[["id", "predicted"]], private / "gold_submission.csv")
+    write_csv(answers[["id"]].assign(predicted=answers["encoding"]), private / "gold_submission.csv")
     sample = test[["id"]].assign(predicted="")
     write_csv(sample, public / "sample_submission.csv")
     for image_id in train["id"]:

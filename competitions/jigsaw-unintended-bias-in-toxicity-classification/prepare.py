@@ -1,9 +1,9 @@
 """jigsaw-unintended-bias-in-toxicity-classification: v1 uses Kaggle's labelled private test set as test.
 
 Public: train.csv (Kaggle's, as is), test.csv (id, comment_text of test_private_expanded.csv),
-sample_submission.csv (prediction 0.0). Private: test.csv, the expanded file with every column (toxicity
-and the identity columns the metric needs), plus a ``prediction`` column equal to ``toxicity`` so that the
-answers hold the submission's columns.
+sample_submission.csv (prediction 0.0). Private: test.csv, the expanded file verbatim (toxicity and the
+identity columns the metric needs); the grader reads its ``toxicity`` as the submission's ``prediction``
+(``submission.derived_columns``).
 """
 
 import shutil
@@ -21,4 +21,4 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     test = pd.read_csv(raw / "test_private_expanded.csv", dtype=str, keep_default_na=False)
     write_csv(test[["id", "comment_text"]], public / "test.csv")
     write_csv(test[["id"]].assign(prediction=0.0), public / "sample_submission.csv")
-    write_csv(test.assign(prediction=test["toxicity"]), private / comp.submission.answers)
+    shutil.copyfile(raw / "test_private_expanded.csv", private / comp.submission.answers)

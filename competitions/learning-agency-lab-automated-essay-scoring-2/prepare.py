@@ -1,7 +1,7 @@
 """learning-agency-lab-automated-essay-scoring-2: v1 holds out 10% of train.csv (TTS 0.1, seed 0).
 
 Public: train.csv, test.csv (essay_id, full_text), sample_submission.csv (score drawn with
-``RandomState(42).randint(1, 7)``). Private: answers.csv (essay_id, score).
+``RandomState(42).randint(1, 7)``). Private: answers.csv, v1's held-out rows (essay_id, full_text, score).
 """
 
 from pathlib import Path
@@ -19,6 +19,6 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     train, test = split_frame(pd.read_csv(raw / "train.csv"), comp.split)
     write_csv(train, public / "train.csv")
     write_csv(test[["essay_id", "full_text"]], public / "test.csv")
-    write_csv(test[["essay_id", "score"]], private / comp.submission.answers)
+    write_csv(test, private / comp.submission.answers)
     scores = np.random.RandomState(42).randint(1, 7, size=len(test))
     write_csv(pd.DataFrame({"essay_id": test["essay_id"], "score": scores}), public / "sample_submission.csv")

@@ -2,6 +2,7 @@
 
 v1 holds out 30% of the phrases (TTS 0.3, seed 0), not whole sentences. Train and test (without the
 label) are published as zipped TSVs like Kaggle's; the sample submission predicts the neutral class 2.
+The answers private/answers.csv are v1's: the held-out rows with every column.
 """
 
 import tempfile
@@ -21,7 +22,7 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     train, test = split_frame(phrases, comp.split)
     write_tsv_zip(train, "train.tsv", public)
     write_tsv_zip(test.drop(columns=["Sentiment"]), "test.tsv", public)
-    write_csv(test[["PhraseId", "Sentiment"]], private / comp.submission.answers)
+    write_csv(test, private / comp.submission.answers)
     write_csv(test[["PhraseId"]].assign(Sentiment=2), public / "sampleSubmission.csv")
 
 

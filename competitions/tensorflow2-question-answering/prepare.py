@@ -3,8 +3,9 @@
 The file is read 1,000 lines at a time (example_id as text) and TTS(0.1, 0) runs inside each chunk. Train
 records go to public simplified-nq-train.jsonl; test records keep only example_id, question_text,
 document_text and long_answer_candidates in public simplified-nq-test.jsonl, and in full in private
-test.jsonl. Each test example gives the ids {example_id}_long and {example_id}_short. gold_submission.csv
-(our answers file) holds the first valid answer of each id ("start:end", YES, NO, or blank).
+test.jsonl. Each test example gives the ids {example_id}_short and {example_id}_long. gold_submission.csv
+(our answers file) is v1's: per example the short answer (YES or NO when annotated, else the first short
+span "start:end", else blank), then the long answer ("start:end" or blank).
 """
 
 from pathlib import Path
@@ -20,6 +21,7 @@ TEST_FIELDS = ["example_id", "question_text", "document_text", "long_answer_cand
 
 
 def _gold(record: pd.Series) -> list[tuple[str, str]]:
+    """Return the short then the long answer of one example, as v1 writes them (YES/NO before a span)."""
     annotation = record["annotations"][0]
     long_answer = annotation["long_answer"]
     long = (
@@ -27,9 +29,9 @@ def _gold(record: pd.Series) -> list[tuple[str, str]]:
     )
     shorts = [f"{s['start_token']}:{s['end_token']}" for s in annotation["short_answers"]]
     if annotation["yes_no_answer"] != "NONE":
-        shorts.append(annotation["yes_no_answer"])
+        shorts.insert(0, annotation["yes_no_answer"])
     short = shorts[0] if shorts else ""
-    return [(f"{record['example_id']}_long", long), (f"{record['example_id']}_short", short)]
+    return [(f"{record['example_id']}_short", short), (f"{record['example_id']}_long", long)]
 
 
 def _append(frame: pd.DataFrame, path: Path) -> None:

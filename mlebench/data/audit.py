@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from graders.answers import with_derived
 from mlebench.spec.declarations import Competition
 from mlebench.spec.hashing import sha256_file
 
@@ -46,7 +47,8 @@ class Finding:
 
 def audit(comp: Competition, public: Path, private: Path) -> list[Finding]:
     """Run every probe on ``public`` against ``private``; return the findings, known ones marked."""
-    answers = pd.read_csv(private / comp.submission.answers, dtype=str, keep_default_na=False)
+    path = private / comp.submission.answers
+    answers = with_derived(pd.read_csv(path, dtype=str, keep_default_na=False), comp.submission, str(path))
     files = sorted(p for p in public.rglob("*") if p.is_file())
     findings = _copies(files, public, private) + _label_paths(comp, files, public, answers)
     for path in files:

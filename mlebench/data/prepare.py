@@ -9,8 +9,10 @@ Layout checked after every prepare:
 
 - ``public/description.md`` exists, and so does the sample submission (``submission.sample``);
 - the sample has exactly ``submission.columns``; the answers (``private/<submission.answers>``) have those
-  and ``submission.answer_columns`` (and may keep more, as v1's held-out rows do);
-- both list the same ids, each once (``match: occurrence``: as many times; ``position``: in the same order);
+  and ``submission.answer_columns`` (and may keep more, as v1's held-out rows do), where a column the
+  grader derives (``submission.derived_columns``) is held under the name it is copied from;
+- both list the same ids, each once (``match: occurrence``: as many times; ``position``: in the same order;
+  ``extra_ids: ignore``: the sample may list more);
 - ``public/test.csv``, when there is one and has the id column, has no answer column and the
   answers' ids (it may repeat them: some competitions list one row per image of an answer);
 - unless the source keeps its own split or each side numbers its own ids (``split.ids_per_side``), no id
@@ -113,11 +115,18 @@ def check_layout(comp: Competition, public: Path, private: Path) -> list[str]:
     sample = _read_checked(spec.sample_path(public, private), spec.sample, spec.columns, problems, spec)
     answers_label = f"private/{spec.answers}"
     answers = _read_checked(
-        private / spec.answers, answers_label, spec.answers_layout, problems, spec, exact=False
+        private / spec.answers, answers_label, spec.answers_file_layout, problems, spec, exact=False
     )
     id_col = spec.id_column
     if sample is not None and answers is not None:
-        if spec.match == "id" and set(sample[id_col]) != set(answers[id_col]):
+        if spec.match == "id" and spec.extra_ids == "ignore":
+            unlisted = set(answers[id_col]) - set(sample[id_col])
+            if unlisted:
+                problems.append(
+                    f"{spec.sample} lacks {len(unlisted)} id(s) of {spec.answers}, e.g. "
+                    f"{sorted(unlisted)[:3]} (submission.extra_ids is 'ignore': it may list more, not fewer)"
+                )
+        elif spec.match == "id" and set(sample[id_col]) != set(answers[id_col]):
             problems.append(
                 f"{spec.sample} and {spec.answers} list different ids "
                 f"({_diff(sample[id_col], answers[id_col])})"

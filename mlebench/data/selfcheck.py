@@ -23,10 +23,7 @@ def selfcheck(comp: Competition, public: Path, private: Path) -> tuple[dict[str,
     results: dict[str, Any] = {}
     failures: list[str] = []
     with tempfile.TemporaryDirectory(prefix="mlebench-gold-") as tmp:
-        gold = comp.submission.gold_path(public, private)
-        if gold is None:
-            gold = Path(tmp) / "gold_submission.csv"
-            _gold_frame(comp, public, private).to_csv(gold, index=False)
+        gold = gold_submission(comp, public, private, Path(tmp))
         for name, path, want_gold in (
             ("answers", gold, True),
             ("sample_submission", comp.submission.sample_path(public, private), False),
@@ -45,6 +42,15 @@ def selfcheck(comp: Competition, public: Path, private: Path) -> tuple[dict[str,
     return results, failures
 
 
+def gold_submission(comp: Competition, public: Path, private: Path, scratch: Path) -> Path:
+    """Return a perfect submission: the declared gold file, else the answers' columns saved in ``scratch``."""
+    gold = comp.submission.gold_path(public, private)
+    if gold is None:
+        gold = scratch / "gold_submission.csv"
+        _gold_frame(comp, public, private).to_csv(gold, index=False)
+    return gold
+
+
 def _gold_frame(comp: Competition, public: Path, private: Path) -> pd.DataFrame:
     """Return the answers' submission columns, blank cells filled with the sample submission's values.
 
@@ -52,11 +58,12 @@ def _gold_frame(comp: Competition, public: Path, private: Path) -> pd.DataFrame:
     valid value will do there, and the sample's values are valid by construction. Elsewhere a blank is an
     answer (an empty mask, no text) and stays.
     """
+    from graders.answers import load_answers
     from graders.inputs import get_inputs
 
     spec = comp.submission
     read = {"dtype": str, "keep_default_na": False}
-    gold = pd.read_csv(private / spec.answers, **read)[spec.columns]
+    gold = load_answers(private, spec)[spec.columns]
     targets = spec.target_columns
     blank = gold[targets].eq("")
     sample_path = spec.sample_path(public, private)

@@ -22,10 +22,11 @@ from mlebench.execution.grading import grade_image_sources
 from mlebench.execution.local import V1_INSTRUCTIONS
 from mlebench.execution.runners import run_image_sources, runner_names
 from mlebench.spec.cell import Cell
+from mlebench.spec.datadir import answers_dir
 from mlebench.spec.declarations import Competition, all_competition_ids, declaration_path, load_competition
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.files import write_text
-from mlebench.spec.params import PARAMS_FILE, CompetitionSet, Plan, validate_plan
+from mlebench.spec.params import PARAMS_FILE, CompetitionSet, DataSettings, Plan, validate_plan
 from mlebench.spec.paths import (
     audit_path,
     grade_path,
@@ -200,6 +201,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
         _rel(private_dir(cid, _HERE)),
     )
     selfcheck = _rel(selfcheck_path(cid, _HERE))
+    answers = _answers_dep(cid, plan.data, root)
     audited = _rel(audit_path(cid, _HERE))
     description_dep, instructions_dep = _v1_text_deps(plan, comp)
     prepare_files = [f"{folder}/competition.yaml", *(description_dep or [f"{folder}/{comp.description}"])]
@@ -251,7 +253,8 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             stages[f"grade-{agent}-s{seed}"] = _stage(
                 f"python -m stages.grade --competition {cid} --agent {agent} --seed {seed}",
                 code["grade"],
-                grading_files + [run, public, private],
+                grading_files + [run, public, answers],
+                params=["data"],
                 outs=[_rel(grade_path(agent, cid, seed, _HERE))],
             )
     return {"stages": stages}
@@ -306,6 +309,14 @@ def _root_pipeline(plan: Plan, root: Path) -> dict[str, Any]:
         }
     ]
     return {"stages": {"report": report}, "plots": plots}
+
+
+def _answers_dep(cid: str, data: DataSettings, root: Path) -> str:
+    """Return the private folder grade stages read: the prepare stage's, or the one in ``data.dir``."""
+    if not data.dir:
+        return _rel(private_dir(cid, _HERE))
+    folder = answers_dir(cid, data, root)
+    return _rel(folder.relative_to(root) if folder.is_relative_to(root) else folder)
 
 
 def _rel(path: Path) -> str:

@@ -31,6 +31,7 @@ from mlebench.reporting.bundle import MANIFEST, file_hashes, run_group
 from mlebench.reporting.records import competition_hash
 from mlebench.reporting.stats import agent_figures, leaderboard_row
 from mlebench.reporting.v1 import ENTRY_FIELDS, totals
+from mlebench.spec.datadir import prepared_in
 from mlebench.spec.declarations import Competition, load_competition
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.hashing import sha256_file, sha256_tree
@@ -59,7 +60,7 @@ class Verification:
 def verify_bundle(
     bundle: Path, root: Path | None = None, data_dir: Path | None = None, pad_missing: bool | None = None
 ) -> Verification:
-    """Verify a bundle folder or ``.tar.gz``; ``data_dir`` holds ``<id>/{public,private}`` (default data/)."""
+    """Verify a bundle folder or ``.tar.gz``; ``data_dir`` is in our layout or v1's (default: data/)."""
     with _opened(bundle) as folder:
         return _Verifier(folder, root or repo_root(), data_dir).run(pad_missing)
 
@@ -266,7 +267,7 @@ class _Verifier:
         return self.trees[path]
 
     def _prepared(self, cid: str) -> Path:
-        return self.data_dir / cid if self.data_dir else prepared_dir(cid, self.root)
+        return prepared_in(self.data_dir, cid) if self.data_dir else prepared_dir(cid, self.root)
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -130,6 +130,9 @@ class Submission(_Strict):
     answers: str = "answers.csv"
     # Columns the answers carry beyond the submission's, for the grader only (groups, masks, image sizes).
     answer_columns: list[str] = []
+    # Submission columns the answers file holds under another name (hubmap's `predicted` is v1's `encoding`):
+    # the grader copies them at grading time, so the private files stay exactly v1's.
+    derived_columns: dict[str, str] = {}
     # The sample submission, relative to the prepared folder (MLE-bench keeps a few in private/).
     sample: str = "public/sample_submission.csv"
     # How submission rows meet answer rows: by unique id; by id and occurrence (the k-th row of an id meets
@@ -170,6 +173,12 @@ class Submission(_Strict):
             raise ValueError("submission.key_columns needs submission.match: position")
         if self.extra_ids == "ignore" and self.match != "id":
             raise ValueError("submission.extra_ids: ignore needs submission.match: id")
+        for column, source in self.derived_columns.items():
+            if column not in self.target_columns or source in self.derived_columns:
+                raise ValueError(
+                    f"submission.derived_columns: {column!r} must be an answer column of submission.columns, "
+                    f"copied from a column the answers file holds (got {source!r})"
+                )
         for key, value in (("sample", self.sample), ("gold", self.gold)):
             parts = Path(value).parts if value else ("public", "x")
             if len(parts) < 2 or parts[0] not in ("public", "private") or ".." in parts:
@@ -186,8 +195,14 @@ class Submission(_Strict):
 
     @property
     def answers_layout(self) -> list[str]:
-        """Columns of the private answers file: the submission's, then the answer-only ones."""
+        """Columns of the answers the grader reads: the submission's, then the answer-only ones."""
         return self.columns + self.answer_columns
+
+    @property
+    def answers_file_layout(self) -> list[str]:
+        """Columns the private answers file must hold: :attr:`answers_layout` before ``derived_columns``."""
+        named = [self.derived_columns.get(c, c) for c in self.answers_layout]
+        return list(dict.fromkeys(named))
 
     @property
     def target_columns(self) -> list[str]:

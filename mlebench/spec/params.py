@@ -125,6 +125,17 @@ class TextSettings(_Strict):
         if self.source == "mlebench" and not self.checkout:
             raise ValueError("descriptions.source 'mlebench' needs descriptions.checkout: a v1 checkout")
         return self
+class DataSettings(_Strict):
+    """Where the grade stage reads the private answers.
+
+    ``dir`` empty (the default): the checkout's ``data/prepared/<id>/private``, which the prepare stage
+    writes. Otherwise a data directory prepared elsewhere, in this project's layout (``<dir>/<id>/private``)
+    or MLE-bench v1's (``<dir>/<id>/prepared/private``, graded as v1 wrote it); ``layout`` names which, or
+    ``auto`` finds it (:func:`mlebench.spec.datadir.prepared_in`).
+    """
+
+    dir: str = ""
+    layout: Literal["auto", "ours", "v1"] = "auto"
 
 
 class CompetitionSet(_Strict):
@@ -147,6 +158,7 @@ class Plan(_Strict):
     docker: DockerSettings = DockerSettings()
     report: ReportSettings = ReportSettings()
     descriptions: TextSettings = TextSettings()
+    data: DataSettings = DataSettings()
 
     @field_validator("seeds")
     @classmethod
