@@ -264,6 +264,11 @@ def _grade_sample(args: argparse.Namespace) -> int:
 
 
 def _private(competition_id: str, data_dir: Path | None) -> Path:
+    """Return the answers to grade against, checked against their manifest.
+
+    A ``--data-dir`` folder of the user's own may lack one: then a warning (:mod:`mlebench.spec.manifest`).
+    """
+    from mlebench.spec.manifest import verify_split
     from mlebench.spec.paths import private_dir
 
     folder = data_dir / competition_id / "private" if data_dir else private_dir(competition_id)
@@ -272,6 +277,7 @@ def _private(competition_id: str, data_dir: Path | None) -> Path:
             f"{folder} is missing: prepare {competition_id} first (`dvc repro` or `mlebench prepare "
             f"-c {competition_id}`)"
         )
+    verify_split(folder, missing="warn" if data_dir else "refuse")
     return folder
 
 

@@ -24,6 +24,7 @@ from mlebench.reporting.verify import verify_bundle
 from mlebench.spec.cell import Cell
 from mlebench.spec.files import utc_now, write_text
 from mlebench.spec.hashing import sha256_tree
+from mlebench.spec.manifest import MANIFEST as MANIFEST_NAME
 from mlebench.spec.params import Plan, validate_plan
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,6 +66,7 @@ def checkout(tmp_path_factory: pytest.TempPathFactory, prepare_once) -> Path:
     prepared = prepare_once(CID)
     for part in ("public", "private"):
         shutil.copytree(getattr(prepared, part), root / "data" / "prepared" / CID / part)
+    shutil.copyfile(prepared.public.parent / MANIFEST_NAME, root / "data" / "prepared" / CID / MANIFEST_NAME)
     write_text(root / "params.yaml", json.dumps(_plan().model_dump(mode="json")))  # JSON is YAML
     for seed in SEEDS:
         cell = Cell.planned(CID, "dummy", seed, root)

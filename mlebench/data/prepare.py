@@ -37,6 +37,7 @@ from PIL import Image
 from mlebench.spec.declarations import Competition, Submission
 from mlebench.spec.errors import ConfigError, DataError
 from mlebench.spec.files import published
+from mlebench.spec.manifest import write_manifest
 
 __all__ = [
     "PREPARE_PARAMETERS",
@@ -61,6 +62,8 @@ def prepare_competition(comp: Competition, raw: Path, prepared: Path, *, folder:
 
     ``folder`` is the competition's folder (default: ``competitions/<id>`` under the repository root).
     Raises DataError, naming every problem, when the result breaks the layout described in this module.
+    ``prepared/manifest.json`` records every file's sha256 (:mod:`mlebench.spec.manifest`), published with
+    the split in one step.
     """
     folder = folder or comp.folder
     script = folder / "prepare.py"
@@ -81,6 +84,7 @@ def prepare_competition(comp: Competition, raw: Path, prepared: Path, *, folder:
         problems = check_layout(comp, public, private)
         if problems:
             raise DataError(f"{script}: the prepared data breaks the layout:\n  " + "\n  ".join(problems))
+        write_manifest(staging)
 
 
 def load_prepare_function(script: Path) -> Callable[[Path, Path, Path, Competition], None]:

@@ -25,6 +25,7 @@ from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.files import utc_now
 from mlebench.spec.hashing import sha256_json, sha256_tree
+from mlebench.spec.manifest import split_sha256
 from mlebench.spec.params import DockerSettings
 
 INSTRUCTIONS = Path(__file__).with_name("instructions.txt")
@@ -109,7 +110,7 @@ def run_local(cell: Cell) -> RunRecord:
         extraction_notes=notes,
         agent_sha256=sha256_tree(agent_dir),
         config_sha256=sha256_json(cell.config("local")),
-        public_sha256=sha256_tree(cell.public),
+        public_sha256=split_sha256(cell.public),
         python=sys.version.split()[0],
     )
 

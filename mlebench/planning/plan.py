@@ -28,6 +28,7 @@ from mlebench.spec.params import PARAMS_FILE, CompetitionSet, Plan, validate_pla
 from mlebench.spec.paths import (
     audit_path,
     grade_path,
+    manifest_path,
     pipeline_file,
     private_dir,
     public_dir,
@@ -198,6 +199,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
         _rel(public_dir(cid, _HERE)),
         _rel(private_dir(cid, _HERE)),
     )
+    manifest = _rel(manifest_path(cid, _HERE))
     selfcheck = _rel(selfcheck_path(cid, _HERE))
     audited = _rel(audit_path(cid, _HERE))
     prepare_files = [f"{folder}/competition.yaml", f"{folder}/{comp.description}"]
@@ -220,7 +222,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             f"python -m stages.prepare --competition {cid}",
             code["prepare"],
             prepare_files + [raw],
-            outs=[public, {private: {"remote": "answers"}}],
+            outs=[public, {private: {"remote": "answers"}}, manifest],
         ),
         "selfcheck": _stage(
             f"python -m stages.selfcheck --competition {cid}",
@@ -241,14 +243,14 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             stages[f"run_agent-{agent}-s{seed}"] = _stage(
                 f"python -m stages.run_agent --competition {cid} --agent {agent} --seed {seed}",
                 code["run_agent"],
-                [cfg.path, public, selfcheck, audited],
+                [cfg.path, public, manifest, selfcheck, audited],
                 params=[f"agent.{agent}", "hardware", "runner", "docker"],
                 outs=[run],
             )
             stages[f"grade-{agent}-s{seed}"] = _stage(
                 f"python -m stages.grade --competition {cid} --agent {agent} --seed {seed}",
                 code["grade"],
-                grading_files + [run, public, private],
+                grading_files + [run, public, private, manifest],
                 outs=[_rel(grade_path(agent, cid, seed, _HERE))],
             )
     return {"stages": stages}

@@ -12,7 +12,8 @@ Layout of a bundle (a folder, or the same as a deterministic ``.tar.gz``)::
 
 Submissions are never capped: re-grading needs them whole. Logs beyond the cap keep their last bytes;
 code files that do not fit are left out. Either way the original's size and sha256 stay in the manifest.
-A disclosure the agent config does not declare is written as ``"undeclared"``.
+``disclosures.json`` is what the agent config declares (every plan's agents must: models,
+uses_test_feedback, web_search).
 """
 
 from __future__ import annotations
@@ -32,12 +33,11 @@ from mlebench.spec.declarations import load_competition
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.files import replace_dir, staging_dir, utc_now, write_json, write_text
 from mlebench.spec.hashing import sha256_file
-from mlebench.spec.params import Disclosures, Plan
+from mlebench.spec.params import Plan
 from mlebench.spec.paths import grade_path, repo_root, run_dir
 
 FORMAT = "mlebench-dvc bundle 1"
 MANIFEST = "manifest.json"
-UNDECLARED = "undeclared"
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def build_bundle(
         config = plan.agent[agent]
         complexity = {c: load_competition(c, base).complexity for c in ids}
         figures = agent_figures(records, agent, complexity, ids, plan.report.pad_missing)
-        disclosures = disclosed(config.disclosures)
+        disclosures = config.disclosures.model_dump() if config.disclosures else {}  # a plan requires them
         hardware = {
             "profile": plan.hardware.model_dump(),
             "recorded": _distinct(r.get("hardware") for r in records),
@@ -122,16 +122,6 @@ def build_bundle(
         write_json(staging / MANIFEST, {"format": FORMAT, "files": file_hashes(staging), **notes})
         _publish(staging, out)
     return submission
-
-
-def disclosed(disclosures: Disclosures | None) -> dict[str, Any]:
-    """Each disclosure as the agent config declares it, or ``"undeclared"``.
-
-    >>> disclosed(Disclosures(models=["gpt-4o"]))
-    {'models': ['gpt-4o'], 'test_feedback': 'undeclared', 'web_search': 'undeclared'}
-    """
-    values = disclosures.model_dump() if disclosures is not None else {}
-    return {name: values.get(name, UNDECLARED) for name in Disclosures.model_fields}
 
 
 def file_hashes(folder: Path) -> dict[str, str]:

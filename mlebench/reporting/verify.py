@@ -4,6 +4,8 @@ Checks, each problem naming the file it is about:
 
 - every file against the manifest (changed, missing, or not listed);
 - one v1 grading report per declared seed, each with one entry per competition and totals that add up;
+- the locally prepared answers against their manifest (a changed file is named and nothing is re-graded
+  against it; a ``--data-dir`` folder without a manifest is used with a warning);
 - every submission re-graded against the locally prepared answers: score, thresholds and medal flags must
   equal both the report entry and the cell's grading record;
 - each record's lineage against this checkout: the competition's declaration hash and version, the grader
@@ -32,8 +34,9 @@ from mlebench.reporting.records import competition_hash
 from mlebench.reporting.stats import agent_figures, leaderboard_row
 from mlebench.reporting.v1 import ENTRY_FIELDS, totals
 from mlebench.spec.declarations import Competition, load_competition
-from mlebench.spec.errors import ConfigError
+from mlebench.spec.errors import ConfigError, DataError
 from mlebench.spec.hashing import sha256_file, sha256_tree
+from mlebench.spec.manifest import verify_split
 from mlebench.spec.paths import prepared_dir, repo_root
 
 GRADED = tuple(f for f in ENTRY_FIELDS if f not in ("competition_id", "created_at", "submission_path"))
@@ -184,6 +187,11 @@ class _Verifier:
                 f"{cell}/grade.json: no prepared answers at {private} to re-grade against "
                 f"(run `mlebench prepare -c {comp.id}`)"
             )
+            return None
+        try:
+            self.trees[private] = verify_split(private, missing="warn" if self.data_dir else "refuse")
+        except DataError as exc:
+            self.problems.append(f"{cell}/grade.json: not re-graded: {exc}")
             return None
         if item.get("submission_path") != f"{cell}/submission.csv":
             self.problems.append(

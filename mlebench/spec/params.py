@@ -24,20 +24,16 @@ class _Strict(BaseModel):
 
 
 class Disclosures(_Strict):
-    """What a leaderboard entry declares about how its agent worked; a field left out is *undeclared*.
+    """What an agent declares about how it worked, recorded with every score it gets; nothing is assumed.
 
-    ``models``: the models the agent calls (``[]``: none). ``test_feedback``: whether the agent got any
-    feedback computed from the test answers (MLE-bench's #138). ``web_search``: whether it searched the web.
-    Nothing here is assumed: a bundle writes "undeclared" for every field the agent config leaves out.
+    ``models``: the models the agent calls (``[]``: none). ``uses_test_feedback``: whether the agent gets
+    any feedback computed from the test answers (MLE-bench's #138, e.g. grading against them to pick a
+    submission). ``web_search``: whether it searches the web. Every key is required.
     """
 
-    models: list[str] | None = None
-    test_feedback: bool | None = None
-    web_search: bool | None = None
-
-    @model_serializer(mode="wrap")
-    def _declared_only(self, handler: Any) -> dict[str, Any]:
-        return {k: v for k, v in handler(self).items() if v is not None}
+    models: list[str]
+    uses_test_feedback: bool
+    web_search: bool
 
 
 class AgentConfig(_Strict):
@@ -45,8 +41,8 @@ class AgentConfig(_Strict):
 
     ``network`` is what the Docker runner gives the agent's container: ``none`` (the default: no network at
     all) or ``egress`` (the engine's default bridge, e.g. for an LLM API). It is recorded in the lineage.
-    ``disclosures`` (optional) is what the agent declares for a leaderboard entry (:class:`Disclosures`);
-    an agent without it serialises exactly as before, so its params and config hash do not change.
+    ``disclosures`` is what the agent declares (:class:`Disclosures`): required of every agent a plan
+    holds (:class:`Plan`), optional here only so a test can build a bare config to run.
     """
 
     path: str
@@ -120,6 +116,17 @@ class Plan(_Strict):
     """``auto`` or a key of the runner registry (:data:`mlebench.execution.runners.RUNNERS`)."""
     docker: DockerSettings = DockerSettings()
     report: ReportSettings = ReportSettings()
+
+    @field_validator("agent")
+    @classmethod
+    def _disclosed(cls, value: dict[str, AgentConfig]) -> dict[str, AgentConfig]:
+        undeclared = [name for name, cfg in value.items() if cfg.disclosures is None]
+        if undeclared:
+            raise ValueError(
+                f"agent(s) {', '.join(undeclared)} declare no disclosures: add to conf/agent/<name>.yaml "
+                "`disclosures: {models: [...], uses_test_feedback: true|false, web_search: true|false}`"
+            )
+        return value
 
     @field_validator("seeds")
     @classmethod
