@@ -339,9 +339,15 @@ def _run(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from mlebench.planning.plan import planned
+    from mlebench.spec.paths import repo_root
+    from mlebench.spec.yamlio import load_yaml
     from stages.report import main as report_main
 
-    return report_main(["--agents", ",".join(planned().agent)])
+    root_pipeline = repo_root() / "dvc.yaml"
+    stages = (load_yaml(root_pipeline) or {}).get("stages") or {} if root_pipeline.is_file() else {}
+    stage = stages.get("report") or {}
+    checked = ["--integrity"] if "--integrity" in str(stage.get("cmd", "")).split() else []
+    return report_main(["--agents", ",".join(planned().agent), *checked])
 
 
 def _bundle(args: argparse.Namespace) -> int:

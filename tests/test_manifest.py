@@ -38,7 +38,7 @@ DEAD = "tcp://127.0.0.1:9"
 
 @pytest.fixture
 def checkout(tmp_path: Path, prepare_once) -> Path:
-    """Build a checkout with titanic-lite prepared (manifest included) and a cell that submitted the sample."""
+    """Build a checkout with titanic-lite prepared (manifest included) and a cell that submitted a sample."""
     root = tmp_path / "checkout"
     root.mkdir()
     for name in ("competitions", "graders", "agents", "conf"):

@@ -11,7 +11,9 @@ Checks, each problem naming the file it is about:
 - each record's lineage against this checkout: the competition's declaration hash and version, the grader
   code hash, the prepared answers' and public split's hashes, the submission's hash, the hardware profile,
   and the run record's agent and config hashes;
-- the claimed per-split figures against those recomputed from the re-graded results.
+- the claimed per-split figures against those recomputed from the re-graded results, counted as the
+  headline counts them (unisolated cells left out, flagged ones as no medal unless the bundle says
+  ``count_flagged``; isolation from each cell's grade.json, the verdict from its integrity.json).
 
 The leaderboard row printed on success is computed from the re-graded results, not from the claims.
 """
@@ -29,10 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from graders.grade import grade
-from mlebench.reporting.bundle import MANIFEST, file_hashes, run_group
+from mlebench.reporting.bundle import INTEGRITY, MANIFEST, file_hashes, run_group
 from mlebench.reporting.records import competition_hash
 from mlebench.reporting.stats import agent_figures, leaderboard_row
 from mlebench.reporting.v1 import ENTRY_FIELDS, totals
+from mlebench.reporting.verdicts import counted, load_verdict
 from mlebench.spec.declarations import Competition, load_competition
 from mlebench.spec.errors import ConfigError, DataError
 from mlebench.spec.hashing import sha256_file, sha256_tree
@@ -88,6 +91,7 @@ class _Verifier:
         self.folder, self.root, self.data_dir = folder, root, data_dir
         self.problems: list[str] = []
         self.trees: dict[Path, str] = {}
+        self.verdicts: dict[tuple[str, int], dict[str, Any]] = {}
 
     def run(self, pad_missing: bool | None) -> Verification:
         manifest = self._json(MANIFEST)
@@ -107,7 +111,13 @@ class _Verifier:
         pad = submission.get("pad_missing", False) if pad_missing is None else pad_missing
         complexity = {cid: comp.complexity for cid, comp in comps.items() if comp is not None}
         known = [cid for cid in ids if cid in complexity]
-        figures = agent_figures(regraded, agent, complexity, known, pad)
+        flagged_count = submission.get("count_flagged", False)
+        headline = [
+            c
+            for r in regraded
+            if (c := counted(r, self.verdicts[(r["competition_id"], r["seed"])], flagged_count)) is not None
+        ]
+        figures = agent_figures(headline, agent, complexity, known, pad)
         if pad == submission.get("pad_missing", False):
             for split, claimed in submission.get("figures", {}).items():
                 ours = figures.get(split, {}).get("metrics", {}).get("any_medal", {}).get("per_seed")
@@ -213,7 +223,15 @@ class _Verifier:
                         f"{where}: {key} claimed {claimed.get(key)!r}, re-graded {fields[key]!r}"
                     )
         self._check_lineage(cell, record, agent, seed, comp, hardware, submission)
-        return {"agent": agent, "competition_id": comp.id, "seed": seed, **{k: fields[k] for k in GRADED}}
+        try:
+            self.verdicts[(comp.id, seed)] = load_verdict(self.folder / cell / INTEGRITY)
+        except DataError as exc:
+            self.problems.append(str(exc))
+            self.verdicts[(comp.id, seed)] = {"verdict": "flagged", "flags": []}
+        isolation = record.get("isolation")
+        return {"agent": agent, "competition_id": comp.id, "seed": seed, "isolation": isolation} | {
+            k: fields[k] for k in GRADED
+        }
 
     def _check_lineage(
         self,

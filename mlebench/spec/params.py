@@ -92,9 +92,13 @@ class ReportSettings(_Strict):
     Off (the default, MLE-bench's default): a split's seed count is the smallest number of graded entries
     among its competitions. On (MLE-bench's ``--pad-missing``, the leaderboard's footnoted rows): the
     largest, with absent entries counted as no submission and no medal.
+
+    ``count_flagged``: off (the default), a cell its integrity verdict flags keeps its score but counts as
+    no medal in the headline; on, it counts as scored. The report shows both figures either way.
     """
 
     pad_missing: bool = False
+    count_flagged: bool = False
 
 
 class CompetitionSet(_Strict):
