@@ -15,12 +15,13 @@ from mlebench.planning.plan import _root_pipeline, integrity_deps
 from mlebench.reporting.html import to_html
 from mlebench.reporting.markdown import to_markdown
 from mlebench.reporting.records import RunRecord
-from mlebench.reporting.report import aggregate, headline
+from mlebench.reporting.report import aggregate, headline, write_report
 from mlebench.reporting.verdicts import load_verdict
 from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError, DataError
 from mlebench.spec.files import write_json
 from mlebench.spec.params import AgentConfig, DockerSettings, Hardware, validate_plan
+from mlebench.spec.paths import audit_path, grade_path
 
 ROOT = Path(__file__).resolve().parents[1]
 CID = "titanic-lite"
@@ -199,3 +200,35 @@ def test_disclosures_and_isolation_are_recorded_with_every_score(prepare_once, t
     graded = grade_cell(isolated, grader="host").to_json()
     assert graded["isolation"] == "isolated" and graded["isolation_reason"] == ""
     assert graded["disclosures"] == DISCLOSED
+
+
+def test_write_report_reads_each_cells_integrity_file_only_when_told(tmp_path: Path) -> None:
+    root = tmp_path / "checkout"
+    root.mkdir()
+    (root / "competitions").symlink_to(ROOT / "competitions")
+    write_json(audit_path(CID, root), {"known_leaks": [], "findings": []})
+    for seed in (0, 1):
+        write_json(grade_path("x", CID, seed, root), {**_rec(CID, seed, True), "seed": seed})
+    verdict = Cell.planned(CID, "x", 0, root).integrity_path
+    write_json(
+        verdict,
+        {
+            "verdict": "flagged",
+            "checks": [{"check": "own_code", "flagged": True, "evidence": ["e1"], "details": {}}],
+            "plagiarism": None,
+            "judge": None,
+            "checked_at": "t",
+            "settings_sha256": "s",
+        },
+    )
+    cset = {"name": "custom", "ids": [CID]}
+    unchecked = write_report(["x"], cset, [0, 1], root)
+    assert unchecked["integrity"] == [] and unchecked["agents"]["x"]["verdict_counts"] == {"unchecked": 2}
+    checked = write_report(["x"], cset, [0, 1], root, integrity=True)
+    assert checked["integrity"] == [
+        {"agent": "x", "competition_id": CID, "seed": 0, "check": "own_code", "evidence": ["e1"]}
+    ]
+    assert checked["agents"]["x"]["groups"]["embedded"]["metrics"]["any_medal"]["per_seed"] == [0.0, 100.0]
+    assert "| x/titanic-lite/seed 0 | own_code | e1 |" in (root / "report" / "report.md").read_text()
+    on_disk = json.loads((root / "report" / "metrics.json").read_text())["x"]["embedded"]
+    assert on_disk["any_medal_pct"] == 50.0 and on_disk["any_medal_pct_as_scored"] == 100.0
