@@ -313,17 +313,26 @@ def _grade_sample(args: argparse.Namespace) -> int:
 
 
 def _private(competition_id: str, data_dir: Path | None, layout: str = "auto") -> Path:
+    """Return the answers to grade against, checked against their manifest.
+
+    A ``--data-dir`` folder of the user's own (ours or MLE-bench v1's layout) may lack one: then a warning
+    (:mod:`mlebench.spec.manifest`).
+    """
     from mlebench.spec.datadir import prepared_in
+    from mlebench.spec.manifest import verify_split
     from mlebench.spec.paths import private_dir
 
     if data_dir is not None:
-        return prepared_in(data_dir, competition_id, layout) / "private"
+        folder = prepared_in(data_dir, competition_id, layout) / "private"
+        verify_split(folder, missing="warn")
+        return folder
     folder = private_dir(competition_id)
     if not folder.is_dir():
         raise ConfigError(
             f"{folder} is missing: prepare {competition_id} first (`dvc repro` or `mlebench prepare "
             f"-c {competition_id}`)"
         )
+    verify_split(folder)
     return folder
 
 
@@ -385,9 +394,15 @@ def _run(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from mlebench.planning.plan import planned
+    from mlebench.spec.paths import repo_root
+    from mlebench.spec.yamlio import load_yaml
     from stages.report import main as report_main
 
-    return report_main(["--agents", ",".join(planned().agent)])
+    root_pipeline = repo_root() / "dvc.yaml"
+    stages = (load_yaml(root_pipeline) or {}).get("stages") or {} if root_pipeline.is_file() else {}
+    stage = stages.get("report") or {}
+    checked = ["--integrity"] if "--integrity" in str(stage.get("cmd", "")).split() else []
+    return report_main(["--agents", ",".join(planned().agent), *checked])
 
 
 def _bundle(args: argparse.Namespace) -> int:

@@ -14,6 +14,9 @@ def main(argv: list[str] | None = None) -> int:
     """Write report/{report.json,report.md,report.html,metrics.json,headline.csv}."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--agents", required=True, help="comma-separated agent names of the plan")
+    parser.add_argument(
+        "--integrity", action="store_true", help="read each cell's integrity verdict (the plan checks them)"
+    )
     args = parser.parse_args(argv)
     params = stage_params(["competition_set", "seeds", "report"])
     report = write_report(
@@ -21,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
         params["competition_set"],
         params["seeds"],
         pad_missing=params["report"]["pad_missing"],
+        count_flagged=params["report"]["count_flagged"],
+        integrity=args.integrity,
     )
     print(to_markdown(report).split("## Cells by status")[0])
     return 0

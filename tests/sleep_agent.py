@@ -26,4 +26,5 @@ def add_sleep_agent(repo: Path, secs: float) -> None:
     (folder / "requirements.txt").write_text("")
     (repo / "conf" / "agent" / "sleep.yaml").write_text(
         f"sleep:\n  path: agents/sleep\n  command: [python, main.py]\n  kwargs: {{secs: {secs}}}\n"
+        "  disclosures: {models: [], uses_test_feedback: false, web_search: false}\n"
     )

@@ -16,14 +16,15 @@ from pathlib import Path
 import pytest
 
 from mlebench.cli import main as cli
+from mlebench.execution.docker.agent import ContainerRunRecord
 from mlebench.execution.grading import grade_cell
 from mlebench.reporting.bundle import MANIFEST, Caps, build_bundle, file_hashes
-from mlebench.reporting.records import RunRecord
 from mlebench.reporting.v1 import ENTRY_FIELDS, TOTALS
 from mlebench.reporting.verify import verify_bundle
 from mlebench.spec.cell import Cell
-from mlebench.spec.files import utc_now, write_text
+from mlebench.spec.files import utc_now, write_json, write_text
 from mlebench.spec.hashing import sha256_tree
+from mlebench.spec.manifest import MANIFEST as MANIFEST_NAME
 from mlebench.spec.params import Plan, validate_plan
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,10 +42,12 @@ HARDWARE = {
 CAPS = Caps(log_bytes=2000, code_bytes=1000)
 
 
+DISCLOSED = {"models": [], "uses_test_feedback": False, "web_search": False}
+
+
 def _plan(disclosures: dict | None = None) -> Plan:
     agent = {"path": "agents/dummy", "command": ["python", "main.py"]}
-    if disclosures is not None:
-        agent["disclosures"] = disclosures
+    agent["disclosures"] = disclosures or DISCLOSED
     config = {
         "agent": {"dummy": agent},
         "competition_set": {"name": "custom", "ids": [CID]},
@@ -65,6 +68,7 @@ def checkout(tmp_path_factory: pytest.TempPathFactory, prepare_once) -> Path:
     prepared = prepare_once(CID)
     for part in ("public", "private"):
         shutil.copytree(getattr(prepared, part), root / "data" / "prepared" / CID / part)
+    shutil.copyfile(prepared.public.parent / MANIFEST_NAME, root / "data" / "prepared" / CID / MANIFEST_NAME)
     write_text(root / "params.yaml", json.dumps(_plan().model_dump(mode="json")))  # JSON is YAML
     for seed in SEEDS:
         cell = Cell.planned(CID, "dummy", seed, root)
@@ -75,11 +79,11 @@ def checkout(tmp_path_factory: pytest.TempPathFactory, prepare_once) -> Path:
         write_text(cell.run_dir / "code" / "weights.txt", "w" * 5000)
         write_text(cell.run_dir / "logs" / "agent.log", "".join(f"line {i}\n" for i in range(1000)))
         now = utc_now()
-        RunRecord(
+        ContainerRunRecord(  # isolated: a local run never counts in a leaderboard row
             competition_id=CID,
             agent="dummy",
             seed=seed,
-            runner="local",
+            runner="docker",
             status="ok",
             exit_code=0,
             started_at=now,
@@ -95,7 +99,7 @@ def checkout(tmp_path_factory: pytest.TempPathFactory, prepare_once) -> Path:
             public_sha256=sha256_tree(cell.public),
             python="3",
         ).write(cell.run_dir)
-        grade_cell(cell).write(cell.grade_path)
+        grade_cell(cell, grader="host").write(cell.grade_path)
     return root
 
 
@@ -140,9 +144,7 @@ def test_the_bundle_holds_v1_reports_records_and_disclosures(bundle: Path) -> No
         assert report["total_medals"] == (seed == 0)
         record = json.loads((bundle / "cells" / CID / str(seed) / "grade.json").read_text())
         assert record["lineage"]["private_sha256"] and record["seed"] == seed
-    assert json.loads((bundle / "disclosures.json").read_text()) == dict.fromkeys(
-        ("models", "test_feedback", "web_search"), "undeclared"
-    )
+    assert json.loads((bundle / "disclosures.json").read_text()) == DISCLOSED
     assert json.loads((bundle / "hardware.json").read_text())["profile"] == HARDWARE
     assert (bundle / "run_group_experiments.csv").read_text().splitlines()[1:] == [
         f"dummy,dummy_seed{s}" for s in SEEDS
@@ -157,10 +159,9 @@ def test_the_bundle_holds_v1_reports_records_and_disclosures(bundle: Path) -> No
 
 
 def test_declared_disclosures_are_carried(checkout: Path, tmp_path: Path) -> None:
-    plan = _plan({"models": ["gpt-4o"], "web_search": False})
-    build_bundle(plan, "dummy", tmp_path / "b", checkout, CAPS)
-    disclosed = json.loads((tmp_path / "b" / "disclosures.json").read_text())
-    assert disclosed == {"models": ["gpt-4o"], "test_feedback": "undeclared", "web_search": False}
+    declared = {"models": ["gpt-4o"], "uses_test_feedback": True, "web_search": False}
+    build_bundle(_plan(declared), "dummy", tmp_path / "b", checkout, CAPS)
+    assert json.loads((tmp_path / "b" / "disclosures.json").read_text()) == declared
 
 
 def test_a_tampered_score_fails_naming_the_file(bundle: Path, checkout: Path) -> None:
@@ -216,3 +217,44 @@ def test_the_cli_bundles_and_verifies(
     printed = capsys.readouterr().out
     assert "submissions re-graded" in printed and "Embedded 33.33 ± 33.33" in printed
     assert cli(["verify-bundle", str(tmp_path / "nowhere.tar.gz")]) == 2
+
+
+def test_flagged_and_unisolated_cells_do_not_count_in_the_row(checkout: Path, tmp_path: Path) -> None:
+    """Seed 0 (gold) flagged: it keeps its score but wins nothing in the row; unisolated: it is left out."""
+    verdict = Cell.planned(CID, "dummy", 0, checkout).integrity_path
+    write_json(
+        verdict,
+        {
+            "verdict": "flagged",
+            "checks": [
+                {"check": "own_code", "flagged": True, "evidence": ["no code wrote it"], "details": {}}
+            ],
+            "plagiarism": None,
+            "judge": None,
+            "checked_at": utc_now(),
+            "settings_sha256": "s",
+        },
+    )
+    try:
+        submission = build_bundle(_plan(), "dummy", tmp_path / "flagged", checkout, CAPS)
+        assert submission["leaderboard_row"].endswith("Embedded 0.00 ± 0.00")
+        assert submission["flagged_cells"][0]["flags"] == [
+            {"check": "own_code", "evidence": ["no code wrote it"]}
+        ]
+        assert (tmp_path / "flagged" / "cells" / CID / "0" / "integrity.json").is_file()
+        result = verify_bundle(tmp_path / "flagged", checkout)
+        assert result.ok, result.problems
+        assert result.row == submission["leaderboard_row"]
+    finally:
+        verdict.unlink()
+    grade = Cell.planned(CID, "dummy", 0, checkout).grade_path
+    original = grade.read_text()
+    try:
+        grade.write_text(json.dumps({**json.loads(original), "isolation": "unisolated"}))
+        submission = build_bundle(_plan(), "dummy", tmp_path / "local", checkout, CAPS)
+        assert submission["unisolated_cells"] == [{"competition_id": CID, "seed": 0}]
+        assert submission["figures"]["embedded"]["seeds"] == 2  # seed 0 left out, not counted as failing
+        assert submission["leaderboard_row"].endswith("Embedded 0.00 ± 0.00")
+        assert verify_bundle(tmp_path / "local", checkout).row == submission["leaderboard_row"]
+    finally:
+        grade.write_text(original)

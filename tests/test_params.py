@@ -8,7 +8,14 @@ from mlebench.spec.errors import ConfigError
 from mlebench.spec.params import validate_plan
 
 GOOD = {
-    "agent": {"dummy": {"path": "agents/dummy", "command": ["python", "main.py"], "kwargs": {}}},
+    "agent": {
+        "dummy": {
+            "path": "agents/dummy",
+            "command": ["python", "main.py"],
+            "kwargs": {},
+            "disclosures": {"models": [], "uses_test_feedback": False, "web_search": False},
+        }
+    },
     "competition_set": {"name": "x", "ids": ["a"]},
     "runner": "local",
     "seeds": [0],

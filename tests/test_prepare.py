@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 import textwrap
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from mlebench.data.prepare import check_layout, prepare_competition, read_csv_te
 from mlebench.data.splitting import shuffled_ids, split_frame
 from mlebench.spec.declarations import Competition, Split, Submission, parse_declaration
 from mlebench.spec.errors import ConfigError, DataError
+from mlebench.spec.hashing import sha256_file
 
 # (train rows, test rows) of each embedded competition, as promised to the agents and leaderboards.
 ROWS = {
@@ -205,7 +207,14 @@ def test_toy_prepare_writes_layout_and_description(tmp_path: Path) -> None:
     out = tmp_path / "prepared"
     prepare_competition(comp, raw, out, folder=folder)
     assert (out / "public" / "description.md").read_text() == "# Toy\n"
-    assert sorted(p.name for p in out.iterdir()) == ["private", "public"]
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "private", "public"]
+    files = json.loads((out / "manifest.json").read_text())["files"]
+    for side in ("public", "private"):
+        on_disk = sorted(p.relative_to(out / side).as_posix() for p in (out / side).rglob("*") if p.is_file())
+        assert sorted(files[side]) == on_disk
+        for rel, entry in files[side].items():
+            path = out / side / rel
+            assert entry == {"sha256": sha256_file(path), "bytes": path.stat().st_size}
 
 
 def test_layout_problems_are_all_reported_and_old_output_kept(tmp_path: Path) -> None:

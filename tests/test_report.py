@@ -29,6 +29,7 @@ def _rec(agent: str, cid: str, seed: int, medal: bool, status: str = "ok") -> di
         "bronze_threshold": 0.8,
         "median_threshold": 0.5,
         "reason": "",
+        "isolation": "isolated",
     }
 
 

@@ -46,7 +46,8 @@ def _record(agent: str, cid: str, seed: int, score: float | None, status: str = 
         "submission_exists": status != "no_submission",
         "valid_submission": score is not None,
         "is_lower_better": LOWER_IS_BETTER[cid],
-        "runner": "local",
+        "runner": "docker",
+        "isolation": "isolated",
         "hardware": {"name": "cpu"},
         "lineage": {"public_sha256": "ab" * 32, "git_revision": "cd" * 20},
         "timings": {"agent_seconds": 12.5},
@@ -83,7 +84,7 @@ def test_the_page_fetches_nothing_and_is_byte_stable() -> None:
     assert "<script" not in html and " src=" not in html and "<link" not in html
     assert "default-src 'none'" in html  # the browser itself refuses any fetch
     assert html.count('<svg class="chart"') == 3  # no snapshots: no any-time chart
-    assert "No snapshots" in html and "No integrity verdicts recorded" in html
+    assert "No snapshots" in html and "No cell is flagged" in html
     assert "public/test.csv keeps the label" in html
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from cells import run_local
 
+from mlebench.spec.manifest import write_manifest
 from mlebench.spec.params import AgentConfig, Hardware
 
 HW = Hardware(name="test", cpus=1, memory="1g", shm_size="64m", pids=64, gpus=0, time_limit_secs=30)
@@ -26,6 +27,7 @@ def _public(tmp_path: Path) -> Path:
     public.mkdir()
     (public / "sample_submission.csv").write_text("id,y\n1,0\n", encoding="utf-8")
     (public / "description.md").write_text("# task\n", encoding="utf-8")
+    write_manifest(tmp_path)
     return public
 
 

@@ -56,6 +56,7 @@ def _record(cid: str, seed: int, medal: bool) -> dict:
         **{f"{t}_threshold": 1.0 for t in ("gold", "silver", "bronze", "median")},
         "is_lower_better": False,
         "reason": "",
+        "isolation": "isolated",
     }
 
 

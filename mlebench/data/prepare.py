@@ -39,6 +39,7 @@ from PIL import Image
 from mlebench.spec.declarations import Competition, Submission
 from mlebench.spec.errors import ConfigError, DataError
 from mlebench.spec.files import published
+from mlebench.spec.manifest import write_manifest
 from mlebench.spec.params import TextSettings
 from mlebench.spec.texts import description_file
 
@@ -73,6 +74,8 @@ def prepare_competition(
     ``folder`` is the competition's folder (default: ``competitions/<id>`` under the repository root).
     ``texts`` says whose ``description.md`` goes into ``public/`` (default: ours; :mod:`mlebench.spec.texts`).
     Raises DataError, naming every problem, when the result breaks the layout described in this module.
+    ``prepared/manifest.json`` records every file's sha256 (:mod:`mlebench.spec.manifest`), published with
+    the split in one step.
     """
     folder = folder or comp.folder
     script = folder / "prepare.py"
@@ -91,6 +94,7 @@ def prepare_competition(
         problems = check_layout(comp, public, private)
         if problems:
             raise DataError(f"{script}: the prepared data breaks the layout:\n  " + "\n  ".join(problems))
+        write_manifest(staging)
 
 
 def load_prepare_function(script: Path) -> Callable[[Path, Path, Path, Competition], None]:

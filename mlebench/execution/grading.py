@@ -18,6 +18,7 @@ from mlebench.execution.scoring import score_cell
 from mlebench.reporting.records import GradeOutcome, GradeRecord, RunRecord, grade_record, read_run_json
 from mlebench.spec.cell import Cell
 from mlebench.spec.declarations import load_competition
+from mlebench.spec.manifest import verify_split
 from mlebench.spec.params import DockerSettings
 
 Grader = Callable[[Cell, RunRecord | None, DockerSettings], tuple[GradeOutcome, dict[str, str]]]
@@ -41,8 +42,10 @@ def grade_cell(cell: Cell, settings: DockerSettings | None = None, grader: str =
 
     ``grader`` overrides where grading runs (a key of :data:`GRADERS`); by default the runner that ran the
     cell decides, and a cell without a usable run.json is graded on the host. ``settings`` default to the
-    ones the run recorded (a Docker run records its own).
+    ones the run recorded (a Docker run records its own). The answers are checked against the prepared
+    split's manifest first, wherever grading runs: a changed answers file is refused (DataError, naming it).
     """
+    verify_split(cell.private)
     data, problem = read_run_json(cell.run_dir)
     runner = RUNNERS.get(str((data or {}).get("runner")))
     run = None

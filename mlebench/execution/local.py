@@ -25,6 +25,7 @@ from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.files import utc_now
 from mlebench.spec.hashing import sha256_json, sha256_tree
+from mlebench.spec.manifest import split_sha256
 from mlebench.spec.params import DockerSettings
 from mlebench.spec.texts import checked_v1_file, checkout_dir
 from mlebench.spec.yamlio import load_yaml
@@ -112,7 +113,7 @@ def run_local(cell: Cell) -> RunRecord:
         extraction_notes=notes,
         agent_sha256=sha256_tree(agent_dir),
         config_sha256=sha256_json(cell.config("local")),
-        public_sha256=sha256_tree(cell.public),
+        public_sha256=split_sha256(cell.public),
         python=sys.version.split()[0],
     )
 

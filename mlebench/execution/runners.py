@@ -23,7 +23,10 @@ from mlebench.execution.local import LocalRunner, instructions_file
 from mlebench.reporting.records import RunRecord
 from mlebench.spec.cell import Cell
 from mlebench.spec.declarations import load_competition
-from mlebench.spec.errors import ConfigError
+from mlebench.spec.errors import ConfigError, DataError
+from mlebench.spec.files import utc_now
+from mlebench.spec.hashing import sha256_json, sha256_tree
+from mlebench.spec.manifest import verify_split
 from mlebench.spec.params import DockerSettings
 from mlebench.spec.texts import text_lineage
 
@@ -98,12 +101,15 @@ def run_cell(cell: Cell, requested: str, settings: DockerSettings) -> RunRecord:
             file=sys.stderr,
         )
     texts = cell_texts(cell)
-    record = runner.run(cell)
+    record = _refused(cell, runner) or runner.run(cell)
     if texts:
         record = dataclasses.replace(record, texts=texts)
     executor = executor_lineage()
     if executor:
         record = dataclasses.replace(record, executor=executor)
+    declared = cell.running()[0].disclosures
+    if declared is not None:
+        record = dataclasses.replace(record, disclosures=declared.model_dump())
     if why:
         record = dataclasses.replace(
             record, runner_requested=requested, runner_note=f"no Docker engine reachable: {why}"
@@ -131,6 +137,44 @@ def cell_texts(cell: Cell) -> dict:
                 "prepared with other texts; re-run the prepare stage with descriptions.source 'mlebench'"
             )
     return texts
+
+
+def _refused(cell: Cell, runner: Runner) -> RunRecord | None:
+    """Return the record of a cell whose public split fails its manifest check (None when it passes).
+
+    The agent never starts: the cell ends ``infra_error`` with the files named, and the stage succeeds so
+    the grid goes on (grading records the status; the answers are checked separately).
+    """
+    if not cell.public.is_dir():
+        return None  # the runner's own "prepare first" error
+    try:
+        verify_split(cell.public)
+    except DataError as exc:
+        print(f"ERROR: {cell.label}: the agent was not started: {exc}", file=sys.stderr)
+        agent, hardware = cell.running()
+        now = utc_now()
+        return runner.record(
+            competition_id=cell.competition_id,
+            agent=cell.agent,
+            seed=cell.seed,
+            runner=runner.name,
+            status="infra_error",
+            exit_code=None,
+            started_at=now,
+            finished_at=now,
+            agent_seconds=0.0,
+            time_limit_secs=hardware.time_limit_secs,
+            hardware=hardware.model_dump(),
+            limits_enforced=[],
+            submission_exists=False,
+            extraction_notes=[],
+            agent_sha256=sha256_tree(cell.root / agent.path),
+            config_sha256=sha256_json(cell.config(runner.name)),
+            public_sha256=sha256_tree(cell.public),
+            python=sys.version.split()[0],
+            reason=f"the agent was not started: {exc}",
+        )
+    return None
 
 
 def executor_lineage() -> dict:

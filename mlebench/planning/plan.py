@@ -30,6 +30,8 @@ from mlebench.spec.params import PARAMS_FILE, CompetitionSet, DataSettings, Plan
 from mlebench.spec.paths import (
     audit_path,
     grade_path,
+    integrity_path,
+    manifest_path,
     pipeline_file,
     private_dir,
     public_dir,
@@ -147,10 +149,32 @@ def render(plan: Plan, root: Path | None = None) -> dict[Path, str]:
     """Every file the plan owns, as text: params.yaml, dvc.yaml and one pipeline per competition."""
     base = root or repo_root()
     files = {base / PARAMS_FILE: _yaml_text(plan.model_dump(mode="json"))}
+    outs: set[str] = set()
     for cid in plan.competition_set.ids:
-        files[pipeline_file(cid, base)] = _yaml_text(_competition_pipeline(plan, cid, base))
-    files[base / "dvc.yaml"] = _yaml_text(_root_pipeline(plan, base))
+        pipeline = _competition_pipeline(plan, cid, base)
+        outs |= _outs(pipeline)
+        files[pipeline_file(cid, base)] = _yaml_text(pipeline)
+    files[base / "dvc.yaml"] = _yaml_text(_root_pipeline(plan, base, integrity_deps(plan, outs)))
     return files
+
+
+def integrity_deps(plan: Plan, outs: set[str]) -> list[str]:
+    """Each cell's integrity verdict that some stage of the plan writes: what the report then depends on.
+
+    The hook between the integrity stage and the report: a stage whose outs include
+    :func:`mlebench.spec.paths.integrity_path` of a cell makes the report read (and depend on) that file;
+    a plan without such a stage leaves every cell ``unchecked`` and the report without these deps.
+    """
+    paths = [_rel(integrity_path(c.agent, c.competition_id, c.seed, _HERE)) for c in cells(plan)]
+    return [p for p in paths if p in outs]
+
+
+def _outs(pipeline: dict[str, Any]) -> set[str]:
+    return {
+        next(iter(out)) if isinstance(out, dict) else out
+        for stage in pipeline["stages"].values()
+        for out in stage.get("outs", [])
+    }
 
 
 def write_plan(plan: Plan, root: Path | None = None) -> list[Path]:
@@ -200,6 +224,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
         _rel(public_dir(cid, _HERE)),
         _rel(private_dir(cid, _HERE)),
     )
+    manifest = _rel(manifest_path(cid, _HERE))
     selfcheck = _rel(selfcheck_path(cid, _HERE))
     answers = _answers_dep(cid, plan.data, root)
     audited = _rel(audit_path(cid, _HERE))
@@ -225,7 +250,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             code["prepare"],
             prepare_files + [raw],
             params=["descriptions"],
-            outs=[public, {private: {"remote": "answers"}}],
+            outs=[public, {private: {"remote": "answers"}}, manifest],
         ),
         "selfcheck": _stage(
             f"python -m stages.selfcheck --competition {cid}",
@@ -246,14 +271,14 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             stages[f"run_agent-{agent}-s{seed}"] = _stage(
                 f"python -m stages.run_agent --competition {cid} --agent {agent} --seed {seed}",
                 code["run_agent"],
-                [cfg.path, public, selfcheck, audited, *instructions_dep],
+                [cfg.path, public, manifest, selfcheck, audited, *instructions_dep],
                 params=[f"agent.{agent}", "hardware", "runner", "docker", "descriptions"],
                 outs=[run],
             )
             stages[f"grade-{agent}-s{seed}"] = _stage(
                 f"python -m stages.grade --competition {cid} --agent {agent} --seed {seed}",
                 code["grade"],
-                grading_files + [run, public, answers],
+                grading_files + [run, public, answers] + ([] if plan.data.dir else [manifest]),
                 params=["data"],
                 outs=[_rel(grade_path(agent, cid, seed, _HERE))],
             )
@@ -280,7 +305,7 @@ def _v1_text_deps(plan: Plan, comp: Competition) -> tuple[list[str], list[str]]:
     return description, instructions
 
 
-def _root_pipeline(plan: Plan, root: Path) -> dict[str, Any]:
+def _root_pipeline(plan: Plan, root: Path, integrity: list[str]) -> dict[str, Any]:
     grades = [_rel(grade_path(c.agent, c.competition_id, c.seed, _HERE)) for c in cells(plan)]
     audits = [_rel(audit_path(cid, _HERE)) for cid in plan.competition_set.ids]
     # The report counts each split's competitions among all declarations (its coverage), so it reads every
@@ -288,9 +313,9 @@ def _root_pipeline(plan: Plan, root: Path) -> dict[str, Any]:
     declarations = [_rel(declaration_path(cid, _HERE)) for cid in all_competition_ids(root)]
     out = report_dir(_HERE)
     report = _stage(
-        f"python -m stages.report --agents {','.join(plan.agent)}",
+        f"python -m stages.report --agents {','.join(plan.agent)}" + (" --integrity" if integrity else ""),
         stage_code("report", root),
-        grades + audits + declarations,
+        grades + integrity + audits + declarations,
         params=["competition_set", "seeds", "report"],
         outs=[_rel(out / name) for name in ("report.json", "report.md", "report.html", "headline.csv")],
         wdir=None,
@@ -388,6 +413,7 @@ def _yaml_text(data: Any) -> str:
 __all__ = [
     "stage_code",
     "cells",
+    "integrity_deps",
     "check_plan",
     "compose",
     "planned",

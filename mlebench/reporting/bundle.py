@@ -8,11 +8,16 @@ Layout of a bundle (a folder, or the same as a deterministic ``.tar.gz``)::
     run_group_experiments.csv          MLE-bench's experiment_id,run_group listing
     runs/<agent>_seed<S>/grading_report.json     MLE-bench v1 grading report, one per seed (run group)
     cells/<competition>/<seed>/        grade.json (the record with lineage), run.json, submission.csv,
-                                       code/ and logs, each capped in size per cell
+                                       integrity.json (when checked), code/ and logs, capped per cell
+
+The figures and the leaderboard row count cells as the report's headline does
+(:func:`mlebench.reporting.verdicts.counted`): unisolated cells are left out (listed in
+``unisolated_cells``), flagged ones count as no medal unless ``report.count_flagged``.
 
 Submissions are never capped: re-grading needs them whole. Logs beyond the cap keep their last bytes;
 code files that do not fit are left out. Either way the original's size and sha256 stay in the manifest.
-A disclosure the agent config does not declare is written as ``"undeclared"``.
+``disclosures.json`` is what the agent config declares (every plan's agents must: models,
+uses_test_feedback, web_search).
 """
 
 from __future__ import annotations
@@ -28,16 +33,17 @@ from typing import Any
 
 from mlebench.reporting.stats import agent_figures, leaderboard_row
 from mlebench.reporting.v1 import entry, grading_report
+from mlebench.reporting.verdicts import counted, is_isolated, load_verdict
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.files import replace_dir, staging_dir, utc_now, write_json, write_text
 from mlebench.spec.hashing import sha256_file
-from mlebench.spec.params import Disclosures, Plan
-from mlebench.spec.paths import grade_path, repo_root, run_dir
+from mlebench.spec.params import Plan
+from mlebench.spec.paths import grade_path, integrity_path, repo_root, run_dir
 
 FORMAT = "mlebench-dvc bundle 1"
 MANIFEST = "manifest.json"
-UNDECLARED = "undeclared"
+INTEGRITY = "integrity.json"
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,7 @@ def build_bundle(
         staging = Path(tmp) / "bundle"
         notes: dict[str, dict[str, dict[str, Any]]] = {"truncated": {}, "omitted": {}}
         records, missing = [], []
+        verdicts: dict[tuple[str, int], dict[str, Any]] = {}
         for cid in ids:
             for seed in seeds:
                 path = grade_path(agent, cid, seed, base)
@@ -78,6 +85,10 @@ def build_bundle(
                     continue
                 records.append(json.loads(path.read_text(encoding="utf-8")))
                 _copy_cell(path, run_dir(agent, cid, seed, base), staging, f"cells/{cid}/{seed}", caps, notes)
+                verdict = integrity_path(agent, cid, seed, base)
+                verdicts[(cid, seed)] = load_verdict(verdict)
+                if verdict.is_file():
+                    shutil.copyfile(verdict, staging / "cells" / cid / str(seed) / INTEGRITY)
         for seed in seeds:
             entries = [
                 entry(r, f"cells/{r['competition_id']}/{seed}/submission.csv")
@@ -89,8 +100,14 @@ def build_bundle(
                 write_json(staging / "runs" / run_group(agent, seed) / "grading_report.json", report)
         config = plan.agent[agent]
         complexity = {c: load_competition(c, base).complexity for c in ids}
-        figures = agent_figures(records, agent, complexity, ids, plan.report.pad_missing)
-        disclosures = disclosed(config.disclosures)
+        flagged_count = plan.report.count_flagged
+        headline_records = [
+            c
+            for r in records
+            if (c := counted(r, verdicts[(r["competition_id"], r["seed"])], flagged_count)) is not None
+        ]
+        figures = agent_figures(headline_records, agent, complexity, ids, plan.report.pad_missing)
+        disclosures = config.disclosures.model_dump() if config.disclosures else {}  # a plan requires them
         hardware = {
             "profile": plan.hardware.model_dump(),
             "recorded": _distinct(r.get("hardware") for r in records),
@@ -106,6 +123,17 @@ def build_bundle(
             "agent_config": config.model_dump(mode="json"),
             "disclosures": disclosures,
             "pad_missing": plan.report.pad_missing,
+            "count_flagged": flagged_count,
+            "unisolated_cells": [
+                {"competition_id": r["competition_id"], "seed": r["seed"]}
+                for r in records
+                if not is_isolated(r)
+            ],
+            "flagged_cells": [
+                {"competition_id": cid, "seed": seed, "flags": v["flags"]}
+                for (cid, seed), v in sorted(verdicts.items())
+                if v["verdict"] == "flagged"
+            ],
             "figures": figures,
             "leaderboard_row": leaderboard_row(figures),
             "missing_cells": missing,
@@ -122,16 +150,6 @@ def build_bundle(
         write_json(staging / MANIFEST, {"format": FORMAT, "files": file_hashes(staging), **notes})
         _publish(staging, out)
     return submission
-
-
-def disclosed(disclosures: Disclosures | None) -> dict[str, Any]:
-    """Each disclosure as the agent config declares it, or ``"undeclared"``.
-
-    >>> disclosed(Disclosures(models=["gpt-4o"]))
-    {'models': ['gpt-4o'], 'test_feedback': 'undeclared', 'web_search': 'undeclared'}
-    """
-    values = disclosures.model_dump() if disclosures is not None else {}
-    return {name: values.get(name, UNDECLARED) for name in Disclosures.model_fields}
 
 
 def file_hashes(folder: Path) -> dict[str, str]:

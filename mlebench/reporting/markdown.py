@@ -36,8 +36,10 @@ def to_markdown(report: dict[str, Any]) -> str:
         lines += ["", "† computed by padding incomplete seeds with failing scores."]
     thresholds = threshold_line(report)
     lines += (["", thresholds] if thresholds else []) + ["", texts_line(report)]
+    lines += ["", f"Headline: {report.get('headline_rule', '')}."]
     lines += ["", "Leaderboard row (any medal %, mean ± SEM):", ""]
     lines += [f"- {agent}: {leaderboard_row(entry['groups'])}" for agent, entry in report["agents"].items()]
+    lines += _as_scored(report) + _integrity(report) + _disclosures(report)
     lines += _statuses(report) + _comparisons(report) + _cells(report)
     leaks = report.get("leaks", {})
     if leaks:
@@ -76,6 +78,64 @@ def _coverage(report: dict[str, Any], group: str, summary: dict[str, Any]) -> st
     declared = report.get("groups", {}).get(group, {}).get("declared", summary["competitions"])
     n = summary["competitions"]
     return str(n) if declared == n else f"{n} of {declared}"
+
+
+def _as_scored(report: dict[str, Any]) -> list[str]:
+    lines = [
+        "",
+        "## Headline and as scored",
+        "",
+        "As scored counts every graded cell as graded, flagged and unisolated ones included: a quick look, "
+        "never the headline.",
+        "",
+        "| agent | group | any medal % (headline) | any medal % (as scored) |",
+        "|---|---|---|---|",
+    ]
+    for agent, entry in report["agents"].items():
+        for group, s in entry["groups"].items():
+            scored = entry.get("as_scored", {}).get(group, s)
+            lines.append(
+                f"| {agent} | {group} | {format_pm(s['metrics']['any_medal'])} | "
+                f"{format_pm(scored['metrics']['any_medal'])} |"
+            )
+    return lines
+
+
+def _integrity(report: dict[str, Any]) -> list[str]:
+    lines = ["", "## Integrity flags", ""]
+    flags = report.get("integrity", [])
+    if flags:
+        lines += ["| cell | check | evidence |", "|---|---|---|"]
+        for f in flags:
+            evidence = "; ".join(f["evidence"]).replace("|", "\\|") or "(none recorded)"
+            cell = f"{f['agent']}/{f['competition_id']}/seed {f['seed']}"
+            lines.append(f"| {cell} | {f['check']} | {evidence} |")
+    else:
+        lines.append("No cell is flagged.")
+    counts: dict[str, int] = {}
+    for entry in report["agents"].values():
+        for verdict, n in entry.get("verdict_counts", {}).items():
+            counts[verdict] = counts.get(verdict, 0) + n
+    if counts:
+        lines += ["", "Verdicts: " + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())) + "."]
+    excluded = report.get("excluded", [])
+    if excluded:
+        lines += ["", f"Left out of the headline, unisolated ({len(excluded)} cells):", ""]
+        lines += [f"- {e['agent']}/{e['competition_id']}/seed {e['seed']}: {e['reason']}" for e in excluded]
+    return lines
+
+
+def _disclosures(report: dict[str, Any]) -> list[str]:
+    lines = ["", "## Disclosures", "", "| agent | models | uses test feedback | web search |"]
+    lines.append("|---|---|---|---|")
+    for agent, entry in report["agents"].items():
+        for d in entry.get("disclosures") or [{}]:
+            models = (", ".join(d["models"]) or "none") if "models" in d else "undeclared"
+            lines.append(
+                f"| {agent} | {models} | {d.get('uses_test_feedback', 'undeclared')} | "
+                f"{d.get('web_search', 'undeclared')} |"
+            )
+    return lines
 
 
 def _statuses(report: dict[str, Any]) -> list[str]:
@@ -120,8 +180,9 @@ def _cells(report: dict[str, Any]) -> list[str]:
         "",
         "## Per competition",
         "",
-        "| agent | competition | seed | status | score | gold | silver | bronze | median | medal |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| agent | competition | seed | status | score | gold | silver | bronze | median | medal | "
+        "isolation | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     leaks = report.get("leaks", {})
     for agent, entry in report["agents"].items():
@@ -132,7 +193,7 @@ def _cells(report: dict[str, Any]) -> list[str]:
                     f"| {agent} | {name} | {row['seed']} | {row['status']} | {_num(row['score'])} | "
                     f"{_num(row['gold_threshold'])} | {_num(row['silver_threshold'])} | "
                     f"{_num(row['bronze_threshold'])} | {_num(row['median_threshold'])} | "
-                    f"{row['medal']} |"
+                    f"{row['medal']} | {row.get('isolation') or ''} | {row.get('verdict') or ''} |"
                 )
     return lines
 

@@ -18,6 +18,11 @@ Ours on top:
   collect (a symlink, a folder, a file over the size bound) makes the cell ``invalid_submission``.
 - ``reason``: why the submission is invalid, or what failed; ``traceback`` for a ``grader_error``.
 - ``agent``, ``seed``, ``hardware`` (the profile), ``runner``, ``competition_version``.
+- ``isolation``: ``isolated`` (the agent ran in a container that never held the answers) or
+  ``unisolated``, with ``isolation_reason`` (e.g. the local runner: the agent could read the answers,
+  reach the network and the Docker socket). An unisolated cell is graded for a quick look but never counts
+  in a headline or a leaderboard row.
+- ``disclosures``: what the agent's config declares (models, uses_test_feedback, web_search), from run.json.
 - ``lineage`` (:class:`Lineage`): sha256 of the public split, the private answers, the submission, the agent
   folder, the resolved cell config, the grader code (``graders/``) and the competition folder's declaration
   and leaderboard; the git revision when available; where grading ran; the runner's own facts (image ids,
@@ -38,6 +43,7 @@ from mlebench.spec.cell import Cell
 from mlebench.spec.declarations import Competition
 from mlebench.spec.files import utc_now
 from mlebench.spec.hashing import sha256_file, sha256_json, sha256_tree
+from mlebench.spec.manifest import split_sha256
 
 STATUSES = (
     "ok",
@@ -90,6 +96,8 @@ class RunRecord:
     """Set when ``mlebench run`` dispatched the cell: the executor, its settings, the job, host and GPUs."""
     texts: dict = field(default_factory=dict)
     """The texts the agent read (:func:`mlebench.spec.texts.text_lineage`): source, git blob ids, sha256."""
+    disclosures: dict = field(default_factory=dict)
+    """What the agent config declares (models, uses_test_feedback, web_search); empty if it declares none."""
 
     def to_json(self) -> dict[str, Any]:
         """Return the record as ``run.json`` holds it (fallback fields only when there was a fallback)."""
@@ -99,6 +107,8 @@ class RunRecord:
             data.pop("runner_note")
         if not self.executor:
             data.pop("executor")
+        if not self.disclosures:
+            data.pop("disclosures")
         return data
 
     @classmethod
@@ -120,6 +130,13 @@ class RunRecord:
     def lineage(self) -> dict[str, str]:
         """Return what the runner adds to the grading record's lineage (image ids, network): none here."""
         return {}
+
+    def unisolated(self) -> str:
+        """Why the agent was not isolated from the answers ("" when it was): runners without a container."""
+        return (
+            f"the {self.runner} runner ran the agent without a container: it could read the answers, reach "
+            "the network and the Docker socket"
+        )
 
     def failure(self) -> str:
         """Why the agent's part failed, for the grading record's reason ("" when it did not)."""
@@ -227,6 +244,9 @@ class GradeRecord:
     competition_version: int
     lineage: Lineage
     timings: Timings
+    isolation_reason: str = "no usable run record: how the agent ran is unknown"
+    """Why the cell is ``unisolated``; empty when it is isolated."""
+    disclosures: dict = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """Return the record as written: MLE-bench's fields first, in their order, then ours."""
@@ -240,6 +260,9 @@ class GradeRecord:
             seed=self.seed,
             hardware=self.hardware,
             runner=self.runner,
+            isolation="unisolated" if self.isolation_reason else "isolated",
+            isolation_reason=self.isolation_reason,
+            disclosures=self.disclosures,
             competition_version=self.competition_version,
             lineage=self.lineage.to_json(),
             timings=asdict(self.timings),
@@ -292,8 +315,8 @@ def grade_record(
     if status == "invalid_submission" and outcome.status == "no_submission":
         result.update(submission_exists=True, valid_submission=False)
     lineage = Lineage(
-        public_sha256=sha256_tree(cell.public),
-        private_sha256=sha256_tree(cell.private),
+        public_sha256=split_sha256(cell.public),
+        private_sha256=split_sha256(cell.private),
         submission_sha256=sha256_file(submission)
         if submission.is_file() and not submission.is_symlink()
         else None,
@@ -327,6 +350,7 @@ def grade_record(
             agent_seconds=run.agent_seconds if run else None,
             grade_seconds=outcome.grade_seconds,
         ),
+        **({"isolation_reason": run.unisolated(), "disclosures": run.disclosures} if run else {}),
     )
 
 

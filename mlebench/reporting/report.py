@@ -7,9 +7,16 @@ padding a split takes as many seeds as its least-graded competition has; with ``
 many as its most-graded one, absent entries failing. The report's groups are the plan's competition set
 and each leaderboard split (low, medium, high, all, embedded) its competitions cover.
 
+The headline (each agent's ``groups``, the leaderboard row, ``metrics.json``, ``headline.csv``) counts
+cells as :func:`mlebench.reporting.verdicts.counted` says: unisolated cells are left out, flagged cells
+count as no medal unless ``report.count_flagged``. ``as_scored`` holds the same groups over every graded
+cell as scored (flagged and unisolated included): a quick look, never the headline.
+
 ``report.json`` holds, besides the groups: status counts, per-competition rows with each cell's lineage,
-paired comparisons of every two agents (:mod:`mlebench.reporting.compare`), known leaks, a place for
-integrity verdicts, and any-time curves when snapshot records exist. ``report.md``, ``report.html``
+isolation and integrity verdict, every integrity flag (``integrity``: cell, check, evidence), the cells
+left out of the headline (``excluded``), each agent's disclosures, paired comparisons of every two agents
+(:mod:`mlebench.reporting.compare`, as scored), known leaks, and any-time curves when snapshot records
+exist. ``report.md``, ``report.html``
 (:mod:`mlebench.reporting.html`) and ``headline.csv`` (the DVC plot) are rendered from it.
 """
 
@@ -36,9 +43,10 @@ from mlebench.reporting.stats import (
     split_figures,
     split_members,
 )
+from mlebench.reporting.verdicts import UNCHECKED, counted, is_isolated, load_verdict
 from mlebench.spec.declarations import Competition, all_competition_ids, load_competition
 from mlebench.spec.files import write_json, write_text
-from mlebench.spec.paths import audit_path, grade_path, report_dir
+from mlebench.spec.paths import audit_path, grade_path, integrity_path, report_dir
 
 __all__ = [
     "aggregate",
@@ -59,17 +67,41 @@ def write_report(
     seeds: list[int],
     root: Path | None = None,
     pad_missing: bool = False,
+    count_flagged: bool = False,
+    integrity: bool = False,
 ) -> dict[str, Any]:
-    """Aggregate every grading record of the plan into ``report/``: json, md, html, metrics, headline.csv."""
+    """Aggregate every grading record of the plan into ``report/``: json, md, html, metrics, headline.csv.
+
+    With ``integrity`` (the plan has an integrity stage, so its files are the report's deps) each cell's
+    integrity.json gives its verdict; without, every cell is ``unchecked``.
+    """
     ids = competition_set["ids"]
     records = load_records([grade_path(a, c, s, root) for a in agents for c in ids for s in seeds])
+    verdicts = {
+        (a, c, s): load_verdict(integrity_path(a, c, s, root))
+        for a in agents
+        for c in ids
+        for s in seeds
+        if integrity
+    }
     complexity = {c: load_competition(c, root).complexity for c in ids}
     leaks = {c: known_leaks(json.loads(audit_path(c, root).read_text(encoding="utf-8"))) for c in ids}
     declared = declared_sizes(load_competition(c, root).complexity for c in all_competition_ids(root))
     thresholds = {c: threshold_state(load_competition(c, root)) for c in ids}
     name = competition_set["name"]
     report = aggregate(
-        records, agents, ids, seeds, name, complexity, leaks, pad_missing, declared, thresholds=thresholds
+        records,
+        agents,
+        ids,
+        seeds,
+        name,
+        complexity,
+        leaks,
+        pad_missing,
+        declared,
+        thresholds=thresholds,
+        verdicts=verdicts,
+        count_flagged=count_flagged,
     )
     out = report_dir(root)
     write_json(out / "report.json", report)
@@ -92,6 +124,8 @@ def aggregate(
     declared: dict[str, int] | None = None,
     snapshots: list[dict[str, Any]] | None = None,
     thresholds: dict[str, str] | None = None,
+    verdicts: dict[tuple[str, str, int], dict[str, Any]] | None = None,
+    count_flagged: bool = False,
 ) -> dict[str, Any]:
     """Build the report for every agent over one competition set and the leaderboard splits it covers.
 
@@ -101,8 +135,14 @@ def aggregate(
     ``competition_id``, ``seed``, ``elapsed_secs``, ``any_medal``); no stage writes them yet.
     ``thresholds`` gives each competition's :func:`threshold_state`; each group counts its members' states.
     The report's ``task_texts`` counts the graded cells whose agent read v1's texts (``mlebench``) or ours.
+    ``verdicts`` are the cells' integrity verdicts (:func:`mlebench.reporting.verdicts.load_verdict`;
+    absent: unchecked).
     """
     by_cell = {(r["agent"], r["competition_id"], r["seed"]): r for r in records}
+    verdicts = verdicts or {}
+    headline_cells = {
+        k: c for k, r in by_cell.items() if (c := counted(r, verdicts.get(k), count_flagged)) is not None
+    }
     groups = _groups(set_name, competition_ids, complexity)
     report: dict[str, Any] = {
         "competition_set": set_name,
@@ -125,21 +165,40 @@ def aggregate(
         },
         "leaks": {c: v for c, v in (leaks or {}).items() if v and c in competition_ids},
         "task_texts": task_texts(records),
-        "integrity": [],
+        "count_flagged": count_flagged,
+        "headline_rule": "isolated cells only; flagged cells "
+        + ("count as scored (report.count_flagged)" if count_flagged else "count as no medal"),
+        "integrity": [
+            {"agent": k[0], "competition_id": k[1], "seed": k[2], **flag}
+            for k in sorted(by_cell)
+            for flag in verdicts.get(k, UNCHECKED)["flags"]
+        ],
+        "excluded": [
+            {"agent": k[0], "competition_id": k[1], "seed": k[2], "reason": _excluded(r)}
+            for k, r in sorted(by_cell.items())
+            if not is_isolated(r)
+        ],
         "agents": {},
     }
     for agent in agents:
-        entry: dict[str, Any] = {"groups": {}, "status_counts": {}, "per_competition": {}}
+        entry: dict[str, Any] = {"groups": {}, "as_scored": {}, "status_counts": {}, "per_competition": {}}
         for name, (_, members) in groups.items():
-            entry["groups"][name] = _group_summary(by_cell, agent, members, seeds, pad_missing)
+            entry["groups"][name] = _group_summary(headline_cells, agent, members, seeds, pad_missing)
+            entry["as_scored"][name] = _group_summary(by_cell, agent, members, seeds, pad_missing)
         agent_records = [
             by_cell[k] for k in itertools.product([agent], competition_ids, seeds) if k in by_cell
         ]
         counts = Counter(r["status"] for r in agent_records)
         entry["status_counts"] = {status: counts.get(status, 0) for status in STATUSES}
         entry["status_counts"]["missing"] = len(competition_ids) * len(seeds) - len(agent_records)
+        keys = [(r["agent"], r["competition_id"], r["seed"]) for r in agent_records]
+        entry["verdict_counts"] = dict(Counter(verdicts.get(k, UNCHECKED)["verdict"] for k in keys))
+        entry["disclosures"] = _distinct([r.get("disclosures") or {} for r in agent_records])
         for cid in competition_ids:
-            entry["per_competition"][cid] = [_cell_row(by_cell.get((agent, cid, s)), s) for s in seeds]
+            entry["per_competition"][cid] = [
+                _cell_row(by_cell.get((agent, cid, s)), s, verdicts.get((agent, cid, s), UNCHECKED))
+                for s in seeds
+            ]
         report["agents"][agent] = entry
     report["comparisons"] = [
         paired_comparison(by_cell, a, b, competition_ids, seeds) for a, b in itertools.combinations(agents, 2)
@@ -149,13 +208,17 @@ def aggregate(
 
 
 def headline(report: dict[str, Any]) -> dict[str, Any]:
-    """Pick the few numbers ``dvc metrics show`` displays: any-medal % mean and SEM per agent and group."""
+    """Pick the few numbers ``dvc metrics show`` displays: any-medal % mean and SEM per agent and group.
+
+    ``any_medal_pct`` is the headline; ``any_medal_pct_as_scored`` counts every graded cell as scored.
+    """
     out: dict[str, Any] = {}
     for agent, entry in report["agents"].items():
         for group, summary in entry["groups"].items():
             out.setdefault(agent, {})[group] = {
                 "any_medal_pct": summary["metrics"]["any_medal"]["mean"],
                 "any_medal_pct_sem": summary["metrics"]["any_medal"]["sem"],
+                "any_medal_pct_as_scored": entry["as_scored"][group]["metrics"]["any_medal"]["mean"],
                 "seeds": summary["seeds"],
                 "complete_seeds": summary["complete_seeds"],
             }
@@ -258,20 +321,36 @@ _ROW_KEYS = (
 )
 
 
-def _cell_row(record: dict[str, Any] | None, seed: int) -> dict[str, Any]:
+def _cell_row(record: dict[str, Any] | None, seed: int, verdict: dict[str, Any]) -> dict[str, Any]:
     if record is None:
         row: dict[str, Any] = {"seed": seed, "medal": "", **{k: None for k in _ROW_KEYS}}
         row.update(status="missing", reason="", hardware="", lineage={}, timings={})
+        row.update(isolation=None, verdict=None, flags=[])
         return row
     medal = next((m for m in ("gold", "silver", "bronze") if record.get(f"{m}_medal")), "")
     return {
         "seed": seed,
         "medal": medal,
         **{k: record.get(k) for k in _ROW_KEYS},
+        "isolation": "isolated" if is_isolated(record) else "unisolated",
+        "verdict": verdict["verdict"],
+        "flags": verdict["flags"],
         "hardware": (record.get("hardware") or {}).get("name", ""),
         "lineage": record.get("lineage") or {},
         "timings": record.get("timings") or {},
     }
+
+
+def _excluded(record: dict[str, Any]) -> str:
+    return record.get("isolation_reason") or "the record does not say the agent ran isolated"
+
+
+def _distinct(values: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for value in values:
+        if value not in out:
+            out.append(value)
+    return out
 
 
 def _cell(value: float | None) -> str:

@@ -4,12 +4,16 @@ Checks, each problem naming the file it is about:
 
 - every file against the manifest (changed, missing, or not listed);
 - one v1 grading report per declared seed, each with one entry per competition and totals that add up;
+- the locally prepared answers against their manifest (a changed file is named and nothing is re-graded
+  against it; a ``--data-dir`` folder without a manifest is used with a warning);
 - every submission re-graded against the locally prepared answers: score, thresholds and medal flags must
   equal both the report entry and the cell's grading record;
 - each record's lineage against this checkout: the competition's declaration hash and version, the grader
   code hash, the prepared answers' and public split's hashes, the submission's hash, the hardware profile,
   and the run record's agent and config hashes;
-- the claimed per-split figures against those recomputed from the re-graded results.
+- the claimed per-split figures against those recomputed from the re-graded results, counted as the
+  headline counts them (unisolated cells left out, flagged ones as no medal unless the bundle says
+  ``count_flagged``; isolation from each cell's grade.json, the verdict from its integrity.json).
 
 The leaderboard row printed on success is computed from the re-graded results, not from the claims.
 """
@@ -27,14 +31,16 @@ from pathlib import Path
 from typing import Any
 
 from graders.grade import grade
-from mlebench.reporting.bundle import MANIFEST, file_hashes, run_group
+from mlebench.reporting.bundle import INTEGRITY, MANIFEST, file_hashes, run_group
 from mlebench.reporting.records import competition_hash
 from mlebench.reporting.stats import agent_figures, leaderboard_row
 from mlebench.reporting.v1 import ENTRY_FIELDS, totals
+from mlebench.reporting.verdicts import counted, load_verdict
 from mlebench.spec.datadir import prepared_in
 from mlebench.spec.declarations import Competition, load_competition
-from mlebench.spec.errors import ConfigError
+from mlebench.spec.errors import ConfigError, DataError
 from mlebench.spec.hashing import sha256_file, sha256_tree
+from mlebench.spec.manifest import verify_split
 from mlebench.spec.paths import prepared_dir, repo_root
 
 GRADED = tuple(f for f in ENTRY_FIELDS if f not in ("competition_id", "created_at", "submission_path"))
@@ -86,6 +92,7 @@ class _Verifier:
         self.folder, self.root, self.data_dir = folder, root, data_dir
         self.problems: list[str] = []
         self.trees: dict[Path, str] = {}
+        self.verdicts: dict[tuple[str, int], dict[str, Any]] = {}
 
     def run(self, pad_missing: bool | None) -> Verification:
         manifest = self._json(MANIFEST)
@@ -105,7 +112,13 @@ class _Verifier:
         pad = submission.get("pad_missing", False) if pad_missing is None else pad_missing
         complexity = {cid: comp.complexity for cid, comp in comps.items() if comp is not None}
         known = [cid for cid in ids if cid in complexity]
-        figures = agent_figures(regraded, agent, complexity, known, pad)
+        flagged_count = submission.get("count_flagged", False)
+        headline = [
+            c
+            for r in regraded
+            if (c := counted(r, self.verdicts[(r["competition_id"], r["seed"])], flagged_count)) is not None
+        ]
+        figures = agent_figures(headline, agent, complexity, known, pad)
         if pad == submission.get("pad_missing", False):
             for split, claimed in submission.get("figures", {}).items():
                 ours = figures.get(split, {}).get("metrics", {}).get("any_medal", {}).get("per_seed")
@@ -186,6 +199,11 @@ class _Verifier:
                 f"(run `mlebench prepare -c {comp.id}`)"
             )
             return None
+        try:
+            self.trees[private] = verify_split(private, missing="warn" if self.data_dir else "refuse")
+        except DataError as exc:
+            self.problems.append(f"{cell}/grade.json: not re-graded: {exc}")
+            return None
         if item.get("submission_path") != f"{cell}/submission.csv":
             self.problems.append(
                 f"{rel}: {comp.id}: submission_path {item.get('submission_path')!r} is not "
@@ -206,7 +224,15 @@ class _Verifier:
                         f"{where}: {key} claimed {claimed.get(key)!r}, re-graded {fields[key]!r}"
                     )
         self._check_lineage(cell, record, agent, seed, comp, hardware, submission)
-        return {"agent": agent, "competition_id": comp.id, "seed": seed, **{k: fields[k] for k in GRADED}}
+        try:
+            self.verdicts[(comp.id, seed)] = load_verdict(self.folder / cell / INTEGRITY)
+        except DataError as exc:
+            self.problems.append(str(exc))
+            self.verdicts[(comp.id, seed)] = {"verdict": "flagged", "flags": []}
+        isolation = record.get("isolation")
+        return {"agent": agent, "competition_id": comp.id, "seed": seed, "isolation": isolation} | {
+            k: fields[k] for k in GRADED
+        }
 
     def _check_lineage(
         self,

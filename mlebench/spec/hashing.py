@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 _CHUNK = 1 << 20
@@ -24,19 +24,33 @@ def sha256_tree(path: Path, exclude: tuple[str, ...] = ("__pycache__",)) -> str:
 
     Symlinks are hashed by their target text, never followed. A single file hashes as its manifest of one.
     """
-    digest = hashlib.sha256()
     if path.is_file():
-        digest.update(f"{path.name}\0{sha256_file(path)}\n".encode())
-        return digest.hexdigest()
+        return tree_digest({path.name: sha256_file(path)})
+    return tree_digest({rel: _entry_hash(item) for rel, item in tree_files(path, exclude)})
+
+
+def tree_files(path: Path, exclude: tuple[str, ...] = ("__pycache__",)) -> list[tuple[str, Path]]:
+    """Every regular file and symlink under ``path`` (bytecode and ``exclude``-d folders left out), sorted."""
+    out = []
     for item in sorted(path.rglob("*")):
         rel = item.relative_to(path)
         if any(part in exclude for part in rel.parts) or item.suffix == ".pyc":
             continue
-        if item.is_symlink():
-            digest.update(f"{rel.as_posix()}\0link:{item.readlink()}\n".encode())
-        elif item.is_file():
-            digest.update(f"{rel.as_posix()}\0{sha256_file(item)}\n".encode())
+        if item.is_symlink() or item.is_file():
+            out.append((rel.as_posix(), item))
+    return out
+
+
+def tree_digest(hashes: dict[str, str]) -> str:
+    """Return the :func:`sha256_tree` of a folder from its files' hashes (POSIX relative path → hash)."""
+    digest = hashlib.sha256()
+    for rel in sorted(hashes, key=PurePosixPath):
+        digest.update(f"{rel}\0{hashes[rel]}\n".encode())
     return digest.hexdigest()
+
+
+def _entry_hash(item: Path) -> str:
+    return f"link:{item.readlink()}" if item.is_symlink() else sha256_file(item)
 
 
 def sha256_json(data: Any) -> str:

@@ -32,20 +32,16 @@ class _Strict(BaseModel):
 
 
 class Disclosures(_Strict):
-    """What a leaderboard entry declares about how its agent worked; a field left out is *undeclared*.
+    """What an agent declares about how it worked, recorded with every score it gets; nothing is assumed.
 
-    ``models``: the models the agent calls (``[]``: none). ``test_feedback``: whether the agent got any
-    feedback computed from the test answers (MLE-bench's #138). ``web_search``: whether it searched the web.
-    Nothing here is assumed: a bundle writes "undeclared" for every field the agent config leaves out.
+    ``models``: the models the agent calls (``[]``: none). ``uses_test_feedback``: whether the agent gets
+    any feedback computed from the test answers (MLE-bench's #138, e.g. grading against them to pick a
+    submission). ``web_search``: whether it searches the web. Every key is required.
     """
 
-    models: list[str] | None = None
-    test_feedback: bool | None = None
-    web_search: bool | None = None
-
-    @model_serializer(mode="wrap")
-    def _declared_only(self, handler: Any) -> dict[str, Any]:
-        return {k: v for k, v in handler(self).items() if v is not None}
+    models: list[str]
+    uses_test_feedback: bool
+    web_search: bool
 
 
 class AgentConfig(_Strict):
@@ -53,8 +49,8 @@ class AgentConfig(_Strict):
 
     ``network`` is what the Docker runner gives the agent's container: ``none`` (the default: no network at
     all) or ``egress`` (the engine's default bridge, e.g. for an LLM API). It is recorded in the lineage.
-    ``disclosures`` (optional) is what the agent declares for a leaderboard entry (:class:`Disclosures`);
-    an agent without it serialises exactly as before, so its params and config hash do not change.
+    ``disclosures`` is what the agent declares (:class:`Disclosures`): required of every agent a plan
+    holds (:class:`Plan`), optional here only so a test can build a bare config to run.
     """
 
     path: str
@@ -104,9 +100,13 @@ class ReportSettings(_Strict):
     Off (the default, MLE-bench's default): a split's seed count is the smallest number of graded entries
     among its competitions. On (MLE-bench's ``--pad-missing``, the leaderboard's footnoted rows): the
     largest, with absent entries counted as no submission and no medal.
+
+    ``count_flagged``: off (the default), a cell its integrity verdict flags keeps its score but counts as
+    no medal in the headline; on, it counts as scored. The report shows both figures either way.
     """
 
     pad_missing: bool = False
+    count_flagged: bool = False
 
 
 class TextSettings(_Strict):
@@ -159,6 +159,17 @@ class Plan(_Strict):
     report: ReportSettings = ReportSettings()
     descriptions: TextSettings = TextSettings()
     data: DataSettings = DataSettings()
+
+    @field_validator("agent")
+    @classmethod
+    def _disclosed(cls, value: dict[str, AgentConfig]) -> dict[str, AgentConfig]:
+        undeclared = [name for name, cfg in value.items() if cfg.disclosures is None]
+        if undeclared:
+            raise ValueError(
+                f"agent(s) {', '.join(undeclared)} declare no disclosures: add to conf/agent/<name>.yaml "
+                "`disclosures: {models: [...], uses_test_feedback: true|false, web_search: true|false}`"
+            )
+        return value
 
     @field_validator("seeds")
     @classmethod

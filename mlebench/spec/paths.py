@@ -53,6 +53,11 @@ def private_dir(competition_id: str, root: Path | None = None) -> Path:
     return prepared_dir(competition_id, root) / "private"
 
 
+def manifest_path(competition_id: str, root: Path | None = None) -> Path:
+    """Return the prepared split's manifest (sha256 of every public and private file; spec/manifest.py)."""
+    return prepared_dir(competition_id, root) / "manifest.json"
+
+
 def selfcheck_path(competition_id: str, root: Path | None = None) -> Path:
     """Return where the self-check (answers and sample submission graded before any agent) is written."""
     return (root or repo_root()) / "data" / "selfcheck" / f"{competition_id}.json"
@@ -71,6 +76,15 @@ def run_dir(agent: str, competition_id: str, seed: int, root: Path | None = None
 def grade_path(agent: str, competition_id: str, seed: int, root: Path | None = None) -> Path:
     """One cell's grading record."""
     return (root or repo_root()) / "grades" / agent / competition_id / f"{seed}.json"
+
+
+def integrity_path(agent: str, competition_id: str, seed: int, root: Path | None = None) -> Path:
+    """One cell's integrity verdict (``integrity.json``: clean or flagged, with evidence), beside its grade.
+
+    Its own tree, not the run directory: that is the run stage's out, which no other stage may write into.
+    The integrity stage writes it; the report reads it (absent: the cell is ``unchecked``).
+    """
+    return (root or repo_root()) / "integrity" / agent / competition_id / f"{seed}.json"
 
 
 def report_dir(root: Path | None = None) -> Path:

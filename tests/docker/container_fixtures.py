@@ -24,6 +24,7 @@ from cells import run_docker
 from mlebench.execution.docker.agent import ContainerRunRecord
 from mlebench.execution.docker.engine import connect, engine_problem, in_ci
 from mlebench.execution.docker.images import ImageRef, env_image
+from mlebench.spec.manifest import write_manifest
 from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,6 +108,7 @@ def titanic(prepare_once: Callable[[str], Any], tmp_path_factory: pytest.TempPat
     shutil.copytree(prepared.private, base / "private")
     token = f"SECRET-{uuid.uuid4().hex}"
     (base / "private" / "secret_token.txt").write_text(token + "\n", encoding="utf-8")
+    write_manifest(base)
     return Competition("titanic-lite", base / "public", base / "private", token)
 
 

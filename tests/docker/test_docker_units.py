@@ -19,6 +19,7 @@ from mlebench.execution.docker.extract import extract_tar, fetch_file
 from mlebench.execution.docker.images import BuildContext
 from mlebench.execution.runners import choose_runner, run_cell
 from mlebench.reporting.records import GradeOutcome, RunRecord, cell_status
+from mlebench.spec.manifest import write_manifest
 from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -195,6 +196,7 @@ def _probe(tmp_path: Path) -> AgentConfig:
     public = tmp_path / "public"
     public.mkdir()
     (public / "sample_submission.csv").write_text("id,y\n1,0\n")
+    write_manifest(tmp_path)
     return AgentConfig(path="agents/probe", command=["python", "main.py"], kwargs={"model": "m"})
 
 

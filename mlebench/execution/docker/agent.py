@@ -46,6 +46,7 @@ from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.files import utc_now
 from mlebench.spec.hashing import sha256_json, sha256_tree
+from mlebench.spec.manifest import split_sha256
 from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
 
 if TYPE_CHECKING:
@@ -105,6 +106,10 @@ class ContainerRunRecord(RunRecord):
     def rejected_submission(self) -> str:
         """Why a submission.csv that existed was not collected."""
         return self.submission_rejected or super().rejected_submission()
+
+    def unisolated(self) -> str:
+        """Return "": the agent ran in its own container, which never held the answers."""
+        return ""
 
     def lineage(self) -> dict[str, str]:
         """Return the images the agent ran in and its network, for the grading record."""
@@ -274,7 +279,7 @@ def run_docker(
         extraction_notes=outcome.notes,
         agent_sha256=sha256_tree(agent_dir),
         config_sha256=sha256_json(cell.config("docker", docker=settings.model_dump())),
-        public_sha256=sha256_tree(public),
+        public_sha256=split_sha256(public),
         python="(the agent image's)",
         reason=outcome.reason,
         network=agent.network,

@@ -1,0 +1,77 @@
+"""What gates a medal: a cell's isolation (from its grading record) and its integrity verdict.
+
+A cell's verdict comes from its ``integrity.json`` (:func:`mlebench.spec.paths.integrity_path`, written by
+the integrity stage): ``clean`` or ``flagged``, with the flagged checks and their evidence; without one it
+is ``unchecked``. :func:`counted` decides how a graded cell enters a headline or a leaderboard row:
+
+- an ``unisolated`` cell (no container: the agent could read the answers) never counts — it is left out,
+  as if not graded;
+- a ``flagged`` cell keeps its score but counts as no medal, unless ``report.count_flagged`` is true;
+- ``clean`` and ``unchecked`` cells count as graded.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from mlebench.spec.errors import DataError
+
+VERDICTS = ("clean", "flagged", "unchecked")
+MEDALS = ("any_medal", "gold_medal", "silver_medal", "bronze_medal")
+UNCHECKED: dict[str, Any] = {"verdict": "unchecked", "flags": [], "checked_at": None}
+
+
+def load_verdict(path: Path) -> dict[str, Any]:
+    """Read one cell's integrity.json as ``{verdict, flags: [{check, evidence}], checked_at}``.
+
+    A missing file is ``unchecked``; a file that is not a verdict is a DataError naming it.
+    """
+    if not path.is_file():
+        return dict(UNCHECKED)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        verdict = data["verdict"]
+        checks = list(data.get("checks") or [])
+        flags = [
+            {"check": str(c["check"]), "evidence": list(c.get("evidence") or [])}
+            for c in checks
+            if c["flagged"]
+        ]
+    except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError) as exc:
+        raise DataError(f"{path}: not an integrity verdict ({type(exc).__name__}: {exc})") from None
+    if verdict not in ("clean", "flagged"):
+        raise DataError(f"{path}: verdict {verdict!r} is neither 'clean' nor 'flagged'")
+    for key in ("plagiarism", "judge"):
+        section = data.get(key)
+        if isinstance(section, dict) and section.get("flagged"):
+            flags.append({"check": key, "evidence": list(section.get("evidence") or [])})
+    return {"verdict": verdict, "flags": flags, "checked_at": data.get("checked_at")}
+
+
+def is_isolated(record: Mapping[str, Any]) -> bool:
+    """Whether a grading record says its agent ran isolated (a record that does not say is not)."""
+    return record.get("isolation") == "isolated"
+
+
+def counted(
+    record: Mapping[str, Any], verdict: Mapping[str, Any] | None, count_flagged: bool = False
+) -> Mapping[str, Any] | None:
+    """Return the record as a headline counts it: None when unisolated, medals off when flagged.
+
+    >>> rec = {"isolation": "isolated", "any_medal": True, "gold_medal": True, "silver_medal": False,
+    ...        "bronze_medal": False, "score": 0.9}
+    >>> flagged = {"verdict": "flagged"}
+    >>> no_medal, as_scored = counted(rec, flagged), counted(rec, flagged, count_flagged=True)
+    >>> no_medal["any_medal"], no_medal["score"], as_scored["any_medal"]
+    (False, 0.9, True)
+    >>> counted({**rec, "isolation": "unisolated"}, None) is None
+    True
+    """
+    if not is_isolated(record):
+        return None
+    if (verdict or UNCHECKED)["verdict"] == "flagged" and not count_flagged:
+        return {**record, **dict.fromkeys(MEDALS, False)}
+    return record
