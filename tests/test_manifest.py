@@ -41,7 +41,7 @@ def checkout(tmp_path: Path, prepare_once) -> Path:
     """Build a checkout with titanic-lite prepared (manifest included) and a cell that submitted a sample."""
     root = tmp_path / "checkout"
     root.mkdir()
-    for name in ("competitions", "graders", "agents", "conf"):
+    for name in ("competitions", "graders", "agents", "conf", "params.yaml"):
         (root / name).symlink_to(ROOT / name)
     prepared = prepare_once(CID)
     shutil.copytree(prepared.out, root / "data" / "prepared" / CID)
