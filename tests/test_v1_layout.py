@@ -169,7 +169,13 @@ def _checkout(root: Path, data: dict[str, str]) -> Path:
     for name in ("competitions", "graders", "agents", "conf"):
         (root / name).symlink_to(ROOT / name)
     plan = {
-        "agent": {"dummy": {"path": "agents/dummy", "command": ["python", "main.py"], "disclosures": {"models": [], "uses_test_feedback": False, "web_search": False}}},
+        "agent": {
+            "dummy": {
+                "path": "agents/dummy",
+                "command": ["python", "main.py"],
+                "disclosures": {"models": [], "uses_test_feedback": False, "web_search": False},
+            }
+        },
         "competition_set": {"name": "custom", "ids": ["titanic-lite"]},
         "hardware": {
             "name": "cpu",
