@@ -96,9 +96,10 @@ def competition_thresholds(competition: Competition, higher_is_better: bool) -> 
 def grade(competition: Competition, submission_path: Path, private_dir: Path) -> GradeResult:
     """Grade the submission at ``submission_path`` against ``private_dir / competition.submission.answers``.
 
-    A missing file gives ``no_submission`` and an :class:`InvalidSubmission` gives ``invalid_submission``
-    with its reasons. Anything else (an unknown metric, a bad leaderboard or answers file, a metric
-    failing on validated input) is a bug on our side and propagates with its traceback.
+    A missing path gives ``no_submission``; anything else at the path that cannot be scored (a symbolic
+    link, a folder, a named pipe, bytes that are not a CSV, ...) is an :class:`InvalidSubmission` and gives
+    ``invalid_submission`` with its reasons. Anything else (an unknown metric, a bad leaderboard or answers
+    file, a metric failing on validated input) is a bug on our side and propagates with its traceback.
     """
     started = time.perf_counter()
     metric = get_metric(competition.metric.name)
@@ -118,7 +119,7 @@ def grade(competition: Competition, submission_path: Path, private_dir: Path) ->
             grade_seconds=time.perf_counter() - started,
         )
 
-    if not submission_path.is_file():
+    if not (submission_path.is_symlink() or submission_path.exists()):
         return result("no_submission", f"no submission file at {submission_path}")
     answers = read_answers(Path(private_dir) / competition.submission.answers)
     args = dict(competition.metric.args)
