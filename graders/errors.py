@@ -18,8 +18,8 @@ class InvalidSubmission(Exception):
     ----------
     reasons
         One human-readable sentence per problem, each naming the column, id or value at fault. A reason
-    longer than :data:`MAX_REASON` characters (one quoting a huge submitted value) keeps its start and end
-    and says how much was cut.
+        longer than :data:`MAX_REASON` characters (one quoting a huge submitted value) keeps its start
+        and end and says how much was cut.
 
     Examples
     --------

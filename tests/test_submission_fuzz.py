@@ -302,3 +302,13 @@ def test_random_bytes_regression(titanic_cell: Cell) -> None:
     path.write_bytes(b"\x8f\r\x00\xc3(" + bytes(range(256)))
     result = grade(load_competition("titanic-lite"), path, titanic_cell.private)
     assert result.status == "invalid_submission" and "not UTF-8 text" in result.reason, result.reason
+
+
+def test_a_huge_value_is_clipped_in_its_reason(titanic_cell: Cell) -> None:
+    """Regression (found by the fuzz test): a 1 MB id came back whole inside the reason."""
+    path = titanic_cell.run_dir / "submission.csv"
+    sample = (titanic_cell.run_dir / "real.csv").read_text().splitlines()
+    path.write_text("\n".join([sample[0], "9" * (1 << 20) + ",0", *sample[2:]]) + "\n")
+    result = grade(load_competition("titanic-lite"), path, titanic_cell.private)
+    assert result.status == "invalid_submission" and "unexpected ids" in result.reason
+    assert "characters cut" in result.reason and len(result.reason) < 3 * MAX_REASON, len(result.reason)
