@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 
 from mlebench.spec.declarations import Submission
 
-from ._cells import Where
+from ._cells import Where, as_text
 from ._csv import UnreadableCSV, read_csv_strings
 from ._text import SHOWN, count, quote, some
 from .errors import InvalidSubmission
@@ -235,7 +235,7 @@ def _match_positions(
         return [], None
     if len(ids) != len(answer_ids):
         return [], None  # the row-count reason is reported by the caller
-    wrong = np.flatnonzero(ids.astype(str) != answer_ids.astype(str))
+    wrong = np.flatnonzero(as_text(ids) != as_text(answer_ids))
     if wrong.size:
         shown = [f"row {i + 1}: {ids[i]!r}, expected {answer_ids[i]!r}" for i in wrong[:SHOWN]]
         return [

@@ -312,3 +312,19 @@ def test_a_huge_value_is_clipped_in_its_reason(titanic_cell: Cell) -> None:
     result = grade(load_competition("titanic-lite"), path, titanic_cell.private)
     assert result.status == "invalid_submission" and "unexpected ids" in result.reason
     assert "characters cut" in result.reason and len(result.reason) < 3 * MAX_REASON, len(result.reason)
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "f1_micro", "f1_macro"])
+def test_one_huge_label_does_not_blow_up_a_label_metric(metric: str) -> None:
+    """Regression (found by the fuzz test on cmudict-g2p): one huge label asked numpy for 39 GiB.
+
+    ``astype(str)`` made a fixed-width array, so one 2 MB label among 5,000 rows took 39 GiB
+    (MemoryError, a grader_error; or the OOM killer).
+    """
+    from graders.registry import get_metric
+
+    labels = np.array(["a", "b"] * 2500, dtype=object)
+    pred = labels.copy()
+    pred[0] = "x" * (8 << 20)  # fixed width: 5,000 rows x 8 Mi chars x 4 bytes = 160 GiB
+    score = get_metric(metric).fn(labels, pred)
+    assert 0.0 < score < 1.0
