@@ -10,6 +10,14 @@ function is loaded, nor shipped in the agent's image.
 
 Usage: ``validate [PATH]`` (default ``$SUBMISSION_DIR/submission.csv``). Exit status 0 when valid, 1 when
 invalid, 2 when the check itself could not run.
+
+``validate --serve`` answers the same check over HTTP on ``127.0.0.1:5000`` the way MLE-bench v1's
+in-container server does, so agents written for v1 work unchanged: ``POST /validate`` with a multipart
+form field named ``file`` (``curl -X POST -F "file=@submission.csv" http://localhost:5000/validate``)
+returns 200 and ``{"result": "Submission is valid."}`` or ``{"result": "Submission invalid! <reasons>"}``,
+or 500 and ``{"error": ..., "details": ...}`` when the check could not run; ``GET /health`` returns
+``{"status": "running"}``. It binds the loopback interface only and reads nothing but the uploaded bytes
+and the public inputs above. The agent container's entry point (``agent-entry``) starts it.
 """
 
 from __future__ import annotations
@@ -18,13 +26,37 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 SPEC = Path(os.environ.get("MLEBENCH_VALIDATION_SPEC", "/opt/mlebench/competition.json"))
 EXIT_VALID, EXIT_INVALID, EXIT_UNCHECKED = 0, 1, 2
+HOST, PORT = "127.0.0.1", 5000
+MAX_UPLOAD = 512 * 1024 * 1024
+"""The largest upload the server reads: the runner collects no larger submission either."""
 
 
 def check(submission: Path, data_dir: Path, spec_path: Path) -> tuple[int, str]:
     """Validate ``submission`` against the public sample in ``data_dir``; return (status, message)."""
+    status, detail, sample = _verdict(submission, data_dir, spec_path)
+    if status == EXIT_VALID:
+        return status, f"Submission is valid: {submission} has the format of {sample} (no score is given)."
+    if status == EXIT_INVALID:
+        return status, "Submission invalid: " + detail
+    return status, detail
+
+
+def v1_reply(submission: Path, data_dir: Path, spec_path: Path) -> tuple[int, dict[str, str]]:
+    """Check ``submission``; return the HTTP status and JSON body v1's ``/validate`` answers with."""
+    status, detail, _ = _verdict(submission, data_dir, spec_path)
+    if status == EXIT_VALID:
+        return 200, {"result": "Submission is valid."}
+    if status == EXIT_INVALID:
+        return 200, {"result": "Submission invalid! " + detail}
+    return 500, {"error": "An unexpected error occurred.", "details": detail}
+
+
+def _verdict(submission: Path, data_dir: Path, spec_path: Path) -> tuple[int, str, str]:
+    """Return (status, the reasons or the problem, the sample's name)."""
     from graders.errors import InvalidSubmission
     from graders.inputs import get_inputs
     from graders.submission import read_answers, read_submission, validate
@@ -35,33 +67,120 @@ def check(submission: Path, data_dir: Path, spec_path: Path) -> tuple[int, str]:
         fmt = Submission.model_validate(spec["submission"])
         where, _, name = fmt.sample.partition("/")
         if where != "public":
-            return EXIT_UNCHECKED, f"Could not check the submission: no public sample ({fmt.sample})"
+            return EXIT_UNCHECKED, f"Could not check the submission: no public sample ({fmt.sample})", name
         sample = data_dir / name
         inputs = get_inputs(spec["metric"]["name"])
         reference = read_answers(sample)
     except Exception as exc:  # noqa: BLE001 - any failure here means "could not check", never "invalid"
-        return EXIT_UNCHECKED, f"Could not check the submission: {type(exc).__name__}: {exc}"
+        return EXIT_UNCHECKED, f"Could not check the submission: {type(exc).__name__}: {exc}", ""
     try:
         table = read_submission(submission)
         validate(table, reference, fmt, inputs, metric_args=spec["metric"].get("args", {}))
     except InvalidSubmission as exc:
-        return EXIT_INVALID, "Submission invalid: " + "; ".join(exc.reasons)
+        return EXIT_INVALID, "; ".join(exc.reasons), sample.name
     except ValueError as exc:
-        return EXIT_UNCHECKED, f"Could not check the submission against {sample.name}: {exc}"
-    return (
-        EXIT_VALID,
-        f"Submission is valid: {submission} has the format of {sample.name} (no score is given).",
-    )
+        return EXIT_UNCHECKED, f"Could not check the submission against {sample.name}: {exc}", sample.name
+    return EXIT_VALID, "", sample.name
+
+
+class _BadRequest(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _form_file(content_type: str, body: bytes) -> bytes:
+    """Return the bytes of the multipart form field named ``file``, exactly as uploaded."""
+    from email.message import Message
+
+    header = Message()
+    header["Content-Type"] = content_type
+    boundary = header.get_param("boundary")
+    if header.get_content_type() != "multipart/form-data" or not isinstance(boundary, str):
+        raise _BadRequest(400, "expected a multipart/form-data upload: curl -X POST -F file=@submission.csv")
+    for part in body.split(b"--" + boundary.encode("latin-1"))[1:]:
+        head, sep, content = part.partition(b"\r\n\r\n")
+        if not sep:
+            continue
+        disposition = Message()
+        for line in head.decode("latin-1").strip().split("\r\n"):
+            name, _, value = line.partition(":")
+            disposition[name.strip()] = value.strip()
+        if disposition.get_param("name", header="content-disposition") == "file":
+            return content[:-2] if content.endswith(b"\r\n") else content
+    raise _BadRequest(400, "the upload has no form field named 'file': curl -X POST -F file=@submission.csv")
+
+
+def serve(data_dir: Path, spec_path: Path) -> None:
+    """Answer v1's ``POST /validate`` and ``GET /health`` on :data:`HOST`:data:`PORT` until killed."""
+    with make_server(data_dir, spec_path) as server:
+        print(f"validation server on http://{HOST}:{PORT} (POST /validate, GET /health)", flush=True)
+        server.serve_forever()
+
+
+def make_server(data_dir: Path, spec_path: Path, host: str = HOST, port: int = PORT) -> Any:
+    """Return the HTTP server (an ``http.server.ThreadingHTTPServer``) bound to ``host:port``, not started."""
+    import tempfile
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from urllib.parse import urlsplit
+
+    class Handler(BaseHTTPRequestHandler):
+        timeout = 120
+
+        def do_GET(self) -> None:  # noqa: N802 - the http.server hook
+            if urlsplit(self.path).path == "/health":
+                self._reply(200, {"status": "running"})
+            else:
+                self._reply(404, {"error": "not found: the endpoints are POST /validate and GET /health"})
+
+        def do_POST(self) -> None:  # noqa: N802 - the http.server hook
+            if urlsplit(self.path).path != "/validate":
+                self._reply(404, {"error": "not found: the endpoints are POST /validate and GET /health"})
+                return
+            try:
+                data = _form_file(self.headers.get("Content-Type", ""), self._body())
+            except _BadRequest as exc:
+                self._reply(exc.status, {"error": str(exc)})
+                return
+            with tempfile.TemporaryDirectory(prefix="validate-") as tmp:
+                path = Path(tmp) / "submission.csv"
+                path.write_bytes(data)
+                self._reply(*v1_reply(path, data_dir, spec_path))
+
+        def _body(self) -> bytes:
+            try:
+                length = int(self.headers.get("Content-Length", ""))
+            except ValueError:
+                raise _BadRequest(411, "the request needs a Content-Length") from None
+            if not 0 <= length <= MAX_UPLOAD:
+                raise _BadRequest(413, f"uploads are limited to {MAX_UPLOAD} bytes")
+            return self.rfile.read(length)
+
+        def _reply(self, status: int, body: dict[str, str]) -> None:
+            data = (json.dumps(body) + "\n").encode("utf-8")
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer((host, port), Handler)
+    server.daemon_threads = True
+    return server
 
 
 def main(argv: list[str]) -> int:
-    """Command-line entry: ``validate [PATH]``."""
+    """Command-line entry: ``validate [PATH]``, or ``validate --serve``."""
     if len(argv) > 1 or (argv and argv[0] in ("-h", "--help")):
         print(__doc__)
         return EXIT_UNCHECKED
+    data_dir = Path(os.environ.get("DATA_DIR", "/home/data"))
+    if argv == ["--serve"]:
+        serve(data_dir, SPEC)
+        return EXIT_VALID
     default = Path(os.environ.get("SUBMISSION_DIR", "/home/submission")) / "submission.csv"
     submission = Path(argv[0]) if argv else default
-    status, message = check(submission, Path(os.environ.get("DATA_DIR", "/home/data")), SPEC)
+    status, message = check(submission, data_dir, SPEC)
     print(message)
     return status
 

@@ -33,6 +33,16 @@ class Where:
         return f"{self.prefix}id {str(value)!r}"
 
 
+def as_text(values: np.ndarray | pd.Series) -> np.ndarray:
+    """Return the values as ``str`` objects in a 1-D object array.
+
+    Never numpy's ``astype(str)`` on cells: its fixed-width array gives every row the longest value's
+    width, so one 2 MB cell among 5,000 rows asks for 39 GiB.
+    """
+    flat = pd.Series(np.asarray(values, dtype=object).ravel(), dtype=object, copy=False)
+    return flat.astype(str).to_numpy(dtype=object)
+
+
 def objects(texts: np.ndarray | pd.Series) -> np.ndarray:
     """Return the cells as a 1-D object array (a Series is copied out of its Arrow buffer)."""
     return np.asarray(texts.to_numpy(dtype=object) if isinstance(texts, pd.Series) else texts)

@@ -32,8 +32,11 @@ def _read_with_arrow(data: bytes) -> pd.DataFrame | None:
     if b'"' in data and data.count(b'"') % 2:
         return None
     end = data.find(b"\n")
-    first_line = data[: end if end >= 0 else len(data)].rstrip(b"\r").decode("utf-8-sig", errors="replace")
-    header = next(csv.reader([first_line]), [])
+    try:
+        first_line = data[: end if end >= 0 else len(data)].rstrip(b"\r").decode("utf-8-sig")
+        header = next(csv.reader([first_line], strict=True), [])
+    except (UnicodeDecodeError, csv.Error):
+        return None
     if not header or len(set(header)) != len(header):
         return None
     convert = pacsv.ConvertOptions(
@@ -54,7 +57,7 @@ def _read_with_arrow(data: bytes) -> pd.DataFrame | None:
                 io.BytesIO(data), read_options=options, parse_options=parse, convert_options=convert
             )
             break
-        except (pa.ArrowInvalid, pa.ArrowTypeError):
+        except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
             continue
     if table is None:
         return None
@@ -75,7 +78,10 @@ def read_csv_strings(path: Path) -> pd.DataFrame:
         raise UnreadableCSV(f"no file at {path}" if not path.exists() else f"{path} is not a file")
     if path.suffix.lower() != ".csv":
         raise UnreadableCSV(f"{path.name!r} is not a .csv file")
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UnreadableCSV(f"{path.name} could not be read: {exc.strerror or exc}") from None
     fast = _read_with_arrow(data) if data and not data.isspace() else None
     if fast is not None:
         return fast

@@ -99,9 +99,10 @@ def grade(competition: Competition, submission_path: Path, private_dir: Path) ->
 
     The answers are read by :func:`graders.answers.load_answers` (declared derived columns added).
 
-    A missing file gives ``no_submission`` and an :class:`InvalidSubmission` gives ``invalid_submission``
-    with its reasons. Anything else (an unknown metric, a bad leaderboard or answers file, a metric
-    failing on validated input) is a bug on our side and propagates with its traceback.
+    A missing path gives ``no_submission``; anything else at the path that cannot be scored (a symbolic
+    link, a folder, a named pipe, bytes that are not a CSV, ...) is an :class:`InvalidSubmission` and gives
+    ``invalid_submission`` with its reasons. Anything else (an unknown metric, a bad leaderboard or answers
+    file, a metric failing on validated input) is a bug on our side and propagates with its traceback.
     """
     started = time.perf_counter()
     metric = get_metric(competition.metric.name)
@@ -121,7 +122,7 @@ def grade(competition: Competition, submission_path: Path, private_dir: Path) ->
             grade_seconds=time.perf_counter() - started,
         )
 
-    if not submission_path.is_file():
+    if not (submission_path.is_symlink() or submission_path.exists()):
         return result("no_submission", f"no submission file at {submission_path}")
     answers = load_answers(private_dir, competition.submission)
     args = dict(competition.metric.args)

@@ -8,6 +8,8 @@ and a literal ``nan`` or ``inf`` in a numeric column is caught instead of silent
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ import pyarrow.compute as pc
 
 from mlebench.spec.declarations import Submission
 
-from ._cells import Where
+from ._cells import Where, as_text
 from ._csv import UnreadableCSV, read_csv_strings
 from ._text import SHOWN, count, quote, some
 from .errors import InvalidSubmission
@@ -33,14 +35,52 @@ def read_submission(path: Path | str) -> pd.DataFrame:
     Raises
     ------
     InvalidSubmission
-        If the file is missing, not named ``*.csv``, empty, not UTF-8, not parsable as CSV, has duplicate
-        column names, or has a row whose field count differs from the header's.
+        If the path is missing or is not a regular file (a symbolic link, a folder, a named pipe, a socket
+        or a device: it is never followed or opened), or the file cannot be read, is not named ``*.csv``,
+        is empty, not UTF-8, not parsable as CSV, has duplicate column names, or has a row whose field
+        count differs from the header's.
 
     """
+    path = Path(path)
+    problem = file_problem(path)
+    if problem:
+        raise InvalidSubmission(problem)
     try:
-        return read_csv_strings(Path(path))
+        return read_csv_strings(path)
     except UnreadableCSV as exc:
         raise InvalidSubmission(str(exc)) from None
+
+
+_NOT_REGULAR = [
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+]
+
+
+def file_problem(path: Path) -> str:
+    """Why ``path`` cannot be read as a submission without following or opening it ("" when it can).
+
+    Only a regular file is a submission: a symbolic link is refused, not followed (it could point at the
+    answers), and a named pipe or a device is never opened (reading one could block forever).
+    """
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return f"no file at {path}"
+    except OSError as exc:
+        return f"{path} cannot be inspected: {exc.strerror or exc}"
+    if stat.S_ISLNK(mode):
+        target = os.readlink(path)
+        return f"{path.name} is a symbolic link (to {target!r}), not a regular file; submit the file itself"
+    for test, what in _NOT_REGULAR:
+        if test(mode):
+            return f"{path.name} is {what}, not a regular file"
+    if not stat.S_ISREG(mode):
+        return f"{path.name} is not a regular file (mode {stat.filemode(mode)})"
+    return ""
 
 
 def read_answers(path: Path | str) -> pd.DataFrame:
@@ -195,7 +235,7 @@ def _match_positions(
         return [], None
     if len(ids) != len(answer_ids):
         return [], None  # the row-count reason is reported by the caller
-    wrong = np.flatnonzero(ids.astype(str) != answer_ids.astype(str))
+    wrong = np.flatnonzero(as_text(ids) != as_text(answer_ids))
     if wrong.size:
         shown = [f"row {i + 1}: {ids[i]!r}, expected {answer_ids[i]!r}" for i in wrong[:SHOWN]]
         return [

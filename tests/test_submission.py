@@ -82,7 +82,7 @@ def test_a_missing_file_is_an_invalid_submission(tmp_path):
 
 def test_a_directory_is_not_a_submission(tmp_path):
     (tmp_path / "dir.csv").mkdir()
-    with pytest.raises(InvalidSubmission, match="is not a file"):
+    with pytest.raises(InvalidSubmission, match="dir.csv is a folder, not a regular file"):
         read_submission(tmp_path / "dir.csv")
 
 

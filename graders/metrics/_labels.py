@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._cells import as_text
+
 
 def encode(*columns: np.ndarray) -> tuple[np.ndarray, int]:
     """Code the labels of all columns together (as strings, sorted); return the codes and label count."""
-    joined = np.concatenate([np.asarray(c).astype(str) for c in columns])
+    joined = np.concatenate([as_text(c) for c in columns])
     labels, codes = np.unique(joined, return_inverse=True)
     return codes.ravel(), len(labels)
 

@@ -7,6 +7,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import ArrayLike
 
+from .._cells import as_text
 from ._arrays import paired
 
 _BOOLEANS = {"True": 1.0, "TRUE": 1.0, "true": 1.0, "False": 0.0, "FALSE": 0.0, "false": 0.0}
@@ -42,7 +43,7 @@ def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
 
     """
     true, pred = paired(y_true, y_pred, dtype=object, ndim=1)
-    true, pred = true.astype(str), pred.astype(str)
+    true, pred = as_text(true), as_text(pred)
     true_values, pred_values = _as_pandas_reads(true), _as_pandas_reads(pred)
     if true_values is not None and pred_values is not None:
         return float((true_values == pred_values).mean())

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 from scipy.spatial import cKDTree
 
+from .._cells import as_text
 from ..rle import Runs, parse_rles
 from ._tables import check_variant, tables
 from .dice_rle import _overlap
@@ -96,7 +97,7 @@ def _runs(rles: np.ndarray, sizes: np.ndarray, name: str, *, clip: bool = False)
     With ``clip``, runs are cut at the image's last pixel (a run starting past it is dropped) instead of
     being an error: v1 paints each run into a flat array with a slice, which silently stops at the end.
     """
-    runs = parse_rles(np.where(pd.isna(rles), "", rles).astype(str))
+    runs = parse_rles(as_text(np.where(pd.isna(rles), "", rles)))
     problems = dict(runs.problems)
     if clip and not problems:
         runs = runs.clipped(sizes)

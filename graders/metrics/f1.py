@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._cells import as_text
 from ._arrays import paired
 from ._labels import check_variant, encode
 
@@ -70,7 +71,7 @@ def f1_micro(y_true: ArrayLike, y_pred: ArrayLike) -> float:
 
     """
     true, pred = paired(y_true, y_pred, dtype=object, ndim=1)
-    return float((true.astype(str) == pred.astype(str)).mean())
+    return float((as_text(true) == as_text(pred)).mean())
 
 
 def f1_micro_multilabel(y_true: ArrayLike, y_pred: ArrayLike, *, variant: str = "v1") -> float:

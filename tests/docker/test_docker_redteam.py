@@ -54,16 +54,36 @@ def test_the_only_host_mount_is_the_public_split_read_only(hostile, titanic) -> 
     assert not any(titanic.token in v or "private" in v.lower() for v in run.result["env"].values())
 
 
+# Probe targets that name no real service: documentation addresses (RFC 5737) and names (RFC 2606, which
+# resolve on the public DNS), and the engine's default bridge gateway (the host side of docker0).
+PROBES = {
+    "tcp": [
+        ["192.0.2.1", 443],
+        ["198.51.100.7", 80],
+        ["203.0.113.9", 53],
+        ["172.17.0.1", 2375],
+        ["172.17.0.1", 22],
+    ],
+    "dns": ["example.com", "example.net"],
+    "udp": [["192.0.2.1", 53]],
+}
+
+
 def test_no_network_by_default(hostile) -> None:
-    result = hostile("network").result
+    result = hostile("network", **PROBES).result
+    assert len(result["attempts"]) == sum(map(len, PROBES.values()))
     for label, outcome in result["attempts"].items():
         assert outcome["ok"] is False, f"{label} reached the network: {outcome}"
-    assert result["interfaces"] == ["lo"]
+        if label.startswith(("tcp ", "udp ")):  # refused for want of a route, not for want of an answer
+            assert "Network is unreachable" in outcome["error"], (label, outcome)
+    assert result["interfaces"] == ["lo"] and result["routes"] == []
+    assert result["listening"] == ["127.0.0.1:5000"], "only the validation server, on the loopback"
 
 
 def test_egress_is_opt_in_and_recorded(hostile) -> None:
     run = hostile("env", network="egress")
     assert run.record.network == "egress" and "eth0" in run.result["interfaces"]
+    assert run.result["routes"] and run.result["listening"] == ["127.0.0.1:5000"]
     assert "Outbound network access is available" in run.result["instructions"]
     default = hostile("env")
     assert default.record.network == "none" and default.result["interfaces"] == ["lo"]

@@ -3,11 +3,13 @@
 The container sees the agent contract and nothing else of the host: ``/home/data`` (a read-only bind mount
 of the public split, with ``description.md``), ``/home/instructions.txt``, empty ``/home/submission``,
 ``/home/code`` and ``/home/logs``, the agent's own files in ``/home/agent`` (baked into its image) and the
-``validate`` command. The private answers are never mounted, copied or named: the only host path the
-container is given is the public split. It runs as the unprivileged uid 1000 with every capability dropped
-and ``no-new-privileges``, without network unless the agent opts into ``egress``, and under the hardware
-profile's limits (CPUs, memory without swap, shm, pids, GPUs as device requests). The wall-clock limit is
-enforced here: at the limit the container is stopped (SIGTERM, then SIGKILL after a grace period) and the
+``validate`` command, also served as MLE-bench v1 serves it (``localhost:5000/validate``, started by the
+image's ``agent-entry`` before the agent's command; ``/home/validate_submission.sh``). The private
+answers are never mounted, copied or named: the only host path the container is given is the public split.
+It runs as the unprivileged uid 1000 with every capability dropped and ``no-new-privileges``, without
+network unless the agent opts into ``egress``, and under the hardware profile's limits (CPUs, memory
+without swap, shm, pids, GPUs as device requests). The wall-clock limit is enforced here: at the limit the
+container is stopped (SIGTERM, then SIGKILL after a grace period) and the
 cell is ``agent_timeout``; whatever submission exists then is kept.
 
 Outputs are copied out of the stopped container through the archive API with every tar member checked
@@ -62,6 +64,8 @@ CONTRACT_DIRS = {
 }
 INSTRUCTIONS_PATH = "/home/instructions.txt"
 VALIDATION_SPEC_PATH = "/opt/mlebench/competition.json"
+ENTRYPOINT = "/opt/mlebench/agent-entry"
+"""Starts the validation server on the container's loopback (v1's localhost:5000), then the agent."""
 AGENT_USER = "1000:1000"
 KILL_GRACE_SECS = 5
 MAX_LOG_BYTES = 64 * 1024 * 1024
@@ -70,7 +74,8 @@ CONTAINER_NOTE = """
 In this container:
 - `validate [path]` checks a submission's format (default: $SUBMISSION_DIR/submission.csv) against
   $DATA_DIR/sample_submission.csv and the task's submission format, with the grader's own messages. It never
-  tells you a score.
+  tells you a score. The same check answers `curl -X POST -F "file=@submission.csv"
+  http://localhost:5000/validate` and `/home/validate_submission.sh submission.csv`.
 - You run as an unprivileged user; $SUBMISSION_DIR, $CODE_DIR, $LOGS_DIR, $AGENT_DIR and /tmp are writable.
 - {network}
 """
@@ -340,6 +345,7 @@ def _create_kwargs(image: ImageRef, cell: Cell, runtime: str = "runc") -> dict[s
     competition_id, agent_name, seed = cell.competition_id, cell.agent, cell.seed
     kwargs: dict[str, Any] = dict(
         image=image.id,
+        entrypoint=[ENTRYPOINT],
         command=list(agent.command),
         working_dir=CONTRACT_DIRS["AGENT_DIR"],
         user=AGENT_USER,

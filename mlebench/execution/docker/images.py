@@ -2,7 +2,9 @@
 
 - ``mlebench-env:<hash>`` — the base environment (``environment/Dockerfile``): Debian, Python and the
   libraries every agent gets, the unprivileged ``agent`` account, the contract's folders and the
-  ``validate`` command with exactly the modules it imports (validation, never metrics or answers). Its
+  ``validate`` command with exactly the modules it imports (validation, never metrics or answers), and
+  MLE-bench v1's interfaces to it (the ``agent-entry`` that serves ``localhost:5000/validate``,
+  ``/home/validate_submission.sh``). Its
   ``FROM`` is the ``docker.base_image`` setting.
 - ``mlebench-agent-<name>:<hash>`` — one per agent (``agents/<name>/Dockerfile``), ``FROM`` the env image.
 - ``mlebench-grader:<hash>`` — the env image plus exactly the modules the grading entry point imports
@@ -41,7 +43,14 @@ ENVIRONMENT = "environment"
 ENV_REPO = "mlebench-env"
 GRADER_REPO = "mlebench-grader"
 AGENT_REPO_PREFIX = "mlebench-agent-"
-ENV_FILES = ("Dockerfile", "requirements.txt", "validate", "validate.py")
+ENV_FILES = (
+    "Dockerfile",
+    "requirements.txt",
+    "validate",
+    "validate.py",
+    "agent-entry",
+    "validate_submission.sh",
+)
 VALIDATOR = "environment/validate.py"
 """The in-container ``validate`` command: the env image holds it and exactly the modules it imports."""
 GRADER_ENTRY = "mlebench.execution.docker.grade_entry"

@@ -52,6 +52,8 @@ def env() -> None:
         interfaces=[
             line.split(":")[0].strip() for line in Path("/proc/net/dev").read_text().splitlines()[2:]
         ],
+        routes=routes(),
+        listening=listening(),
     )
     status = Path("/proc/self/status").read_text()
     RESULT["cap_eff"] = next(line.split()[1] for line in status.splitlines() if line.startswith("CapEff"))
@@ -126,30 +128,93 @@ def read_answers() -> None:
 
 
 def network() -> None:
+    """Try to leave the container by TCP, DNS and UDP; record the routes and the listening sockets.
+
+    The targets come from the test (``tcp``, ``dns`` and ``udp`` kwargs), so nothing here names a real host.
+    """
+
     def tcp(host: str, port: int) -> str:
         with socket.create_connection((host, port), timeout=3):
             return "connected"
 
-    for host, port in (
-        ("1.1.1.1", 53),
-        ("8.8.8.8", 443),
-        ("172.17.0.1", 2375),
-        ("172.17.0.1", 22),
-        ("151.101.0.223", 443),
-    ):
+    for host, port in KWARGS.get("tcp", []):
         attempt(f"tcp {host}:{port}", lambda h=host, p=port: tcp(h, p))
-    for name in ("pypi.org", "deb.debian.org", "kaggle.com"):
+    for name in KWARGS.get("dns", []):
         attempt(f"dns {name}", lambda n=name: socket.getaddrinfo(n, 443))
+    for host, port in KWARGS.get("udp", []):
 
-    def udp() -> str:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.sendto(b"x", ("1.1.1.1", 53))
-            return "sent"
+        def udp(host: str = host, port: int = port) -> str:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.sendto(b"x", (host, port))
+                return "sent"
 
-    attempt("udp 1.1.1.1:53", udp)
+        attempt(f"udp {host}:{port}", udp)
     RESULT["interfaces"] = [
         line.split(":")[0].strip() for line in Path("/proc/net/dev").read_text().splitlines()[2:]
     ]
+    RESULT["routes"] = routes()
+    RESULT["listening"] = listening()
+
+
+def routes() -> list[list[str]]:
+    """Return the IPv4 routes as (interface, destination, gateway): a sealed container has none."""
+    return [line.split()[:3] for line in Path("/proc/net/route").read_text().splitlines()[1:]]
+
+
+def listening() -> list[str]:
+    """Every listening TCP socket in the container's network namespace, as ``address:port``."""
+    found = []
+    for table, width in (("/proc/net/tcp", 8), ("/proc/net/tcp6", 32)):
+        if not os.path.exists(table):
+            continue
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            if state != "0A":  # LISTEN
+                continue
+            address, port = local.split(":")
+            raw = bytes.fromhex(address)
+            words = [raw[i : i + 4][::-1] for i in range(0, len(raw), 4)]  # each 32-bit word little-endian
+            packed = b"".join(words)
+            family = socket.AF_INET if width == 8 else socket.AF_INET6
+            found.append(f"{socket.inet_ntop(family, packed)}:{int(port, 16)}")
+    return sorted(found)
+
+
+def v1_validate() -> None:
+    """Validate as MLE-bench v1's agents do: curl to localhost:5000/validate and the helper script."""
+    bad = Path("/tmp/bad.csv")
+    bad.write_text("nope,cols\n1,2\n")
+    RESULT["v1_validate"] = {}
+    for name, path in (("good", DATA / "sample_submission.csv"), ("bad", bad)):
+        curl = subprocess.run(
+            [
+                "curl",
+                "-s",
+                "-w",
+                "\n%{http_code}",
+                "-X",
+                "POST",
+                "-F",
+                f"file=@{path}",
+                "http://localhost:5000/validate",
+            ],
+            capture_output=True,
+            text=True,
+        )
+        body, _, status = curl.stdout.rpartition("\n")
+        script = subprocess.run(
+            ["bash", "/home/validate_submission.sh", str(path)], capture_output=True, text=True
+        )
+        RESULT["v1_validate"][name] = {
+            "curl": body,
+            "http_status": status,
+            "script": script.stdout,
+            "script_code": script.returncode,
+        }
+    health = subprocess.run(["curl", "-s", "http://localhost:5000/health"], capture_output=True, text=True)
+    RESULT["health"] = health.stdout
+    RESULT["listening"] = listening()
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
 
 
 def write_outside() -> None:
@@ -328,6 +393,7 @@ ATTACKS = {
     "memory": memory,
     "sleep": sleep,
     "validate": validate,
+    "v1_validate": v1_validate,
     "limits": limits,
     "nothing": lambda: None,
 }
