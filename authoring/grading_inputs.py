@@ -73,9 +73,16 @@ def assemble(
     rng: np.random.Generator,
     answer_only: dict[str, np.ndarray] | None = None,
 ) -> GradingInputs:
-    """Answers (id, targets, answer-only columns) and a shuffled submission (id, targets)."""
+    """Answers (id, targets, answer-only columns) and a shuffled submission (id, targets).
+
+    A target the grader derives from another answers column (``submission.derived_columns``) is stored
+    under that column's name, as the prepared private answers hold it.
+    """
     id_column = comp.submission.id_column
-    answers = pd.DataFrame({id_column: row_ids, **truth, **(answer_only or {})})
+    extra = answer_only or {}
+    derived = comp.submission.derived_columns
+    stored = {derived.get(c, c): v for c, v in truth.items() if derived.get(c, c) not in extra}
+    answers = pd.DataFrame({id_column: row_ids, **stored, **extra})
     submission = pd.DataFrame({id_column: row_ids, **pred})
     return GradingInputs(answers, submission.iloc[rng.permutation(len(submission))].reset_index(drop=True))
 

@@ -14,6 +14,7 @@ import pytest
 
 from authoring.grading_inputs import scaled
 from authoring.kaggle_standin import load_fixture
+from graders.answers import with_derived
 from graders.registry import get_metric
 from graders.submission import read_answers, read_submission, validate
 from mlebench.spec.declarations import RealSize, all_competition_ids, load_competition, parse_declaration
@@ -47,12 +48,16 @@ def test_grading_inputs_validate_and_score(competition_id: str, tmp_path: Path) 
     size = scaled(comp.real_size, 1e-2, floor=40)
     inputs = load_fixture(comp).grading_inputs(comp, size, np.random.default_rng(0))
     assert list(inputs.submission.columns) == comp.submission.columns
-    assert list(inputs.answers.columns[: len(comp.submission.columns)]) == comp.submission.columns
+    stored = comp.submission.answers_file_layout  # as prepare writes them: derived columns not stored
+    assert (
+        list(inputs.answers.columns[: len(comp.submission.columns)]) == stored[: len(comp.submission.columns)]
+    )
     inputs.submission.to_csv(tmp_path / "submission.csv", index=False)
     inputs.answers.to_csv(tmp_path / "answers.csv", index=False)
     metric = get_metric(comp.metric.name)
     args = {**comp.metric.args, **inputs.metric_args}
-    submission, answers = read_submission(tmp_path / "submission.csv"), read_answers(tmp_path / "answers.csv")
+    submission = read_submission(tmp_path / "submission.csv")
+    answers = with_derived(read_answers(tmp_path / "answers.csv"), comp.submission)
     y_true, y_pred = validate(submission, answers, comp.submission, metric, metric_args=args)
     assert math.isfinite(float(metric.fn(y_true, y_pred, **args)))
 
