@@ -20,14 +20,15 @@ from mlebench.spec.cell import Cell
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.params import DockerSettings
 
-Grader = Callable[[Cell, RunRecord | None, DockerSettings], tuple[GradeOutcome, dict[str, str]]]
-"""Score a cell somewhere; return the outcome and where it ran (``grader_runner`` and its facts)."""
+Grader = Callable[[Cell, RunRecord | None, DockerSettings, str], tuple[GradeOutcome, dict[str, str]]]
+"""Score a cell somewhere in a grading mode; return the outcome and where it ran (``grader_runner`` and
+its facts)."""
 
 
 def _grade_on_host(
-    cell: Cell, run: RunRecord | None, settings: DockerSettings
+    cell: Cell, run: RunRecord | None, settings: DockerSettings, mode: str
 ) -> tuple[GradeOutcome, dict[str, str]]:
-    return score_cell(cell), {"grader_runner": "host"}
+    return score_cell(cell, mode), {"grader_runner": "host"}
 
 
 GRADERS: dict[str, Grader] = {
@@ -36,12 +37,15 @@ GRADERS: dict[str, Grader] = {
 }
 
 
-def grade_cell(cell: Cell, settings: DockerSettings | None = None, grader: str = "") -> GradeRecord:
+def grade_cell(
+    cell: Cell, settings: DockerSettings | None = None, grader: str = "", mode: str = "v1"
+) -> GradeRecord:
     """Grade one finished cell and return its record (the caller writes it).
 
     ``grader`` overrides where grading runs (a key of :data:`GRADERS`); by default the runner that ran the
     cell decides, and a cell without a usable run.json is graded on the host. ``settings`` default to the
-    ones the run recorded (a Docker run records its own).
+    ones the run recorded (a Docker run records its own). ``mode`` is ``grading.mode`` (``v1`` or
+    ``strict``, :data:`graders.grade.MODES`).
     """
     data, problem = read_run_json(cell.run_dir)
     runner = RUNNERS.get(str((data or {}).get("runner")))
@@ -54,7 +58,7 @@ def grade_cell(cell: Cell, settings: DockerSettings | None = None, grader: str =
     where = grader or (runner.grader if runner else "host")
     recorded = (data or {}).get("docker") or {}
     recorded = {k: v for k, v in recorded.items() if k in DockerSettings.model_fields}
-    outcome, facts = GRADERS[where](cell, run, settings or DockerSettings.model_validate(recorded))
+    outcome, facts = GRADERS[where](cell, run, settings or DockerSettings.model_validate(recorded), mode)
     comp = load_competition(cell.competition_id, cell.root)
     return grade_record(cell, comp, run, outcome, facts, problem)
 

@@ -122,6 +122,30 @@ class Split(_Strict):
         return self
 
 
+class V1Matching(_Strict):
+    """How MLE-bench v1 pairs a submission with the answers, where that differs from ours.
+
+    ``grading.mode: v1`` grades with these rules, ``strict`` with the ``submission:`` block alone; where
+    the two disagree on a cell, its record carries both verdicts. Every rule is a reading of v1's own
+    grader for the competition, and each difference is a ``known_issues`` entry of kind ``v1_mode``.
+
+    ``match``: ``position`` pairs rows in file order without reading the ids (the row count must still
+    agree); ``sorted`` sorts both files by id (numerically where every id is a number, as pandas reads
+    them) and then pairs rows in that order, whatever the ids say. ``columns: position`` takes the
+    answer columns in the submission's own order (a permutation of the declared ones is relabelled).
+    ``extra_columns`` overrides ``submission.extra_columns``. ``missing_ids: ignore`` scores only the
+    answer rows the submission lists (every submitted id must still be an answer id, each once).
+    ``duplicate_ids: merge`` accepts repeated ids when the id *sets* agree, and scores every submitted row
+    against its id's answer, as v1's merge on the id does.
+    """
+
+    match: Literal["position", "sorted"] | None = None
+    columns: Literal["name", "position"] = "name"
+    extra_columns: Literal["reject", "ignore"] | None = None
+    missing_ids: Literal["reject", "ignore"] = "reject"
+    duplicate_ids: Literal["reject", "merge"] = "reject"
+
+
 class Submission(_Strict):
     """What a submission CSV holds: the id column first, then the answer columns."""
 
@@ -154,6 +178,8 @@ class Submission(_Strict):
     # Rows whose id is not in the answers: rejected, or dropped before matching, as v1 does where it scores
     # only the answers' ids (h-and-m: the public sample lists every customer). Needs `match: id`.
     extra_ids: Literal["reject", "ignore"] = "reject"
+    # How MLE-bench v1 matches rows and columns where it differs (grading.mode: v1); none: the same.
+    v1: V1Matching | None = None
 
     @model_validator(mode="after")
     def _id_first(self) -> Submission:
@@ -233,6 +259,8 @@ class KnownIssue(_Strict):
 
     summary: str
     reference: str = ""
+    # ``v1_mode``: a difference between ``grading.mode: v1`` and ``strict`` (see ``submission.v1``).
+    kind: Literal["note", "v1_mode"] = "note"
     leak: Literal["no", "fixed", "flagged"] = "no"
     files: list[str] = []
 

@@ -101,6 +101,18 @@ class ReportSettings(_Strict):
     pad_missing: bool = False
 
 
+class GradingSettings(_Strict):
+    """How submissions are graded: ``mode`` is ``v1`` (the default) or ``strict``.
+
+    ``v1`` pairs rows and columns as MLE-bench v1's graders do where a competition declares that they differ
+    (``submission.v1``: position matching, id subsets, repeated ids, extra or reordered columns), so scores
+    compare with the published leaderboard; ``strict`` refuses those submissions, or scores them by id.
+    Every grading record says which mode decided it and keeps both verdicts where they differ.
+    """
+
+    mode: Literal["v1", "strict"] = "v1"
+
+
 class CompetitionSet(_Strict):
     """A named set of competitions: an explicit id list, or a query over the declarations."""
 
@@ -120,6 +132,7 @@ class Plan(_Strict):
     """``auto`` or a key of the runner registry (:data:`mlebench.execution.runners.RUNNERS`)."""
     docker: DockerSettings = DockerSettings()
     report: ReportSettings = ReportSettings()
+    grading: GradingSettings = GradingSettings()
 
     @field_validator("seeds")
     @classmethod

@@ -1,0 +1,132 @@
+"""Pair a submission with the answers the way MLE-bench v1 does (``grading.mode: v1``).
+
+A competition's ``submission.v1`` block (:class:`mlebench.spec.declarations.V1Matching`) says where v1's
+grader pairs rows or columns differently from ours. :func:`as_v1` rewrites the submission (and, for a
+subset, the answers) into the pairing v1 would score, so the ordinary validation and the pure metric then
+score exactly those pairs: nothing here computes a score. What v1 refuses (its InvalidSubmissionError, or a
+crash inside its grader) raises :class:`InvalidSubmission` with the reason.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mlebench.spec.declarations import Submission
+
+from ._text import quote
+from .errors import InvalidSubmission
+
+
+def strict_spec(spec: Submission) -> Submission:
+    """Return the declaration without its v1 rules: what ``grading.mode: strict`` validates against."""
+    return spec.model_copy(update={"v1": None})
+
+
+def as_v1(
+    submission: pd.DataFrame, answers: pd.DataFrame, spec: Submission
+) -> tuple[pd.DataFrame, pd.DataFrame, Submission]:
+    """Return ``(submission, answers, spec)`` rewritten so that strict validation scores v1's pairs.
+
+    Without a ``submission.v1`` block the inputs come back unchanged (v1 and ours agree).
+    """
+    rules = spec.v1
+    if rules is None:
+        return submission, answers, spec
+    out = strict_spec(spec)
+    if rules.extra_columns is not None:
+        out = out.model_copy(update={"extra_columns": rules.extra_columns})
+    ids = spec.id_column
+    if rules.columns == "position":
+        submission = _columns_by_position(submission, spec)
+    if ids not in submission.columns:
+        return submission, answers, out  # strict validation names the missing column
+    if rules.match is not None:
+        submission = _rows_by_position(submission, answers, spec, sort=rules.match == "sorted")
+    if rules.duplicate_ids == "merge":
+        submission, answers = _merged(submission, answers, ids)
+    if rules.missing_ids == "ignore":
+        answers = _subset(submission, answers, ids)
+    return submission, answers, out
+
+
+def _sort_keys(ids: pd.Series) -> pd.Series:
+    """Ids as v1's pandas reads them: numbers where every id parses as one, else the text."""
+    numbers = pd.to_numeric(ids, errors="coerce")
+    return ids.astype(str) if numbers.isna().any() else numbers
+
+
+def _columns_by_position(submission: pd.DataFrame, spec: Submission) -> pd.DataFrame:
+    """v1 takes the prediction columns in the submission's order: relabel a permutation of them."""
+    rest = [c for c in submission.columns if c != spec.id_column]
+    targets = [c for c in spec.columns if c != spec.id_column]
+    if sorted(rest) != sorted(targets) or rest == targets:
+        return submission
+    renamed = submission[rest].set_axis(targets, axis=1)
+    if spec.id_column in submission.columns:
+        renamed.insert(0, spec.id_column, submission[spec.id_column])
+    return renamed
+
+
+def _rows_by_position(
+    submission: pd.DataFrame, answers: pd.DataFrame, spec: Submission, *, sort: bool
+) -> pd.DataFrame:
+    """Give the k-th submission row (in file order, or after sorting by id) the k-th answer row's ids."""
+    if len(submission) != len(answers):
+        how = "after sorting both by id" if sort else "in file order"
+        raise InvalidSubmission(
+            f"v1 pairs rows {how} without checking ids, so the row count must be the answers': "
+            f"expected {len(answers)}, got {len(submission)}"
+        )
+    keys = [spec.id_column, *spec.key_columns]
+    if not sort:
+        out = submission.copy()
+        for key in keys:
+            if key in out.columns:
+                out[key] = answers[key].to_numpy()
+        return out
+    mine = np.argsort(_sort_keys(submission[spec.id_column]).to_numpy(), kind="stable")
+    theirs = np.argsort(_sort_keys(answers[spec.id_column]).to_numpy(), kind="stable")
+    order = np.empty(len(answers), dtype=np.intp)
+    order[theirs] = mine  # the submission row paired with each answer row
+    out = submission.iloc[order].reset_index(drop=True)
+    for key in keys:
+        if key in out.columns:
+            out[key] = answers[key].to_numpy()
+    return out
+
+
+def _merged(submission: pd.DataFrame, answers: pd.DataFrame, ids: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Repeated ids: v1 checks the id sets and merges, scoring each submitted row against its id's answer."""
+    mine, theirs = _sort_keys(submission[ids]), _sort_keys(answers[ids])
+    if mine.is_unique or mine.dtype != theirs.dtype:
+        return submission, answers
+    if set(mine) != set(theirs):
+        raise InvalidSubmission(
+            f"v1 scores repeated ids only when the submission's set of {ids!r} values is the answers'; "
+            f"{len(set(theirs) - set(mine))} answer ids are missing and "
+            f"{len(set(mine) - set(theirs))} submitted ids are unknown"
+        )
+    pairs = pd.DataFrame({"key": theirs.to_numpy(), "a": np.arange(len(answers))}).merge(
+        pd.DataFrame({"key": mine.to_numpy(), "s": np.arange(len(submission))}), on="key"
+    )
+    labels = pd.Series(np.arange(len(pairs))).astype(str).to_numpy()
+    answers = answers.iloc[pairs["a"].to_numpy()].reset_index(drop=True)
+    submission = submission.iloc[pairs["s"].to_numpy()].reset_index(drop=True)
+    answers[ids] = labels
+    submission[ids] = labels
+    return submission, answers
+
+
+def _subset(submission: pd.DataFrame, answers: pd.DataFrame, ids: str) -> pd.DataFrame:
+    """v1 scores only the answer rows the submission lists (its ids must all be answer ids)."""
+    mine, theirs = submission[ids].astype(str), answers[ids].astype(str)
+    unknown = sorted(set(mine) - set(theirs))
+    if unknown:
+        raise InvalidSubmission(
+            f"{len(unknown)} submitted {ids!r} values are not in the answers (v1 refuses these too): "
+            f"{quote(unknown[:5])}"
+        )
+    if not mine.is_unique:
+        return answers  # strict validation names the duplicates; v1 would misalign them
+    return answers[theirs.isin(set(mine))].reset_index(drop=True)
