@@ -17,9 +17,7 @@ from mlebench.spec.declarations import load_competition
 
 
 def score_cell(cell: Cell, mode: Mode = "v1") -> GradeOutcome:
-    """Grade ``cell.run_dir/submission.csv`` against ``cell.private`` in ``mode``; never raises for a bad
-    submission.
-    """
+    """Grade ``cell.run_dir/submission.csv`` against ``cell.private`` in ``mode``; never raises."""
     comp = load_competition(cell.competition_id, cell.root)
     submission = cell.run_dir / "submission.csv"
     t0 = time.monotonic()
