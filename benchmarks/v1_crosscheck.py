@@ -1,4 +1,4 @@
-"""Cross-check both grading modes against MLE-bench v1's own graders, on well-formed and malformed submissions.
+"""Cross-check both grading modes against MLE-bench v1's graders on well-formed and malformed submissions.
 
 For each competition, its ``fixture.py`` synthesizes answers and a valid submission
 (``grading_inputs``, at a small ``--rows`` size); this harness then derives malformed variants of that
@@ -57,7 +57,7 @@ print(json.dumps(out))
 
 
 def variants(sub: pd.DataFrame, answers: pd.DataFrame, comp: Competition, rng: np.random.Generator) -> dict:
-    """The well-formed submission (in the answers' order and shuffled) and the malformed ones."""
+    """Return the well-formed submission (in the answers' order and shuffled) and the malformed ones."""
     spec = comp.submission
     ids, targets = spec.id_column, spec.target_columns
     n = len(sub)
@@ -95,7 +95,9 @@ def check(comp: Competition, v1_root: Path, rows: int, seed: int) -> list[dict]:
     if comp.real_size is None:
         return []
     rng = np.random.default_rng(seed)
-    inputs = load_fixture(comp).grading_inputs(comp, scaled(comp.real_size, rows / comp.real_size.test_rows), rng)
+    inputs = load_fixture(comp).grading_inputs(
+        comp, scaled(comp.real_size, rows / comp.real_size.test_rows), rng
+    )
     if inputs.metric_args:
         comp = comp.model_copy(update={"metric": comp.metric.model_copy(update={"args": inputs.metric_args})})
     answers = inputs.answers
@@ -116,7 +118,10 @@ def check(comp: Competition, v1_root: Path, rows: int, seed: int) -> list[dict]:
             folders[name] = folder
         worker = subprocess.run(
             [sys.executable, "-c", _V1_WORKER, str(v1_root), comp.id, *map(str, folders.values())],
-            capture_output=True, text=True, cwd=tmp, timeout=900,
+            capture_output=True,
+            text=True,
+            cwd=tmp,
+            timeout=900,
         )
         if worker.returncode:
             raise RuntimeError(f"{comp.id}: v1's grader process failed:\n{worker.stderr[-2000:]}")
@@ -154,21 +159,27 @@ def main(argv: list[str] | None = None) -> int:
         cases += found
         if found:
             marks = " ".join(
-                f"{c['case']}:{''.join('=' if _same(c['ours_' + m], c['v1_grader']) else 'x' for m in MODES)}" for c in found
+                f"{c['case']}:{''.join('=' if _same(c['ours_' + m], c['v1_grader']) else 'x' for m in MODES)}"
+                for c in found
             )
             print(f"{cid} ({time.perf_counter() - started:.1f}s) {marks}", flush=True)
     comparable = {c["competition"] for c in cases if c["case"] == "valid" and c["v1_grader"] is not None}
     kept = [c for c in cases if c["competition"] in comparable]
-    print(f"\n{len(comparable)} competitions comparable (v1 scores the well-formed submission), "
-          f"{len({c['competition'] for c in cases}) - len(comparable)} not, {len(failed)} harness failures")
+    print(
+        f"\n{len(comparable)} competitions comparable (v1 scores the well-formed submission), "
+        f"{len({c['competition'] for c in cases}) - len(comparable)} not, {len(failed)} harness failures"
+    )
     for mode in MODES:
         hits = sum(_same(c[f"ours_{mode}"], c["v1_grader"]) for c in kept)
         print(f"{mode}: {hits} / {len(kept)} cases match v1")
     for mode in MODES:
         for c in kept:
             if not _same(c[f"ours_{mode}"], c["v1_grader"]):
-                print(f"  {mode} differs: {c['competition']} {c['case']}: v1 {c['v1_grader']} ours {c['ours_' + mode]} "
-                      f"{c[mode + '_reason'][:120]}")
+                print(
+                    f"  {mode} differs: {c['competition']} {c['case']}: "
+                    f"v1 {c['v1_grader']} ours {c['ours_' + mode]} "
+                    f"{c[mode + '_reason'][:120]}"
+                )
     if args.json:
         args.json.write_text(json.dumps({"cases": cases, "failed": failed}, indent=1), encoding="utf-8")
     return 0
