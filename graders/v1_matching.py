@@ -1,10 +1,10 @@
 """Pair a submission with the answers the way MLE-bench v1 does (``grading.mode: v1``).
 
 A competition's ``submission.v1`` block (:class:`mlebench.spec.declarations.V1Matching`) says where v1's
-grader pairs rows or columns differently from ours. :func:`as_v1` rewrites the submission (and, for a
-subset, the answers) into the pairing v1 would score, so the ordinary validation and the pure metric then
-score exactly those pairs: nothing here computes a score. What v1 refuses (its InvalidSubmissionError, or a
-crash inside its grader) raises :class:`InvalidSubmission` with the reason.
+grader pairs rows or columns differently from ours. :func:`as_v1` rewrites the submission (and, for
+repeated ids, the answers) into the pairing v1 would score, so the ordinary validation and the pure
+metric then score exactly those pairs: nothing here computes a score. What v1 refuses (its
+InvalidSubmissionError, or a crash inside its grader) raises :class:`InvalidSubmission` with the reason.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import pandas as pd
 
 from mlebench.spec.declarations import Submission
 
-from ._text import quote
 from .errors import InvalidSubmission
 
 
@@ -41,12 +40,12 @@ def as_v1(
         submission = _columns_by_position(submission, spec)
     if ids not in submission.columns:
         return submission, answers, out  # strict validation names the missing column
-    if rules.match is not None:
+    if rules.match == "id":
+        out = out.model_copy(update={"match": "id"})
+    elif rules.match is not None:
         submission = _rows_by_position(submission, answers, spec, sort=rules.match == "sorted")
     if rules.duplicate_ids == "merge":
         submission, answers = _merged(submission, answers, ids)
-    if rules.missing_ids == "ignore":
-        answers = _subset(submission, answers, ids)
     return submission, answers, out
 
 
@@ -116,17 +115,3 @@ def _merged(submission: pd.DataFrame, answers: pd.DataFrame, ids: str) -> tuple[
     answers[ids] = labels
     submission[ids] = labels
     return submission, answers
-
-
-def _subset(submission: pd.DataFrame, answers: pd.DataFrame, ids: str) -> pd.DataFrame:
-    """v1 scores only the answer rows the submission lists (its ids must all be answer ids)."""
-    mine, theirs = submission[ids].astype(str), answers[ids].astype(str)
-    unknown = sorted(set(mine) - set(theirs))
-    if unknown:
-        raise InvalidSubmission(
-            f"{len(unknown)} submitted {ids!r} values are not in the answers (v1 refuses these too): "
-            f"{quote(unknown[:5])}"
-        )
-    if not mine.is_unique:
-        return answers  # strict validation names the duplicates; v1 would misalign them
-    return answers[theirs.isin(set(mine))].reset_index(drop=True)

@@ -129,20 +129,19 @@ class V1Matching(_Strict):
     the two disagree on a cell, its record carries both verdicts. Every rule is a reading of v1's own
     grader for the competition, and each difference is a ``known_issues`` entry of kind ``v1_mode``.
 
-    ``match``: ``position`` pairs rows in file order without reading the ids (the row count must still
-    agree); ``sorted`` sorts both files by id (numerically where every id is a number, as pandas reads
-    them) and then pairs rows in that order, whatever the ids say. ``columns: position`` takes the
-    answer columns in the submission's own order (a permutation of the declared ones is relabelled).
-    ``extra_columns`` overrides ``submission.extra_columns``. ``missing_ids: ignore`` scores only the
-    answer rows the submission lists (every submitted id must still be an answer id, each once).
-    ``duplicate_ids: merge`` accepts repeated ids when the id *sets* agree, and scores every submitted row
-    against its id's answer, as v1's merge on the id does.
+    ``match``: ``id`` pairs rows by id in any order where ours demands the answers' file order (the
+    metric then sees each row's file position, as v1's does); ``position`` pairs rows in file order
+    without reading the ids (the row count must still agree); ``sorted`` sorts both files by id
+    (numerically where every id is a number, as pandas reads them) and then pairs rows in that order,
+    whatever the ids say. ``columns: position`` takes the answer columns in the submission's own order (a
+    permutation of the declared ones is relabelled). ``extra_columns`` overrides
+    ``submission.extra_columns``. ``duplicate_ids: merge`` accepts repeated ids when the id *sets* agree,
+    and scores every submitted row against its id's answer, as v1's merge on the id does.
     """
 
-    match: Literal["position", "sorted"] | None = None
+    match: Literal["id", "position", "sorted"] | None = None
     columns: Literal["name", "position"] = "name"
     extra_columns: Literal["reject", "ignore"] | None = None
-    missing_ids: Literal["reject", "ignore"] = "reject"
     duplicate_ids: Literal["reject", "merge"] = "reject"
 
 
