@@ -138,3 +138,45 @@ def test_the_report_flags_cells_whose_modes_disagree() -> None:
     assert "| a | x | 0 | v1 | ok 0.30799 | invalid_submission: rows are matched by position |" in text
     assert "| a | x | 0 | ok (modes differ) |" in text
     assert "| a | y | 0 | ok |" in text
+
+
+def _nomad(tmp_path: Path) -> tuple[dict, Path]:
+    case = next(c for c in CASES if c["name"] == "nomad_shuffled_rows")
+    private = tmp_path / "data" / case["competition"] / "private"
+    private.mkdir(parents=True)
+    (private / "test.csv").write_text(case["answers"], encoding="utf-8")
+    (tmp_path / "submission.csv").write_text(case["submission"], encoding="utf-8")
+    return case, private
+
+
+@pytest.mark.parametrize("mode", ["v1", "strict"])
+def test_grade_sample_takes_the_mode(tmp_path, capsys, mode) -> None:
+    from mlebench.cli import main
+
+    case, _ = _nomad(tmp_path)
+    argv = ["grade-sample", str(tmp_path / "submission.csv"), case["competition"]]
+    assert main([*argv, "--data-dir", str(tmp_path / "data"), "--mode", mode]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["grading_mode"] == mode
+    assert printed["score"] == (case["v1"] if mode == "v1" else None)
+    assert set(printed["mode_verdicts"]) == {"v1", "strict"}
+
+
+@pytest.mark.parametrize("mode", ["v1", "strict"])
+def test_a_graded_cell_records_its_mode_and_both_verdicts(tmp_path, mode) -> None:
+    from mlebench.execution.grading import grade_cell
+    from mlebench.spec.cell import Cell
+    from mlebench.spec.paths import repo_root
+
+    case, private = _nomad(tmp_path)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "submission.csv").write_text(case["submission"], encoding="utf-8")
+    public = tmp_path / "public"
+    public.mkdir()
+    cell = Cell(case["competition"], "dummy", 0, repo_root(), public, private, run_dir)
+    record = grade_cell(cell, grader="host", mode=mode).to_json()
+    assert record["grading_mode"] == mode
+    assert record["score"] == (case["v1"] if mode == "v1" else None)  # (no run.json here: status infra_error)
+    assert record["mode_verdicts"]["v1"]["score"] == case["v1"]
+    assert "matched by position" in record["mode_verdicts"]["strict"]["reason"]
