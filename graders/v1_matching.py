@@ -38,6 +38,11 @@ def as_v1(
     ids = spec.id_column
     if rules.columns == "position":
         submission = _columns_by_position(submission, spec)
+    elif rules.columns == "order" and list(submission.columns) != spec.columns:
+        raise InvalidSubmission(
+            f"v1 reads the columns by their place, so they must be {spec.columns} in this order; "
+            f"got {list(submission.columns)}"
+        )
     if ids not in submission.columns:
         return submission, answers, out  # strict validation names the missing column
     if rules.match == "id":

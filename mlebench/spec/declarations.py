@@ -134,13 +134,14 @@ class V1Matching(_Strict):
     without reading the ids (the row count must still agree); ``sorted`` sorts both files by id
     (numerically where every id is a number, as pandas reads them) and then pairs rows in that order,
     whatever the ids say. ``columns: position`` takes the answer columns in the submission's own order (a
-    permutation of the declared ones is relabelled). ``extra_columns`` overrides
+    permutation of the declared ones is relabelled); ``columns: order`` refuses any order but the declared
+    one, as v1 graders that compare the column list do. ``extra_columns`` overrides
     ``submission.extra_columns``. ``duplicate_ids: merge`` accepts repeated ids when the id *sets* agree,
     and scores every submitted row against its id's answer, as v1's merge on the id does.
     """
 
     match: Literal["id", "position", "sorted"] | None = None
-    columns: Literal["name", "position"] = "name"
+    columns: Literal["name", "position", "order"] = "name"
     extra_columns: Literal["reject", "ignore"] | None = None
     duplicate_ids: Literal["reject", "merge"] = "reject"
 
