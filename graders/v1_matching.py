@@ -43,6 +43,8 @@ def as_v1(
             f"v1 reads the columns by their place, so they must be {spec.columns} in this order; "
             f"got {list(submission.columns)}"
         )
+    if rules.missing_cells != "as_is":
+        submission = _missing_cells(submission, spec, refuse=rules.missing_cells == "refuse")
     if ids not in submission.columns:
         return submission, answers, out  # strict validation names the missing column
     if rules.match == "id":
@@ -52,6 +54,34 @@ def as_v1(
     if rules.duplicate_ids == "merge":
         submission, answers = _merged(submission, answers, ids)
     return submission, answers, out
+
+
+NA_WORDS = frozenset(
+    ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A"]
+    + ["NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
+)
+"""The cells pandas' CSV reader (v1's) reads as missing by default."""
+
+
+def _missing_cells(submission: pd.DataFrame, spec: Submission, *, refuse: bool) -> pd.DataFrame:
+    """Cells v1 reads as missing: refused, or the text ``nan`` (as its ``astype(str)`` writes them)."""
+    out, found = submission, []
+    for column in (c for c in spec.target_columns if c in submission.columns):
+        missing = submission[column].isin(NA_WORDS).to_numpy(dtype=bool)
+        if not missing.any():
+            continue
+        rows = np.flatnonzero(missing)
+        first = submission[column].iat[rows[0]]
+        found.append(f"column {column!r}: {len(rows)} (first at row {rows[0] + 1}: {first!r})")
+        if not refuse:
+            out = out.copy() if out is submission else out
+            out[column] = np.where(missing, "nan", submission[column].to_numpy(dtype=object))
+    if refuse and found:
+        raise InvalidSubmission(
+            "v1 reads these cells as missing values (blank, NA, null, None, nan, ...), which its grader "
+            f"cannot score: {'; '.join(found)}"
+        )
+    return out
 
 
 def _sort_keys(ids: pd.Series) -> pd.Series:

@@ -136,13 +136,18 @@ class V1Matching(_Strict):
     whatever the ids say. ``columns: position`` takes the answer columns in the submission's own order (a
     permutation of the declared ones is relabelled); ``columns: order`` refuses any order but the declared
     one, as v1 graders that compare the column list do. ``extra_columns`` overrides
-    ``submission.extra_columns``. ``duplicate_ids: merge`` accepts repeated ids when the id *sets* agree,
-    and scores every submitted row against its id's answer, as v1's merge on the id does.
+    ``submission.extra_columns``. ``missing_cells`` is for a submitted answer cell pandas reads as missing
+    (blank, ``NA``, ``null``, ``None``, ``nan``, ...): ``refuse`` it, as v1 graders that crash on NaN do,
+    or score it as the text ``nan`` (``nan``), as v1 graders that turn labels into text do; ``as_is``
+    leaves it to our checks. ``duplicate_ids: merge`` accepts repeated ids when
+    the id *sets* agree, and scores every submitted row against its id's answer, as v1's merge on the id
+    does.
     """
 
     match: Literal["id", "position", "sorted"] | None = None
     columns: Literal["name", "position", "order"] = "name"
     extra_columns: Literal["reject", "ignore"] | None = None
+    missing_cells: Literal["as_is", "refuse", "nan"] = "as_is"
     duplicate_ids: Literal["reject", "merge"] = "reject"
 
 
