@@ -10,8 +10,9 @@ gives: the score rounded to 5 decimals, or None where its grade function raises.
 case when both refuse, or both give the same score (to 1e-6 relative, NaN equal to NaN).
 
 v1's code is read from the checkout given as the first argument (a scratch folder outside this
-repository); nothing of it is copied here. Competitions whose v1 grader cannot score even the well-formed
-submission (its answers file holds other columns than our prepared ones) are counted apart.
+repository); nothing of it is copied here. A few v1 graders import packages this project does not need
+(Levenshtein, pyquaternion, shapely): install them into a folder of their own and put it on PYTHONPATH.
+Competitions whose v1 grader cannot score even the well-formed submission (its answers file holds other columns than our prepared ones) are counted apart.
 
 Usage: ``python benchmarks/v1_crosscheck.py /path/to/v1-checkout [--only ID ...] [--rows 120] [--json out]``.
 """
@@ -90,14 +91,17 @@ def _same(a: float | None, b: float | None) -> bool:
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
 
 
-def check(comp: Competition, v1_root: Path, rows: int, seed: int) -> list[dict]:
+def check(comp: Competition, v1_root: Path, rows: int, seed: int, timeout: float = 600) -> list[dict]:
     """Every variant of one competition: v1's score and each mode's status and score."""
     if comp.real_size is None:
         return []
     rng = np.random.default_rng(seed)
-    inputs = load_fixture(comp).grading_inputs(
-        comp, scaled(comp.real_size, rows / comp.real_size.test_rows), rng
-    )
+    size = comp.real_size
+    if size.test_images:  # whole images: shrink each to about 64x64 pixels, never grow one
+        scale = min(1.0, 4096 / max(h * w for h, w in size.test_images))
+    else:
+        scale = min(1.0, rows / size.test_rows)
+    inputs = load_fixture(comp).grading_inputs(comp, scaled(size, scale), rng)
     if inputs.metric_args:
         comp = comp.model_copy(update={"metric": comp.metric.model_copy(update={"args": inputs.metric_args})})
     answers = inputs.answers
@@ -121,7 +125,7 @@ def check(comp: Competition, v1_root: Path, rows: int, seed: int) -> list[dict]:
             capture_output=True,
             text=True,
             cwd=tmp,
-            timeout=900,
+            timeout=timeout,
         )
         if worker.returncode:
             raise RuntimeError(f"{comp.id}: v1's grader process failed:\n{worker.stderr[-2000:]}")
@@ -157,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{cid}: harness failed: {failed[cid]}", flush=True)
             continue
         cases += found
+        if args.json:
+            args.json.write_text(json.dumps({"cases": cases, "failed": failed}, indent=1), encoding="utf-8")
         if found:
             marks = " ".join(
                 f"{c['case']}:{''.join('=' if _same(c['ours_' + m], c['v1_grader']) else 'x' for m in MODES)}"
