@@ -12,7 +12,8 @@ case when both refuse, or both give the same score (to 1e-6 relative, NaN equal 
 v1's code is read from the checkout given as the first argument (a scratch folder outside this
 repository); nothing of it is copied here. A few v1 graders import packages this project does not need
 (Levenshtein, pyquaternion, shapely): install them into a folder of their own and put it on PYTHONPATH.
-Competitions whose v1 grader cannot score even the well-formed submission (its answers file holds other columns than our prepared ones) are counted apart.
+Competitions whose v1 grader cannot score even the well-formed submission (its answers file holds
+other columns than our prepared ones) are counted apart.
 
 Usage: ``python benchmarks/v1_crosscheck.py /path/to/v1-checkout [--only ID ...] [--rows 120] [--json out]``.
 """
