@@ -11,7 +11,9 @@ case when both refuse, or both give the same score (to 1e-6 relative, NaN equal 
 
 v1's code is read from the checkout given as the first argument (a scratch folder outside this
 repository); nothing of it is copied here. A few v1 graders import packages this project does not need
-(Levenshtein, pyquaternion, shapely): install them into a folder of their own and put it on PYTHONPATH.
+(Levenshtein, pyquaternion, shapely), and v1 ran on pandas 2 (``astype(str)`` writes a missing cell as
+``nan`` there): install those into folders of their own and pass them as ``--v1-pythonpath`` (only v1's
+process sees them).
 Competitions whose v1 grader cannot score even the well-formed submission (its answers file holds
 other columns than our prepared ones) are counted apart.
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import subprocess
 import sys
 import tempfile
@@ -92,7 +95,9 @@ def _same(a: float | None, b: float | None) -> bool:
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
 
 
-def check(comp: Competition, v1_root: Path, rows: int, seed: int, timeout: float = 600) -> list[dict]:
+def check(
+    comp: Competition, v1_root: Path, rows: int, seed: int, timeout: float = 600, v1_path: str = ""
+) -> list[dict]:
     """Every variant of one competition: v1's score and each mode's status and score."""
     if comp.real_size is None:
         return []
@@ -127,6 +132,7 @@ def check(comp: Competition, v1_root: Path, rows: int, seed: int, timeout: float
             text=True,
             cwd=tmp,
             timeout=timeout,
+            env={**os.environ, "PYTHONPATH": v1_path} if v1_path else None,
         )
         if worker.returncode:
             raise RuntimeError(f"{comp.id}: v1's grader process failed:\n{worker.stderr[-2000:]}")
@@ -149,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=120)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, help="write every case here")
+    parser.add_argument("--v1-pythonpath", default="", help="PYTHONPATH for v1's process only")
     args = parser.parse_args(argv)
     if not (args.v1_checkout / "mlebench" / "grade_helpers.py").is_file():
         parser.error(f"{args.v1_checkout} does not hold v1's mlebench/grade_helpers.py")
@@ -156,7 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     for cid in args.only or all_competition_ids():
         started = time.perf_counter()
         try:
-            found = check(load_competition(cid), args.v1_checkout, args.rows, args.seed)
+            found = check(
+                load_competition(cid), args.v1_checkout, args.rows, args.seed, v1_path=args.v1_pythonpath
+            )
         except Exception as exc:  # noqa: BLE001 - one competition's harness failure must not stop the rest
             failed[cid] = f"{type(exc).__name__}: {str(exc)[:300]}"
             print(f"{cid}: harness failed: {failed[cid]}", flush=True)
