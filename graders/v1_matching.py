@@ -43,8 +43,11 @@ def as_v1(
             f"v1 reads the columns by their place, so they must be {spec.columns} in this order; "
             f"got {list(submission.columns)}"
         )
-    if rules.missing_cells != "as_is":
-        submission = _missing_cells(submission, spec, refuse=rules.missing_cells == "refuse")
+    if rules.missing_cells == "refuse":
+        _refuse_missing(submission, spec)
+    elif rules.missing_cells != "as_is":
+        token = "nan" if rules.missing_cells == "nan" else ""
+        submission, answers = (_missing_as(frame, spec, token) for frame in (submission, answers))
     if ids not in submission.columns:
         return submission, answers, out  # strict validation names the missing column
     if rules.match == "id":
@@ -63,24 +66,29 @@ NA_WORDS = frozenset(
 """The cells pandas' CSV reader (v1's) reads as missing by default."""
 
 
-def _missing_cells(submission: pd.DataFrame, spec: Submission, *, refuse: bool) -> pd.DataFrame:
-    """Cells v1 reads as missing: refused, or the text ``nan`` (as its ``astype(str)`` writes them)."""
-    out, found = submission, []
+def _refuse_missing(submission: pd.DataFrame, spec: Submission) -> None:
+    """Cells v1 reads as missing, where its grader crashes on a NaN: refused, each column named."""
+    found = []
     for column in (c for c in spec.target_columns if c in submission.columns):
-        missing = submission[column].isin(NA_WORDS).to_numpy(dtype=bool)
-        if not missing.any():
-            continue
-        rows = np.flatnonzero(missing)
-        first = submission[column].iat[rows[0]]
-        found.append(f"column {column!r}: {len(rows)} (first at row {rows[0] + 1}: {first!r})")
-        if not refuse:
-            out = out.copy() if out is submission else out
-            out[column] = np.where(missing, "nan", submission[column].to_numpy(dtype=object))
-    if refuse and found:
+        rows = np.flatnonzero(submission[column].isin(NA_WORDS).to_numpy(dtype=bool))
+        if rows.size:
+            first = submission[column].iat[rows[0]]
+            found.append(f"column {column!r}: {rows.size} (first at row {rows[0] + 1}: {first!r})")
+    if found:
         raise InvalidSubmission(
             "v1 reads these cells as missing values (blank, NA, null, None, nan, ...), which its grader "
             f"cannot score: {'; '.join(found)}"
         )
+
+
+def _missing_as(frame: pd.DataFrame, spec: Submission, token: str) -> pd.DataFrame:
+    """Cells v1 reads as missing, written as ``token`` (the text its grader turns a NaN into)."""
+    out = frame
+    for column in (c for c in spec.target_columns if c in frame.columns):
+        missing = frame[column].isin(NA_WORDS).to_numpy(dtype=bool)
+        if missing.any():
+            out = out.copy() if out is frame else out
+            out[column] = np.where(missing, token, frame[column].to_numpy(dtype=object))
     return out
 
 

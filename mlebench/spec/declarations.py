@@ -136,10 +136,11 @@ class V1Matching(_Strict):
     whatever the ids say. ``columns: position`` takes the answer columns in the submission's own order (a
     permutation of the declared ones is relabelled); ``columns: order`` refuses any order but the declared
     one, as v1 graders that compare the column list do. ``extra_columns`` overrides
-    ``submission.extra_columns``. ``missing_cells`` is for a submitted answer cell pandas reads as missing
-    (blank, ``NA``, ``null``, ``None``, ``nan``, ...): ``refuse`` it, as v1 graders that crash on NaN do,
-    or score it as the text ``nan`` (``nan``), as v1 graders that turn labels into text do; ``as_is``
-    leaves it to our checks. ``duplicate_ids: merge`` accepts repeated ids when
+    ``submission.extra_columns``. ``missing_cells`` is for an answer-column cell pandas reads as missing
+    (blank, ``NA``, ``null``, ``None``, ``nan``, ...): ``refuse`` one in the submission, as v1 graders
+    that crash on NaN do; or, on both sides, read it as the text ``nan`` (``nan``: v1's ``astype(str)``
+    under pandas 2) or as blank (``blank``: v1's ``fillna("")``); ``as_is`` leaves it to our checks.
+    ``duplicate_ids: merge`` accepts repeated ids when
     the id *sets* agree, and scores every submitted row against its id's answer, as v1's merge on the id
     does.
     """
@@ -147,7 +148,7 @@ class V1Matching(_Strict):
     match: Literal["id", "position", "sorted"] | None = None
     columns: Literal["name", "position", "order"] = "name"
     extra_columns: Literal["reject", "ignore"] | None = None
-    missing_cells: Literal["as_is", "refuse", "nan"] = "as_is"
+    missing_cells: Literal["as_is", "refuse", "nan", "blank"] = "as_is"
     duplicate_ids: Literal["reject", "merge"] = "reject"
 
 
