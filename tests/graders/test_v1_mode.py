@@ -17,6 +17,7 @@ import pytest
 from graders.errors import InvalidSubmission
 from graders.grade import grade
 from graders.v1_matching import as_v1
+from mlebench.reporting.html import to_html
 from mlebench.reporting.markdown import to_markdown
 from mlebench.reporting.report import aggregate
 from mlebench.spec.declarations import all_competition_ids, load_competition
@@ -141,6 +142,10 @@ def test_the_report_flags_cells_whose_modes_disagree() -> None:
     assert "| a | x | 0 | v1 | ok 0.30799 | invalid_submission: rows are matched by position |" in text
     assert "| a | x | 0 | ok (modes differ) |" in text
     assert "| a | y | 0 | ok |" in text
+    page = to_html(report)
+    assert "<h3>Grading-mode differences</h3>" in page
+    assert "a/x/seed 0</code> (graded v1): v1 ok 0.30799" in page
+    assert page.count("(modes differ)") == 1
 
 
 def _nomad(tmp_path: Path) -> tuple[dict, Path]:
