@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 import traceback
+from dataclasses import replace
 
 from graders.grade import Mode, grade
 from mlebench.reporting.records import GradeOutcome
@@ -24,5 +25,7 @@ def score_cell(cell: Cell, mode: Mode = "v1") -> GradeOutcome:
     try:
         result = grade(comp, submission, cell.private, mode)
     except Exception:  # noqa: BLE001 - a grader bug must become a recorded grader_error, not a lost cell
-        return GradeOutcome.grader_error(traceback.format_exc(), time.monotonic() - t0, submission.is_file())
+        seconds = time.monotonic() - t0
+        failed = GradeOutcome.grader_error(traceback.format_exc(), seconds, submission.is_file())
+        return replace(failed, fields={**failed.fields, "grading_mode": mode})
     return GradeOutcome.from_result({**result.to_dict(), "grade_seconds": time.monotonic() - t0})
