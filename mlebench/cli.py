@@ -77,12 +77,24 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--submission", required=True, type=Path, help="JSONL file, one submission per line")
     p.add_argument("--output-dir", required=True, type=Path)
     _data_dir_arguments(p)
+    p.add_argument(
+        "--mode",
+        choices=["v1", "strict"],
+        default="v1",
+        help="grading mode: v1 pairs rows and columns as MLE-bench v1 does (default), strict refuses those",
+    )
     p.set_defaults(func=_grade)
 
     p = sub.add_parser("grade-sample", help="grade one submission CSV and print its record as JSON")
     p.add_argument("submission", type=Path)
     p.add_argument("competition_id")
     _data_dir_arguments(p)
+    p.add_argument(
+        "--mode",
+        choices=["v1", "strict"],
+        default="v1",
+        help="grading mode: v1 pairs rows and columns as MLE-bench v1 does (default), strict refuses those",
+    )
     p.set_defaults(func=_grade_sample)
 
     p = sub.add_parser("plan", help="compose conf/ into params.yaml and the DVC pipeline files")
@@ -290,7 +302,7 @@ def _grade(args: argparse.Namespace) -> int:
                 f"{args.submission}:{lineno}: needs JSON with competition_id and submission_path ({exc})"
             ) from None
         comp = load_competition(cid)
-        result = grade(comp, Path(str(path)), _private(cid, args.data_dir, args.data_layout))
+        result = grade(comp, Path(str(path)), _private(cid, args.data_dir, args.data_layout), args.mode)
         reports.append(_mlebench_report(comp, result, Path(str(path))))
     summary = grading_report(reports)
     from mlebench.spec.files import write_json
@@ -307,7 +319,7 @@ def _grade_sample(args: argparse.Namespace) -> int:
     from mlebench.spec.declarations import load_competition
 
     comp = load_competition(args.competition_id)
-    result = grade(comp, args.submission, _private(comp.id, args.data_dir, args.data_layout))
+    result = grade(comp, args.submission, _private(comp.id, args.data_dir, args.data_layout), args.mode)
     print(json.dumps(_mlebench_report(comp, result, args.submission), indent=4))
     return 0
 

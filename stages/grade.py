@@ -22,9 +22,10 @@ def main(argv: list[str] | None = None) -> int:
     data = DataSettings.model_validate(stage_params(["data"])["data"])
     cell = Cell.planned(args.competition, args.agent, args.seed)
     cell = replace(cell, private=answers_dir(cell.competition_id, data, cell.root))
-    record = grade_cell(cell)
+    mode = stage_params(["grading"])["grading"]["mode"]
+    record = grade_cell(cell, mode=mode)
     record.write(cell.grade_path)
-    print(f"{cell.label}: {record.status} score={record.result['score']}")
+    print(f"{cell.label}: {record.status} score={record.result['score']} (grading.mode {mode})")
     return 0
 
 

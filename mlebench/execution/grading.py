@@ -22,14 +22,15 @@ from mlebench.spec.manifest import verify_split
 from mlebench.spec.params import DockerSettings
 from mlebench.spec.paths import private_dir
 
-Grader = Callable[[Cell, RunRecord | None, DockerSettings], tuple[GradeOutcome, dict[str, str]]]
-"""Score a cell somewhere; return the outcome and where it ran (``grader_runner`` and its facts)."""
+Grader = Callable[[Cell, RunRecord | None, DockerSettings, str], tuple[GradeOutcome, dict[str, str]]]
+"""Score a cell somewhere in a grading mode; return the outcome and where it ran (``grader_runner`` and
+its facts)."""
 
 
 def _grade_on_host(
-    cell: Cell, run: RunRecord | None, settings: DockerSettings
+    cell: Cell, run: RunRecord | None, settings: DockerSettings, mode: str
 ) -> tuple[GradeOutcome, dict[str, str]]:
-    return score_cell(cell), {"grader_runner": "host"}
+    return score_cell(cell, mode), {"grader_runner": "host"}
 
 
 GRADERS: dict[str, Grader] = {
@@ -38,7 +39,9 @@ GRADERS: dict[str, Grader] = {
 }
 
 
-def grade_cell(cell: Cell, settings: DockerSettings | None = None, grader: str = "") -> GradeRecord:
+def grade_cell(
+    cell: Cell, settings: DockerSettings | None = None, grader: str = "", mode: str = "v1"
+) -> GradeRecord:
     """Grade one finished cell and return its record (the caller writes it).
 
     ``grader`` overrides where grading runs (a key of :data:`GRADERS`); by default the runner that ran the
@@ -46,7 +49,8 @@ def grade_cell(cell: Cell, settings: DockerSettings | None = None, grader: str =
     ones the run recorded (a Docker run records its own). The answers are checked against the prepared
     split's manifest first, wherever grading runs: a changed answers file is refused (DataError, naming it).
     Answers from a data directory of the user's own (``data.dir``; MLE-bench v1's has no manifest) are
-    checked when a manifest is there and graded with a warning when not.
+    checked when a manifest is there and graded with a warning when not. ``mode`` is ``grading.mode``
+    (``v1`` or ``strict``, :data:`graders.grade.MODES`).
     """
     own = cell.private == private_dir(cell.competition_id, cell.root)
     verify_split(cell.private, missing="refuse" if own else "warn")
@@ -61,7 +65,7 @@ def grade_cell(cell: Cell, settings: DockerSettings | None = None, grader: str =
     where = grader or (runner.grader if runner else "host")
     recorded = (data or {}).get("docker") or {}
     recorded = {k: v for k, v in recorded.items() if k in DockerSettings.model_fields}
-    outcome, facts = GRADERS[where](cell, run, settings or DockerSettings.model_validate(recorded))
+    outcome, facts = GRADERS[where](cell, run, settings or DockerSettings.model_validate(recorded), mode)
     comp = load_competition(cell.competition_id, cell.root)
     return grade_record(cell, comp, run, outcome, facts, problem)
 

@@ -279,7 +279,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
                 f"python -m stages.grade --competition {cid} --agent {agent} --seed {seed}",
                 code["grade"],
                 grading_files + [run, public, answers] + ([] if plan.data.dir else [manifest]),
-                params=["data"],
+                params=["data", "grading"],
                 outs=[_rel(grade_path(agent, cid, seed, _HERE))],
             )
     return {"stages": stages}

@@ -41,6 +41,7 @@ def to_markdown(report: dict[str, Any]) -> str:
     lines += [f"- {agent}: {leaderboard_row(entry['groups'])}" for agent, entry in report["agents"].items()]
     lines += _as_scored(report) + _integrity(report) + _disclosures(report)
     lines += _statuses(report) + _comparisons(report) + _cells(report)
+    lines += _mode_differences(report)
     leaks = report.get("leaks", {})
     if leaks:
         lines += ["", "## Known leaks", "", "Public data of these competitions can reveal answers:", ""]
@@ -189,13 +190,44 @@ def _cells(report: dict[str, Any]) -> list[str]:
         for cid, rows in entry["per_competition"].items():
             name = f"{cid} (known leak)" if cid in leaks else cid
             for row in rows:
+                status = f"{row['status']} (modes differ)" if row.get("mode_verdicts") else row["status"]
                 lines.append(
-                    f"| {agent} | {name} | {row['seed']} | {row['status']} | {_num(row['score'])} | "
+                    f"| {agent} | {name} | {row['seed']} | {status} | {_num(row['score'])} | "
                     f"{_num(row['gold_threshold'])} | {_num(row['silver_threshold'])} | "
                     f"{_num(row['bronze_threshold'])} | {_num(row['median_threshold'])} | "
                     f"{row['medal']} | {row.get('isolation') or ''} | {row.get('verdict') or ''} |"
                 )
     return lines
+
+
+def _mode_differences(report: dict[str, Any]) -> list[str]:
+    """Cells where ``grading.mode: v1`` and ``strict`` disagree: both verdicts, side by side."""
+    rows = report.get("mode_differences") or []
+    modes = ", ".join(report.get("grading_modes") or [])
+    if not rows:
+        return ["", f"Grading mode: {modes or 'none recorded'}; no cell differs between v1 and strict."]
+    lines = [
+        "",
+        "## Grading-mode differences",
+        "",
+        f"Grading mode: {modes}. In these cells v1's pairing (see each competition's known issues of kind "
+        "`v1_mode`) and strict grading disagree; the record keeps both.",
+        "",
+        "| agent | competition | seed | mode used | v1 | strict |",
+        "|---|---|---|---|---|---|",
+    ]
+    for d in rows:
+        lines.append(
+            f"| {d['agent']} | {d['competition_id']} | {d['seed']} | {d['mode']} | "
+            f"{_verdict(d['v1'])} | {_verdict(d['strict'])} |"
+        )
+    return lines
+
+
+def _verdict(v: dict[str, Any]) -> str:
+    if v["status"] == "ok":
+        return f"ok {_num(v['score'])}"
+    return f"{v['status']}: {v['reason']}".replace("|", "\\|")[:200]
 
 
 def _num(value: Any) -> str:

@@ -130,7 +130,10 @@ def aggregate(
     """Build the report for every agent over one competition set and the leaderboard splits it covers.
 
     ``leaks`` names, per competition, the known leaks its public data keeps (from the leak audit); those
-    competitions are marked wherever their scores appear. ``declared`` is how many competitions each split
+    competitions are marked wherever their scores appear. Cells whose grading modes disagree (a
+    record's ``mode_verdicts``: v1's pairing scores what strict refuses, or scores it differently) are
+    listed under ``mode_differences``; ``grading_modes`` says which modes decided the records (a record
+    from before the setting existed counts as ``strict``). ``declared`` is how many competitions each split
     has in all the declarations (its coverage). ``snapshots`` are graded snapshot records (``agent``,
     ``competition_id``, ``seed``, ``elapsed_secs``, ``any_medal``); no stage writes them yet.
     ``thresholds`` gives each competition's :func:`threshold_state`; each group counts its members' states.
@@ -202,6 +205,12 @@ def aggregate(
         report["agents"][agent] = entry
     report["comparisons"] = [
         paired_comparison(by_cell, a, b, competition_ids, seeds) for a, b in itertools.combinations(agents, 2)
+    ]
+    report["grading_modes"] = sorted({str(r.get("grading_mode", "strict")) for r in by_cell.values()})
+    report["mode_differences"] = [
+        {"agent": a, "competition_id": c, "seed": s, "mode": r.get("grading_mode"), **r["mode_verdicts"]}
+        for (a, c, s), r in sorted(by_cell.items())
+        if r.get("mode_verdicts") and a in agents and c in competition_ids and s in seeds
     ]
     report["anytime"] = anytime_curves(snapshots or [], agents, competition_ids, seeds)
     return report
@@ -318,6 +327,8 @@ _ROW_KEYS = (
     "reason",
     "runner",
     "competition_version",
+    "grading_mode",
+    "mode_verdicts",
 )
 
 

@@ -122,6 +122,36 @@ class Split(_Strict):
         return self
 
 
+class V1Matching(_Strict):
+    """How MLE-bench v1 pairs a submission with the answers, where that differs from ours.
+
+    ``grading.mode: v1`` grades with these rules, ``strict`` with the ``submission:`` block alone; where
+    the two disagree on a cell, its record carries both verdicts. Every rule is a reading of v1's own
+    grader for the competition, and each difference is a ``known_issues`` entry of kind ``v1_mode``.
+
+    ``match``: ``id`` pairs rows by id in any order where ours demands the answers' file order (the
+    metric then sees each row's file position, as v1's does); ``position`` pairs rows in file order
+    without reading the ids (the row count must still agree); ``sorted`` sorts both files by id
+    (numerically where every id is a number, as pandas reads them) and then pairs rows in that order,
+    whatever the ids say. ``columns: position`` takes the answer columns in the submission's own order (a
+    permutation of the declared ones is relabelled); ``columns: order`` refuses any order but the declared
+    one, as v1 graders that compare the column list do. ``extra_columns`` overrides
+    ``submission.extra_columns``. ``missing_cells`` is for an answer-column cell pandas reads as missing
+    (blank, ``NA``, ``null``, ``None``, ``nan``, ...): ``refuse`` one in the submission, as v1 graders
+    that crash on NaN do; or, on both sides, read it as the text ``nan`` (``nan``: v1's ``astype(str)``
+    under pandas 2) or as blank (``blank``: v1's ``fillna("")``); ``as_is`` leaves it to our checks.
+    ``duplicate_ids: merge`` accepts repeated ids when
+    the id *sets* agree, and scores every submitted row against its id's answer, as v1's merge on the id
+    does.
+    """
+
+    match: Literal["id", "position", "sorted"] | None = None
+    columns: Literal["name", "position", "order"] = "name"
+    extra_columns: Literal["reject", "ignore"] | None = None
+    missing_cells: Literal["as_is", "refuse", "nan", "blank"] = "as_is"
+    duplicate_ids: Literal["reject", "merge"] = "reject"
+
+
 class Submission(_Strict):
     """What a submission CSV holds: the id column first, then the answer columns."""
 
@@ -157,6 +187,8 @@ class Submission(_Strict):
     # Rows whose id is not in the answers: rejected, or dropped before matching, as v1 does where it scores
     # only the answers' ids (h-and-m: the public sample lists every customer). Needs `match: id`.
     extra_ids: Literal["reject", "ignore"] = "reject"
+    # How MLE-bench v1 matches rows and columns where it differs (grading.mode: v1); none: the same.
+    v1: V1Matching | None = None
 
     @model_validator(mode="after")
     def _id_first(self) -> Submission:
@@ -300,6 +332,8 @@ class KnownIssue(_Strict):
 
     summary: str
     reference: str = ""
+    # ``v1_mode``: a difference between ``grading.mode: v1`` and ``strict`` (see ``submission.v1``).
+    kind: Literal["note", "v1_mode"] = "note"
     leak: Literal["no", "fixed", "flagged"] = "no"
     files: list[str] = []
 

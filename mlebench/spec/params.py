@@ -138,6 +138,18 @@ class DataSettings(_Strict):
     layout: Literal["auto", "ours", "v1"] = "auto"
 
 
+class GradingSettings(_Strict):
+    """How submissions are graded: ``mode`` is ``v1`` (the default) or ``strict``.
+
+    ``v1`` pairs rows and columns as MLE-bench v1's graders do where a competition declares that they differ
+    (``submission.v1``: position matching, id subsets, repeated ids, extra or reordered columns), so scores
+    compare with the published leaderboard; ``strict`` refuses those submissions, or scores them by id.
+    Every grading record says which mode decided it and keeps both verdicts where they differ.
+    """
+
+    mode: Literal["v1", "strict"] = "v1"
+
+
 class CompetitionSet(_Strict):
     """A named set of competitions: an explicit id list, or a query over the declarations."""
 
@@ -159,6 +171,7 @@ class Plan(_Strict):
     report: ReportSettings = ReportSettings()
     descriptions: TextSettings = TextSettings()
     data: DataSettings = DataSettings()
+    grading: GradingSettings = GradingSettings()
 
     @field_validator("agent")
     @classmethod

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from graders.grade import MODES
 from mlebench.execution.scoring import score_cell
 from mlebench.spec.cell import Cell
 from mlebench.spec.files import write_json
@@ -23,9 +24,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--competition", required=True)
     parser.add_argument("--agent", required=True)
     parser.add_argument("--seed", required=True, type=int)
+    parser.add_argument("--mode", choices=MODES, default="v1", help="grading.mode")
     parser.add_argument("--out", required=True, type=Path)
     args = parser.parse_args(argv)
-    outcome = score_cell(Cell.planned(args.competition, args.agent, args.seed, repo_root()))
+    outcome = score_cell(Cell.planned(args.competition, args.agent, args.seed, repo_root()), args.mode)
     write_json(args.out, outcome.to_json())
     print(f"graded {args.agent}/{args.competition}/seed {args.seed}: {outcome.status}")
     return 0

@@ -38,7 +38,7 @@ GRADER_PIDS = 512
 
 
 def grade_in_container(
-    cell: Cell, run: RunRecord | None, settings: DockerSettings
+    cell: Cell, run: RunRecord | None, settings: DockerSettings, mode: str = "v1"
 ) -> tuple[GradeOutcome, dict[str, str]]:
     """Score one cell in a fresh grader container; return the outcome and the grader's lineage facts.
 
@@ -50,7 +50,7 @@ def grade_in_container(
         env = env_image(client, settings, cell.root)
         image = grader_image(client, env, cell.root, settings.infra_retries)
         outcome = with_retries(
-            lambda: _grade_once(client, image, cell, settings.runtime),
+            lambda: _grade_once(client, image, cell, settings.runtime, mode),
             "grading in the grader container",
             settings.infra_retries,
         )
@@ -90,7 +90,7 @@ def _mounts(cell: Cell) -> list[Any]:
     ]
 
 
-def _grade_once(client: Any, image: ImageRef, cell: Cell, runtime: str) -> GradeOutcome:
+def _grade_once(client: Any, image: ImageRef, cell: Cell, runtime: str, mode: str) -> GradeOutcome:
     command = [
         "python",
         "-m",
@@ -101,6 +101,8 @@ def _grade_once(client: Any, image: ImageRef, cell: Cell, runtime: str) -> Grade
         cell.agent,
         "--seed",
         str(cell.seed),
+        "--mode",
+        mode,
         "--out",
         GRADER_OUT,
     ]
