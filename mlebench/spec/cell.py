@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mlebench.spec.params import AgentConfig, Hardware
-from mlebench.spec.paths import grade_path, private_dir, public_dir, repo_root, run_dir
+from mlebench.spec.paths import grade_path, integrity_path, private_dir, public_dir, repo_root, run_dir
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,11 @@ class Cell:
     def grade_path(self) -> Path:
         """Where the cell's grading record goes."""
         return grade_path(self.agent, self.competition_id, self.seed, self.root)
+
+    @property
+    def integrity_path(self) -> Path:
+        """Where the cell's integrity verdict goes."""
+        return integrity_path(self.agent, self.competition_id, self.seed, self.root)
 
     @property
     def label(self) -> str:

@@ -73,6 +73,20 @@ def grade_path(agent: str, competition_id: str, seed: int, root: Path | None = N
     return (root or repo_root()) / "grades" / agent / competition_id / f"{seed}.json"
 
 
+def integrity_path(agent: str, competition_id: str, seed: int, root: Path | None = None) -> Path:
+    """One cell's integrity verdict (``integrity.json``), beside its grading record's tree.
+
+    Not inside ``runs/<agent>/<id>/<seed>/``: that folder is the run stage's output, and DVC forbids one
+    stage's output inside another's.
+    """
+    return (root or repo_root()) / "integrity" / agent / competition_id / str(seed) / "integrity.json"
+
+
+def kernels_dir(competition_id: str, root: Path | None = None) -> Path:
+    """Return a competition's reference notebooks as code, pulled once and pinned (for plagiarism)."""
+    return (root or repo_root()) / "data" / "kernels" / competition_id
+
+
 def report_dir(root: Path | None = None) -> Path:
     """Return the aggregated report folder: report.json, report.md, metrics.json."""
     return (root or repo_root()) / "report"
