@@ -14,10 +14,14 @@ def notebook_code(text: str) -> str:
     >>> notebook_code("print('not a notebook')")
     "print('not a notebook')"
     """
+    import warnings
+
     try:
         import nbformat
 
-        nb = nbformat.reads(text, as_version=4)
+        with warnings.catch_warnings():  # notebooks without cell ids read fine; nbformat warns about them
+            warnings.simplefilter("ignore")
+            nb = nbformat.reads(text, as_version=4)
     except Exception:  # noqa: BLE001 - an unreadable notebook is read as plain text instead
         return text
     return "\n\n".join(cell.source for cell in nb.cells if cell.cell_type == "code")

@@ -120,9 +120,11 @@ def submission_provenance(ctx: Context) -> CheckResult:
     if not ctx.run.submission_exists:
         return CheckResult(name, False, [], {"submission": "none"})
     programs = [f for f in ctx.run.code if Path(f.path).suffix.lower() in _PROGRAM_SUFFIXES]
-    writers = [f.path for f in programs if _SUBMISSION.search(f.code) and _WRITES.search(f.code)]
+    # Across files: one module may name the submission and hand it to a helper in another that writes it.
+    names = [f.path for f in programs if _SUBMISSION.search(f.code)]
+    writers = [f.path for f in programs if _WRITES.search(f.code)] if names else []
     by_hand = list(_scan(ctx.run.files, _BY_HAND))
-    result = _result(name, by_hand, writers=writers[:MAX_EVIDENCE])
+    result = _result(name, by_hand, names=names[:MAX_EVIDENCE], writers=writers[:MAX_EVIDENCE])
     if writers:
         return result
     evidence = ["no file in code/ writes a submission (written by hand or copied in?)", *result.evidence]
@@ -142,23 +144,38 @@ _NET_ERRORS = re.compile(
 _NET_CODE = re.compile(
     r"^\s*(import|from)\s+(socket|requests|httpx|aiohttp|urllib3|ftplib|paramiko|smtplib|websocket)\b|"
     r"socket\.(socket|create_connection)\(|urlopen\(|urlretrieve\(|\brequests\.(get|post|put|head|request|"
-    r"Session)\b|\bhttpx\.\w+\(|http\.client\.|\b(curl|wget|aria2c|gdown)\s|git\s+clone|git\s+pull|"
-    r"pip3?\s+(install|download)|snapshot_download|hf_hub_download|torch\.hub\.load|tfds\.load|"
-    r"kaggle\s+(competitions|datasets|kernels)|\bnc\s+-|\bssh\s|\bscp\s",
+    r"Session)\b|\bhttpx\.\w+\(|http\.client\.|snapshot_download|hf_hub_download|torch\.hub\.load|tfds\.load",
     _I,
 )
+_NET_SHELL = re.compile(
+    r"\b(curl|wget|aria2c|gdown|ssh|scp)\s|git\s+(clone|pull|fetch)\b|pip3?\s+(install|download)\b|"
+    r"kaggle\s+(competitions|datasets|kernels)\b|\bnc\s+-",
+    _I,
+)
+_SHELL_LINE = re.compile(r"^\s*([$#>!%]|\w+@[\w.-]+:\S*\$)\s*|subprocess|os\.system|os\.popen|check_output")
+_SHELL_SUFFIXES = (".sh", ".bash")
+
+
+def _shell_commands(files: Iterable[SourceFile]) -> Iterator[Hit]:
+    """Network commands as commands: in shell scripts, on prompt or ``!`` lines, or in subprocess calls."""
+    for f in files:
+        script = Path(f.path).suffix.lower() in _SHELL_SUFFIXES
+        for i, line in enumerate(f.code_lines):
+            if _NET_SHELL.search(line) and (script or _SHELL_LINE.search(line)):
+                yield Hit(f, i)
 
 
 def network(ctx: Context) -> CheckResult:
     """Flag attempts to reach other hosts (connection errors in the logs, networking code) under ``none``."""
-    hits = [h for h in _scan(ctx.run.logs, _NET_ERRORS)]
-    hits += [
-        h
-        for h in _scan(ctx.run.files, _NET_CODE)
-        if not (_LOOPBACK.search(h.file.code_lines[h.index]) and not _HOST.search(h.file.code_lines[h.index]))
-    ]
+    hits = [*_scan(ctx.run.logs, _NET_ERRORS), *_scan(ctx.run.code, _NET_CODE)]
+    hits += _shell_commands(ctx.run.files)
+    hits = [h for h in hits if not _loopback_only(h.file.code_lines[h.index])]
     policy = ctx.agent.network
     return _result("network", hits, flag=policy == "none", policy=policy)
+
+
+def _loopback_only(line: str) -> bool:
+    return bool(_LOOPBACK.search(line)) and not _HOST.search(line)
 
 
 _MODEL_API = re.compile(
@@ -182,7 +199,8 @@ def model_api(ctx: Context) -> CheckResult:
 
 
 _DOWNLOAD = re.compile(
-    r"git\s+clone|\bcurl\b|\bwget\b|pip3?\s+download|pip3?\s+install\s+\S*git\+|\bkaggle\b|"
+    r"git\s+clone|\bcurl\b|\bwget\b|pip3?\s+download|pip3?\s+install\s+\S*git\+|"
+    r"\bkaggle\s+(competitions|datasets|kernels)\b|kaggle\.api|KaggleApi|"
     r"requests\.(get|post)|urlretrieve|urlopen|hf_hub_download|snapshot_download|load_dataset\(|tfds\.load|"
     r"\bgdown\b|aria2c|\.download\(|httpx\.get|\bscp\b|\brsync\b|webbrowser|selenium|playwright",
     _I,

@@ -238,7 +238,12 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             outs=[audited],
         ),
     }
-    integrity_files = [f"{folder}/competition.yaml"]
+    # The integrity stage reads only the declaration's forbidden_resources: a params dependency on that key
+    # (when declared), so editing the rest of the declaration does not re-check every run.
+    integrity_files: list[str] = []
+    integrity_params: list[Any] = []
+    if comp.forbidden_resources:
+        integrity_params.append({f"{folder}/competition.yaml": ["forbidden_resources"]})
     if (root / folder / "kernels.txt").is_file():  # reference notebooks for the plagiarism check
         kernels = _rel(kernels_dir(cid, _HERE))
         stages["fetch_kernels"] = _stage(
@@ -268,7 +273,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
                 f"python -m stages.integrity --competition {cid} --agent {agent} --seed {seed}",
                 code["integrity"],
                 integrity_files + [run],
-                params=[f"agent.{agent}", "integrity"],
+                params=[f"agent.{agent}", "integrity", *integrity_params],
                 outs=[_rel(integrity_path(agent, cid, seed, _HERE))],
             )
     return {"stages": stages}
