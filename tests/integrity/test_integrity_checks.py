@@ -82,3 +82,16 @@ def test_oversized_files_are_cut_and_the_cut_recorded(
     (tmp_path / "run.json").write_text("{}")
     view = RunView.load(tmp_path)
     assert view.truncated == ["logs/big.log"] and len(view.logs[0].text) == 100
+
+
+def test_a_forbidden_resource_that_is_not_a_regex_is_named(tmp_path: Path) -> None:
+    from mlebench.spec.declarations import parse_declaration
+    from mlebench.spec.errors import ConfigError
+
+    source = Path(__file__).resolve().parents[2] / "competitions" / "titanic-lite" / "competition.yaml"
+    folder = tmp_path / "titanic-lite"
+    folder.mkdir()
+    text = source.read_text() + "forbidden_resources:\n  - {pattern: 'kaggle(', reason: unbalanced}\n"
+    (folder / "competition.yaml").write_text(text)
+    with pytest.raises(ConfigError, match=r"forbidden_resources\.0\.pattern: .*not a regular expression"):
+        parse_declaration(folder / "competition.yaml")
