@@ -281,6 +281,8 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
 
 def _root_pipeline(plan: Plan, root: Path) -> dict[str, Any]:
     grades = [_rel(grade_path(c.agent, c.competition_id, c.seed, _HERE)) for c in cells(plan)]
+    # Every cell's integrity verdict feeds the report (so `dvc repro` checks every run).
+    verdicts = [_rel(integrity_path(c.agent, c.competition_id, c.seed, _HERE)) for c in cells(plan)]
     audits = [_rel(audit_path(cid, _HERE)) for cid in plan.competition_set.ids]
     # The report counts each split's competitions among all declarations (its coverage), so it reads every
     # declaration, and nothing else of the competition folders.
@@ -289,7 +291,7 @@ def _root_pipeline(plan: Plan, root: Path) -> dict[str, Any]:
     report = _stage(
         f"python -m stages.report --agents {','.join(plan.agent)}",
         stage_code("report", root),
-        grades + audits + declarations,
+        grades + verdicts + audits + declarations,
         params=["competition_set", "seeds", "report"],
         outs=[_rel(out / name) for name in ("report.json", "report.md", "report.html", "headline.csv")],
         wdir=None,
