@@ -2,7 +2,7 @@
 
 The dummy and baseline agents' real runs on one embedded competition come out clean; editing the integrity
 settings (a forbidden-resource list, a limit) or a check's code makes exactly the integrity stages stale,
-and `dvc repro` then re-runs them and never an agent.
+and `dvc repro` then re-runs them (and the report that reads them), never an agent.
 """
 
 from __future__ import annotations
@@ -19,17 +19,23 @@ pytestmark = pytest.mark.slow
 
 
 def _stale(repo: Path) -> set[str]:
-    return {name.split(":")[-1] for name in json.loads(_run(["dvc", "status", "--json"], repo).stdout or "{}")}
+    return {
+        name.split(":")[-1] for name in json.loads(_run(["dvc", "status", "--json"], repo).stdout or "{}")
+    }
 
 
 def _ran(output: str) -> set[str]:
-    return {line.split("'")[1].split(":")[-1] for line in output.splitlines() if line.startswith("Running stage")}
+    return {
+        line.split("'")[1].split(":")[-1] for line in output.splitlines() if line.startswith("Running stage")
+    }
 
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     dest = copy_checkout(tmp_path_factory.mktemp("integrity-e2e"))
-    plan_and_commit(dest, ["competition_set=custom", f"competition_set.ids=[{COMP}]", "seed=one", "runner=local"])
+    plan_and_commit(
+        dest, ["competition_set=custom", f"competition_set.ids=[{COMP}]", "seed=one", "runner=local"]
+    )
     _run(["dvc", "repro"], dest)
     return dest
 
@@ -50,7 +56,9 @@ def test_editing_the_settings_stales_only_the_integrity_stages(repo: Path) -> No
         entry = "  - pattern: example\\.org/answers\n    reason: a test entry\n"
         params.write_text(original.replace("  forbidden_resources:\n", "  forbidden_resources:\n" + entry, 1))
         assert _stale(repo) == {"integrity-dummy-s0", "integrity-baseline-s0"}
-        assert _ran(_run(["dvc", "repro"], repo).stdout) == {"integrity-dummy-s0", "integrity-baseline-s0"}
+        # The verdicts are re-written (their checked_at moves), so the report reads them again; no agent runs.
+        ran = _ran(_run(["dvc", "repro"], repo).stdout)
+        assert ran == {"integrity-dummy-s0", "integrity-baseline-s0", "report"}
     finally:
         params.write_text(original)
         _run(["dvc", "repro"], repo)
