@@ -86,6 +86,8 @@ def _pull(api: Any, ref: KernelRef, scratch: Path, staging: Path) -> dict[str, A
 
     try:
         api.kernels_pull(ref.ref, path=str(scratch), metadata=False, quiet=True)
+    except ValueError as exc:  # the client checks the reference's form before asking
+        raise ConfigError(f"{KERNELS_FILE}: {ref.ref!r}: the kaggle client refuses it: {exc}") from None
     except HTTPError as exc:
         code = exc.response.status_code if exc.response is not None else None
         if code in (403, 404):

@@ -121,3 +121,24 @@ def test_copydetect_is_what_the_run_is_compared_with(tmp_path: Path) -> None:
         _run(tmp_path, {"x.py": (NOTEBOOKS / "boosting_eda.txt").read_text()}), references(folder), 0.5
     )
     assert entry["top"] == [{"notebook": "bob/b", "similarity": 1.0}]
+
+
+def test_the_fetch_kernels_stage_pulls_a_competitions_list(
+    standin: StandinKaggle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from stages.fetch_kernels import main
+
+    folder = tmp_path / "competitions" / "spaceship-titanic"
+    folder.mkdir(parents=True)
+    (folder / "kernels.txt").write_text("alice/forest-guide\ndave/gone-for-good\n")
+    standin.kernels["alice/forest-guide"] = _as_notebook((NOTEBOOKS / "forest_guide.txt").read_text())
+    monkeypatch.setenv("MLEBENCH_ROOT", str(tmp_path))
+    assert main(["--competition", "spaceship-titanic"]) == 0
+    manifest = json.loads((tmp_path / "data" / "kernels" / "spaceship-titanic" / "manifest.json").read_text())
+    assert [(k["ref"], k["status"]) for k in manifest["kernels"]] == [
+        ("alice/forest-guide", "pulled"),
+        ("dave/gone-for-good", "not found"),
+    ]
+    (folder / "kernels.txt").write_text("dave/gone\n")
+    with pytest.raises(ConfigError, match="'dave/gone': the kaggle client refuses it: Kernel slug"):
+        main(["--competition", "spaceship-titanic"])

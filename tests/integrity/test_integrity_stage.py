@@ -33,6 +33,8 @@ def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "conf").mkdir()
     shutil.copy(ROOT / "params.yaml", tmp_path / "params.yaml")
     monkeypatch.setenv("MLEBENCH_ROOT", str(tmp_path))
+    for proxy in ("HTTP_PROXY", "http_proxy"):  # the Kaggle stand-in's session proxy is not the judge's way
+        monkeypatch.delenv(proxy, raising=False)
     return tmp_path
 
 
@@ -166,3 +168,22 @@ def test_a_missing_run_is_reported_cleanly(checkout: Path, capsys: pytest.Captur
 )
 def test_replies_are_parsed_by_their_last_final_answer(reply: str, answer: str | None) -> None:
     assert parse_answer(reply) == answer
+
+
+def test_plagiarism_against_the_competitions_notebooks_flags_the_cell(checkout: Path) -> None:
+    kernels = checkout / "data" / "kernels" / "titanic-lite"
+    kernels.mkdir(parents=True)
+    notebooks = Path(__file__).with_name("notebooks")
+    shutil.copy(notebooks / "forest_guide.txt", kernels / "alice__forest-guide.py")
+    (kernels / "manifest.json").write_text(
+        json.dumps({"kernels": [{"ref": "alice/forest-guide", "file": "alice__forest-guide.py"}]})
+    )
+    out = _cell(checkout, "clean_script")
+    run = checkout / "runs" / "dummy" / "titanic-lite" / "0"
+    shutil.copy(notebooks / "edited_copy.txt", run / "code" / "train.py")
+    main(_args("clean_script"))
+    verdict = json.loads(out.read_text())
+    assert verdict["verdict"] == "flagged"
+    assert verdict["plagiarism"]["top"][0]["notebook"] == "alice/forest-guide"
+    assert verdict["plagiarism"]["threshold"] == 0.5
+    assert [c["check"] for c in verdict["checks"] if c["flagged"]] == ["plagiarism"]
