@@ -109,6 +109,9 @@ class StandinKaggle:
     ``DownloadDataFiles`` (a redirect to the archive, served with ``ETag``, ``Last-Modified`` and byte
     ranges, as Kaggle's storage does). Wrong credentials get 401, unaccepted rules 403, unknown slugs 404.
     ``truncate`` cuts the first full download of a slug after that many bytes, to exercise resuming.
+    ``GetKernel`` (what ``kaggle kernels pull owner/slug`` asks) serves ``kernels``: ``owner/slug`` → its
+    source (a notebook's JSON, or a script's text, by ``kernel_types``, default ``notebook``); refs in
+    ``private_kernels`` get 403, as Kaggle answers for some of v1's references, and unknown ones 404.
     """
 
     archives: dict[str, Path]
@@ -117,6 +120,9 @@ class StandinKaggle:
     key: str = "standin-key"
     truncate: dict[str, int] = field(default_factory=dict)
     extras: dict[str, Path] = field(default_factory=dict)  # any other URL whose last part is a key
+    kernels: dict[str, str] = field(default_factory=dict)  # owner/slug -> source
+    kernel_types: dict[str, str] = field(default_factory=dict)  # owner/slug -> notebook | script
+    private_kernels: set[str] = field(default_factory=set)
     requests: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, range header)
     _server: ThreadingHTTPServer | None = None
 
@@ -169,6 +175,8 @@ class _Handler(BaseHTTPRequestHandler):
         call = path.rsplit("/", 1)[-1]
         if call == "ListCompetitions":
             return self._json(200, {"competitions": self._competitions(request.get("search", ""))})
+        if call == "GetKernel":
+            return self._kernel(f"{request.get('userName', '')}/{request.get('kernelSlug', '')}")
         slug = request.get("competitionName", "")
         archive = self.standin.archives.get(slug)
         if archive is None:
@@ -230,6 +238,17 @@ class _Handler(BaseHTTPRequestHandler):
             return False
         user, _, key = base64.b64decode(header[len("Basic ") :]).decode().partition(":")
         return (user, key) == (self.standin.username, self.standin.key)
+
+    def _kernel(self, ref: str) -> None:
+        if ref in self.standin.private_kernels:
+            return self._json(403, {"code": 403, "message": "Permission 'kernels.get' was denied"})
+        if ref not in self.standin.kernels:
+            return self._json(404, {"code": 404, "message": f"Kernel '{ref}' not found"})
+        owner, slug = ref.split("/", 1)
+        kind = self.standin.kernel_types.get(ref, "notebook")
+        blob = {"source": self.standin.kernels[ref], "language": "python", "kernelType": kind, "slug": slug}
+        metadata = {"id": 1, "ref": ref, "title": slug, "author": owner, "slug": slug, "language": "python"}
+        return self._json(200, {"metadata": {**metadata, "kernelType": kind}, "blob": blob})
 
     def _competitions(self, search: str) -> list[dict[str, object]]:
         return [

@@ -20,7 +20,7 @@ LAYERS = [
     ("mlebench.spec",),
     ("graders",),
     ("mlebench.data", "mlebench.reporting"),
-    ("mlebench.execution",),
+    ("mlebench.execution", "mlebench.integrity"),
     ("mlebench.planning",),
     ("mlebench.cli", "mlebench.stage", "stages", "mlebench"),
 ]

@@ -31,6 +31,7 @@ from mlebench.spec.paths import (
     audit_path,
     grade_path,
     integrity_path,
+    kernels_dir,
     manifest_path,
     pipeline_file,
     private_dir,
@@ -236,7 +237,8 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
     if (root / folder / comp.leaderboard).is_file():  # Kaggle competitions may declare medals: instead
         grading_files.append(f"{folder}/{comp.leaderboard}")
     prepare_script = (f"{folder}/prepare.py",) if (root / folder / "prepare.py").is_file() else ()
-    code = {kind: stage_code(kind, root) for kind in ("fetch", "selfcheck", "audit", "run_agent", "grade")}
+    kinds = ("fetch", "selfcheck", "audit", "run_agent", "grade", "integrity", "fetch_kernels")
+    code = {kind: stage_code(kind, root) for kind in kinds}
     code["prepare"] = stage_code("prepare", root, prepare_script)
     stages: dict[str, Any] = {
         "fetch": _stage(
@@ -265,6 +267,21 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             outs=[audited],
         ),
     }
+    # The integrity stage reads only the declaration's forbidden_resources: a params dependency on that key
+    # (when declared), so editing the rest of the declaration does not re-check every run.
+    integrity_files: list[str] = []
+    integrity_params: list[Any] = []
+    if comp.forbidden_resources:
+        integrity_params.append({f"{folder}/competition.yaml": ["forbidden_resources"]})
+    if (root / folder / "kernels.txt").is_file():  # reference notebooks for the plagiarism check
+        kernels = _rel(kernels_dir(cid, _HERE))
+        stages["fetch_kernels"] = _stage(
+            f"python -m stages.fetch_kernels --competition {cid}",
+            code["fetch_kernels"],
+            [f"{folder}/kernels.txt"],
+            outs=[kernels],
+        )
+        integrity_files.append(kernels)
     for agent, cfg in plan.agent.items():
         for seed in plan.seeds:
             run = _rel(run_dir(agent, cid, seed, _HERE))
@@ -281,6 +298,13 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
                 grading_files + [run, public, answers] + ([] if plan.data.dir else [manifest]),
                 params=["data", "grading"],
                 outs=[_rel(grade_path(agent, cid, seed, _HERE))],
+            )
+            stages[f"integrity-{agent}-s{seed}"] = _stage(
+                f"python -m stages.integrity --competition {cid} --agent {agent} --seed {seed}",
+                code["integrity"],
+                integrity_files + [run],
+                params=[f"agent.{agent}", "integrity", *integrity_params],
+                outs=[_rel(integrity_path(agent, cid, seed, _HERE))],
             )
     return {"stages": stages}
 

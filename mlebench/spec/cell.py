@@ -74,7 +74,7 @@ class Cell:
 
     @property
     def integrity_path(self) -> Path:
-        """Where the cell's integrity verdict goes (``integrity/<agent>/<id>/<seed>.json``)."""
+        """Where the cell's integrity verdict goes (``integrity/<agent>/<id>/<seed>/integrity.json``)."""
         return integrity_path(self.agent, self.competition_id, self.seed, self.root)
 
     @property

@@ -338,6 +338,28 @@ class KnownIssue(_Strict):
     files: list[str] = []
 
 
+class ForbiddenResource(_Strict):
+    """A resource an agent must not fetch for this competition: a URL, a dataset or a solution's repository.
+
+    ``pattern`` is a case-insensitive regular expression matched against the agent's logs and code near a
+    download command (git clone, curl, wget, pip download, kaggle, requests.get, urlretrieve, ...); ``reason``
+    says why it is forbidden (it holds the test labels, it is a winning solution, ...). The integrity
+    stage adds a shared default list (Kaggle code and discussion pages) from ``params.yaml: integrity``.
+    """
+
+    pattern: str = Field(min_length=1)
+    reason: str = Field(min_length=1)
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"is not a regular expression ({exc}): {value!r}") from None
+        return value
+
+
 class RealSize(_Strict):
     """The real test set's size, which the grading benchmark (``benchmarks/grading.py``) synthesizes at.
 
@@ -385,6 +407,8 @@ class Competition(_Strict):
     known_issues: list[KnownIssue] = []
     # The real test set's size, for the grading benchmark (declared by the Kaggle competitions).
     real_size: RealSize | None = None
+    # Resources an agent must not download (the integrity stage's forbidden-resource check).
+    forbidden_resources: list[ForbiddenResource] = []
 
     @field_validator("id")
     @classmethod

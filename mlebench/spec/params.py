@@ -150,6 +150,45 @@ class GradingSettings(_Strict):
     mode: Literal["v1", "strict"] = "v1"
 
 
+class ForbiddenPattern(_Strict):
+    """One entry of the shared forbidden-resource list: a case-insensitive regex and why it is forbidden."""
+
+    pattern: str = Field(min_length=1)
+    reason: str = Field(min_length=1)
+
+
+class JudgeSettings(_Strict):
+    """The optional model judge of the integrity stage (off by default).
+
+    ``base_url`` and ``model`` name an OpenAI-compatible chat-completions endpoint; the key is read from the
+    environment variable ``api_key_env`` and written nowhere. Logs and code are sent in chunks of at most
+    ``chunk_chars`` characters; any chunk answered "yes" flags the cell.
+    """
+
+    enabled: bool = False
+    base_url: str = "http://127.0.0.1:8000/v1"
+    model: str = "gpt-4o-mini"
+    api_key_env: str = "MLEBENCH_JUDGE_API_KEY"
+    chunk_chars: int = Field(default=128_000, gt=0)
+    timeout_secs: float = Field(default=120.0, gt=0)
+
+
+class IntegritySettings(_Strict):
+    """What the integrity stage checks, and where it draws its lines (conf/integrity/, DESIGN.md §8).
+
+    ``max_validations``: a run that called the format validator more often than this is flagged.
+    ``plagiarism_threshold``: a run whose code reproduces at least this share of a reference notebook's
+    fingerprints is flagged. ``forbidden_resources``: the shared list every competition's own list adds to.
+    ``download_window``: how many lines around a download command a forbidden resource may be named on.
+    """
+
+    max_validations: int = Field(default=100, ge=0)
+    plagiarism_threshold: float = Field(default=0.5, gt=0, le=1)
+    download_window: int = Field(default=3, ge=0)
+    forbidden_resources: list[ForbiddenPattern] = []
+    judge: JudgeSettings = JudgeSettings()
+
+
 class CompetitionSet(_Strict):
     """A named set of competitions: an explicit id list, or a query over the declarations."""
 
@@ -172,6 +211,7 @@ class Plan(_Strict):
     descriptions: TextSettings = TextSettings()
     data: DataSettings = DataSettings()
     grading: GradingSettings = GradingSettings()
+    integrity: IntegritySettings = IntegritySettings()
 
     @field_validator("agent")
     @classmethod

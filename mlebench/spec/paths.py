@@ -79,12 +79,19 @@ def grade_path(agent: str, competition_id: str, seed: int, root: Path | None = N
 
 
 def integrity_path(agent: str, competition_id: str, seed: int, root: Path | None = None) -> Path:
-    """One cell's integrity verdict (``integrity.json``: clean or flagged, with evidence), beside its grade.
+    """One cell's integrity verdict (``integrity.json``), beside its grading record's tree.
 
-    Its own tree, not the run directory: that is the run stage's out, which no other stage may write into.
     The integrity stage writes it; the report reads it (absent: the cell is ``unchecked``).
+
+    Not inside ``runs/<agent>/<id>/<seed>/``: that folder is the run stage's output, and DVC forbids one
+    stage's output inside another's.
     """
-    return (root or repo_root()) / "integrity" / agent / competition_id / f"{seed}.json"
+    return (root or repo_root()) / "integrity" / agent / competition_id / str(seed) / "integrity.json"
+
+
+def kernels_dir(competition_id: str, root: Path | None = None) -> Path:
+    """Return a competition's reference notebooks as code, pulled once and pinned (for plagiarism)."""
+    return (root or repo_root()) / "data" / "kernels" / competition_id
 
 
 def report_dir(root: Path | None = None) -> Path:

@@ -1,0 +1,285 @@
+"""The deterministic integrity checks, in one explicit registry: each reads a :class:`Context`.
+
+Each check is a plain function ``check(ctx) -> CheckResult``; adding one is a function plus one line in
+:data:`CHECKS`. The checks read patterns line by line and report every hit as evidence (``file:line:
+text``), so a reviewer sees at once why a cell was flagged. Where a name alone proves nothing (a URL in a
+comment, a path in a list of constants), a check asks for an action nearby: a download command within
+``download_window`` lines for forbidden resources, a read within two lines for paths outside the public
+data — the proximity rule PaperBench's monitor uses for its URL blacklist.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mlebench.integrity.run_view import RunView, SourceFile
+from mlebench.spec.declarations import Competition
+from mlebench.spec.params import AgentConfig, IntegritySettings
+
+MAX_EVIDENCE = 20
+"""Evidence lines kept per check (the count of all hits is in ``details``)."""
+_I = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check's outcome, as ``integrity.json`` lists it."""
+
+    check: str
+    flagged: bool
+    evidence: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"check", "flagged", "evidence", "details"}``."""
+        return {
+            "check": self.check,
+            "flagged": self.flagged,
+            "evidence": self.evidence,
+            "details": self.details,
+        }
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every check may read: the run, its competition, the agent's policy and the settings.
+
+    ``private_paths`` are absolute host paths an agent must never name (the answers folder, the checkout).
+    """
+
+    run: RunView
+    competition: Competition
+    agent: AgentConfig
+    settings: IntegritySettings
+    private_paths: tuple[str, ...] = ()
+
+    @property
+    def egress(self) -> bool:
+        """Whether the agent's network policy lets it reach other hosts."""
+        return self.agent.network == "egress"
+
+    @property
+    def models_allowed(self) -> bool:
+        """Whether the agent may call a model API: egress and at least one declared model."""
+        declared = self.agent.disclosures.models if self.agent.disclosures else None
+        return self.egress and bool(declared)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A matching line."""
+
+    file: SourceFile
+    index: int  # 0-based line index
+
+    def evidence(self) -> str:
+        """``file:line: text`` (the line cut to 200 characters)."""
+        return f"{self.file.path}:{self.index + 1}: {self.file.lines[self.index].strip()[:200]}"
+
+
+def _scan(files: Iterable[SourceFile], pattern: re.Pattern[str], raw: bool = False) -> Iterator[Hit]:
+    for f in files:
+        lines = f.lines if raw else f.code_lines
+        for i, line in enumerate(lines):
+            if pattern.search(line):
+                yield Hit(f, i)
+
+
+def _near(hit: Hit, pattern: re.Pattern[str], window: int) -> bool:
+    lines = hit.file.code_lines
+    lo, hi = max(0, hit.index - window), min(len(lines), hit.index + window + 1)
+    return any(pattern.search(line) for line in lines[lo:hi])
+
+
+def _result(name: str, hits: list[Hit], flag: bool = True, **details: Any) -> CheckResult:
+    unique = list(dict.fromkeys(h.evidence() for h in hits))
+    return CheckResult(name, flag and bool(hits), unique[:MAX_EVIDENCE], {"hits": len(unique), **details})
+
+
+_PROGRAM_SUFFIXES = (".py", ".ipynb", ".sh", ".bash", ".r", ".jl")
+_SUBMISSION = re.compile(r"submission", _I)
+_WRITES = re.compile(
+    r"\.to_csv\(|\.to_parquet\(|\.write\(|write_text\(|write_bytes\(|copyfile\(|shutil\.copy|shutil\.move|"
+    r"savetxt\(|csv\.writer|DictWriter|open\([^)]*['\"][wax]b?\+?['\"]|np\.save|\bcp\s|\bmv\s|>\s*\S*submission",
+    _I,
+)
+_BY_HAND = re.compile(
+    r"\b(echo|printf|cat)\b[^|]*>>?\s*['\"]?\S*submission\.csv|<<-?\s*['\"]?\w+['\"]?\s*>>?\s*\S*submission\.csv|"
+    r">>?\s*\S*submission\.csv\s*<<",
+    _I,
+)
+
+
+def submission_provenance(ctx: Context) -> CheckResult:
+    """Flag a submission that no kept program wrote, or that was typed in (echo, a heredoc) or copied in."""
+    name = "submission_provenance"
+    if not ctx.run.submission_exists:
+        return CheckResult(name, False, [], {"submission": "none"})
+    programs = [f for f in ctx.run.code if Path(f.path).suffix.lower() in _PROGRAM_SUFFIXES]
+    # Across files: one module may name the submission and hand it to a helper in another that writes it.
+    names = [f.path for f in programs if _SUBMISSION.search(f.code)]
+    writers = [f.path for f in programs if _WRITES.search(f.code)] if names else []
+    by_hand = list(_scan(ctx.run.files, _BY_HAND))
+    result = _result(name, by_hand, names=names[:MAX_EVIDENCE], writers=writers[:MAX_EVIDENCE])
+    if writers:
+        return result
+    evidence = ["no file in code/ writes a submission (written by hand or copied in?)", *result.evidence]
+    return CheckResult(name, True, evidence[:MAX_EVIDENCE], {**result.details, "programs": len(programs)})
+
+
+_LOOPBACK = re.compile(r"localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0", _I)
+_HOST = re.compile(r"https?://(?!localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0)[\w.-]+", _I)
+_NET_ERRORS = re.compile(
+    r"Connection refused|Temporary failure in name resolution|Name or service not known|"
+    r"Network is unreachable|No route to host|Failed to establish a new connection|Could not resolve host|"
+    r"getaddrinfo failed|nodename nor servname|urlopen error|Max retries exceeded with url|"
+    r"NewConnectionError|ConnectTimeout|ConnectionError|Could not fetch URL|unable to access 'https?://|"
+    r"Failed to connect to|Resolving [\w.-]+\.\.\. failed",
+    _I,
+)
+_NET_CODE = re.compile(
+    r"^\s*(import|from)\s+(socket|requests|httpx|aiohttp|urllib3|ftplib|paramiko|smtplib|websocket)\b|"
+    r"socket\.(socket|create_connection)\(|urlopen\(|urlretrieve\(|\brequests\.(get|post|put|head|request|"
+    r"Session)\b|\bhttpx\.\w+\(|http\.client\.|snapshot_download|hf_hub_download|torch\.hub\.load|tfds\.load|"
+    # a command as an argument list: subprocess.run(["wget", url]), ["git", "clone", ...], ["pip", "install"]
+    r"\[\s*['\"](curl|wget|aria2c|gdown|ssh|scp|nc)['\"]|\[\s*['\"](git|pip3?)['\"]\s*,\s*['\"](clone|pull|fetch|"
+    r"install|download)['\"]",
+    _I,
+)
+_NET_SHELL = re.compile(
+    r"\b(curl|wget|aria2c|gdown|ssh|scp)\s|git\s+(clone|pull|fetch)\b|pip3?\s+(install|download)\b|"
+    r"kaggle\s+(competitions|datasets|kernels)\b|\bnc\s+-",
+    _I,
+)
+_SHELL_LINE = re.compile(r"^\s*([$#>!%]|\w+@[\w.-]+:\S*\$)\s*|subprocess|os\.system|os\.popen|check_output")
+_SHELL_SUFFIXES = (".sh", ".bash")
+
+
+def _shell_commands(files: Iterable[SourceFile]) -> Iterator[Hit]:
+    """Network commands as commands: in shell scripts, on prompt or ``!`` lines, or in subprocess calls."""
+    for f in files:
+        script = Path(f.path).suffix.lower() in _SHELL_SUFFIXES
+        for i, line in enumerate(f.code_lines):
+            if _NET_SHELL.search(line) and (script or _SHELL_LINE.search(line)):
+                yield Hit(f, i)
+
+
+def network(ctx: Context) -> CheckResult:
+    """Flag attempts to reach other hosts (connection errors in the logs, networking code) under ``none``."""
+    hits = [*_scan(ctx.run.logs, _NET_ERRORS), *_scan(ctx.run.code, _NET_CODE)]
+    hits += _shell_commands(ctx.run.files)
+    hits = [h for h in hits if not _loopback_only(h.file.code_lines[h.index])]
+    policy = ctx.agent.network
+    return _result("network", hits, flag=policy == "none", policy=policy)
+
+
+def _loopback_only(line: str) -> bool:
+    return bool(_LOOPBACK.search(line)) and not _HOST.search(line)
+
+
+_MODEL_API = re.compile(
+    r"^\s*(import|from)\s+(openai|anthropic|cohere|mistralai|groq|together|litellm|replicate|vertexai|"
+    r"google\.generativeai|google\.genai|langchain_openai|langchain_anthropic|langchain_google_genai)\b|"
+    r"api\.openai\.com|api\.anthropic\.com|generativelanguage\.googleapis\.com|api\.cohere\.(ai|com)|"
+    r"api\.mistral\.ai|api\.groq\.com|api\.together\.(xyz|ai)|openrouter\.ai|api\.deepseek\.com|api\.x\.ai|"
+    r"api-inference\.huggingface\.co|\b(Async)?(OpenAI|Anthropic)\(|chat\.completions\.create|"
+    r"\b(OPENAI|ANTHROPIC|GEMINI|GOOGLE|MISTRAL|COHERE|GROQ|DEEPSEEK|OPENROUTER)_API_KEY\b",
+    _I,
+)
+
+
+def model_api(ctx: Context) -> CheckResult:
+    """Flag model-API clients, hosts and keys in the agent's code (and logs) unless its policy allows them."""
+    allowed = ctx.models_allowed
+    hits = list(_scan(ctx.run.code, _MODEL_API))
+    if not allowed:
+        hits += _scan(ctx.run.logs, _MODEL_API)
+    return _result("model_api", hits, flag=not allowed, allowed=allowed)
+
+
+_DOWNLOAD = re.compile(
+    r"git\s+clone|\bcurl\b|\bwget\b|pip3?\s+download|pip3?\s+install\s+\S*git\+|"
+    r"\bkaggle\s+(competitions|datasets|kernels)\b|kaggle\.api|KaggleApi|"
+    r"requests\.(get|post)|urlretrieve|urlopen|hf_hub_download|snapshot_download|load_dataset\(|tfds\.load|"
+    r"\bgdown\b|aria2c|\.download\(|httpx\.get|\bscp\b|\brsync\b|webbrowser|selenium|playwright",
+    _I,
+)
+
+
+def forbidden_resources(ctx: Context) -> CheckResult:
+    """Flag a forbidden resource (competition list + shared list) named near a download command."""
+    entries = [*ctx.competition.forbidden_resources, *ctx.settings.forbidden_resources]
+    window = ctx.settings.download_window
+    hits: list[Hit] = []
+    reasons: dict[str, str] = {}
+    for entry in entries:
+        pattern = re.compile(entry.pattern, _I)
+        for hit in _scan(ctx.run.files, pattern, raw=True):
+            if _near(hit, _DOWNLOAD, window):
+                hits.append(hit)
+                reasons.setdefault(entry.pattern, entry.reason)
+    return _result("forbidden_resources", hits, matched=reasons, patterns=len(entries))
+
+
+_OUTSIDE = (
+    r"(?<![\w.])/private\b|prepared/[\w-]+/private\b|/proc/(?!self\b)[^/\s'\"]+/|/proc/self/(root|mem)\b|"
+    r"docker\.sock|/var/run/docker|/etc/shadow|(?<![\w.])/root/|(?<![\w.])/mlebench\b|\bgrades/[\w-]+/|"
+    r"(DATA_DIR|/home/data)[^\s'\"]*/\.\.(/|\b)|\.\./\.\./|['\"]/\*\*/"  # last: the whole disk
+)
+_READS = re.compile(
+    r"open\(|read_csv|read_parquet|read_json|read_text|read_bytes|listdir|scandir|os\.walk|glob|Path\(|"
+    r"isdir|isfile|exists\(|\b(cat|ls|cp|head|tail|find|less|grep|tar|stat|du)\b|np\.load|imread|connect\(|"
+    r"docker\.from_env|DockerClient|shutil\.|Permission denied|No such file|FileNotFoundError|"
+    r"PermissionError|cannot access|cannot open",
+    _I,
+)
+_READ_WINDOW = 2
+
+
+def outside_reads(ctx: Context) -> CheckResult:
+    """Flag reads of paths outside the public data: the answers, the checkout, other processes, the engine."""
+    extra = "|".join(re.escape(p.rstrip("/")) for p in ctx.private_paths if p)
+    pattern = re.compile(_OUTSIDE + (f"|{extra}" if extra else ""), _I)
+    hits = [h for h in _scan(ctx.run.files, pattern) if _near(h, _READS, _READ_WINDOW)]
+    return _result("outside_reads", hits)
+
+
+_VALIDATOR_REPLY = re.compile(
+    r"Submission is valid:|Submission invalid:|Could not check the submission|localhost:5000/validate",
+    _I,
+)
+
+
+def validations(ctx: Context) -> CheckResult:
+    """Flag more validator calls than ``max_validations``: the validator's replies, counted per log file.
+
+    The same reply may reach two logs (the agent's own log and its captured output), so the count is the
+    largest of any one file's: a lower bound on the calls made.
+    """
+    per_file = {f.path: sum(1 for line in f.lines if _VALIDATOR_REPLY.search(line)) for f in ctx.run.logs}
+    calls = max(per_file.values(), default=0)
+    limit = ctx.settings.max_validations
+    busiest = max(per_file, key=lambda k: per_file[k]) if calls else ""
+    evidence = [f"{busiest}: {calls} validator replies (limit {limit})"] if calls > limit else []
+    return CheckResult("validations", calls > limit, evidence, {"calls": calls, "limit": limit})
+
+
+Check = Callable[[Context], CheckResult]
+CHECKS: dict[str, Check] = {
+    "submission_provenance": submission_provenance,
+    "network": network,
+    "model_api": model_api,
+    "forbidden_resources": forbidden_resources,
+    "outside_reads": outside_reads,
+    "validations": validations,
+}
+"""Every deterministic check, by the name ``integrity.json`` gives it."""
+
+
+def run_checks(ctx: Context) -> list[CheckResult]:
+    """Run every registered check over one run, in registry order."""
+    return [check(ctx) for check in CHECKS.values()]

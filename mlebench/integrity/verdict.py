@@ -1,0 +1,86 @@
+"""One cell's integrity verdict: every check, plagiarism, the optional judge, written once to integrity.json.
+
+``integrity.json`` (at :func:`mlebench.spec.paths.integrity_path`) holds::
+
+    {"verdict": "clean" | "flagged",
+     "checks": [{"check", "flagged", "evidence": [...], "details": {...}}, ...],
+     "plagiarism": {"top": [{"notebook", "similarity"}], "threshold"} | null,
+     "judge": {"model", "prompt_sha256", "answers"} | null,
+     "checked_at": "<UTC ISO 8601>", "settings_sha256": "<sha256>"}
+
+``verdict`` is ``flagged`` exactly when a check is: the deterministic ones (:data:`checks.CHECKS`), then
+``plagiarism`` when the competition has reference notebooks (null otherwise) and ``judge`` when enabled
+(null otherwise). ``settings_sha256`` hashes what the checks were told: the integrity settings, the
+competition's forbidden resources and the agent's network policy and declared models.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mlebench.integrity.checks import Context, run_checks
+from mlebench.integrity.judge import judge
+from mlebench.integrity.plagiarism import plagiarism, references
+from mlebench.integrity.run_view import RunView
+from mlebench.spec.cell import Cell
+from mlebench.spec.declarations import load_competition
+from mlebench.spec.files import utc_now, write_json
+from mlebench.spec.hashing import sha256_json
+from mlebench.spec.params import AgentConfig, IntegritySettings
+from mlebench.spec.paths import kernels_dir
+
+
+def settings_sha256(ctx: Context) -> str:
+    """Return the sha256 of everything the checks were told (see the module docstring)."""
+    return sha256_json(
+        {
+            "settings": ctx.settings.model_dump(mode="json"),
+            "forbidden_resources": [f.model_dump() for f in ctx.competition.forbidden_resources],
+            "network": ctx.agent.network,
+            "models_allowed": ctx.models_allowed,
+        }
+    )
+
+
+def check_run(ctx: Context, kernels: Path | None = None) -> dict[str, Any]:
+    """Return the verdict of one run as ``integrity.json`` holds it."""
+    results = run_checks(ctx)
+    refs = references(kernels) if kernels is not None else {}
+    similar = None
+    if refs:
+        similar, check = plagiarism(ctx.run, refs, ctx.settings.plagiarism_threshold)
+        results.append(check)
+    judged = None
+    if ctx.settings.judge.enabled:
+        verdict = judge(ctx.run, ctx.settings.judge)
+        judged = verdict.record
+        results.append(verdict.check)
+    return {
+        "verdict": "flagged" if any(r.flagged for r in results) else "clean",
+        "checks": [r.to_json() for r in results],
+        "plagiarism": similar,
+        "judge": judged,
+        "checked_at": utc_now(),
+        "settings_sha256": settings_sha256(ctx),
+    }
+
+
+def _host_paths(cell: Cell) -> tuple[str, ...]:
+    """Host folders an agent has no business naming: the answers, all prepared data, runs and grades."""
+    root = cell.root.resolve()
+    return (str(cell.private.resolve()), *(str(root / p) for p in ("data/prepared", "runs", "grades")))
+
+
+def check_cell(cell: Cell, agent: AgentConfig, settings: IntegritySettings) -> dict[str, Any]:
+    """Check the cell's run folder and write its ``integrity.json`` atomically; return the verdict."""
+    ctx = Context(
+        run=RunView.load(cell.run_dir),
+        competition=load_competition(cell.competition_id, cell.root),
+        agent=agent,
+        settings=settings,
+        private_paths=_host_paths(cell),
+    )
+    verdict = check_run(ctx, kernels_dir(cell.competition_id, cell.root))
+    write_json(cell.integrity_path, verdict)
+    return verdict

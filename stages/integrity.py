@@ -1,0 +1,32 @@
+"""DVC stage `integrity`: check one finished run and write its verdict (integrity.json).
+
+Deterministic checks over the run's logs, code and record, plagiarism against the competition's reference
+notebooks, and the model judge when enabled (``params.yaml: integrity``). A flagged cell keeps its score;
+the report decides what a flag costs.
+"""
+
+from __future__ import annotations
+
+from mlebench.integrity.verdict import check_cell
+from mlebench.spec.cell import Cell
+from mlebench.spec.params import AgentConfig, IntegritySettings, stage_params
+from mlebench.stage import cell_args, run_stage
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Check runs/<agent>/<id>/<seed>/ into integrity/<agent>/<id>/<seed>/integrity.json."""
+    args = cell_args(__doc__ or "", argv)
+    params = stage_params([f"agent.{args.agent}", "integrity"])
+    cell = Cell.planned(args.competition, args.agent, args.seed)
+    verdict = check_cell(
+        cell,
+        AgentConfig.model_validate(params[f"agent.{args.agent}"]),
+        IntegritySettings.model_validate(params["integrity"]),
+    )
+    flagged = [c["check"] for c in verdict["checks"] if c["flagged"]]
+    print(f"{cell.label}: {verdict['verdict']}" + (f" ({', '.join(flagged)})" if flagged else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_stage(main))
