@@ -39,7 +39,11 @@ def cases() -> list[Case]:
         network = agent.get("network", "none")
         config = {"path": "agents/x", "command": ["python", "main.py"], "network": network}
         if "models" in agent:
-            config["disclosures"] = {"models": agent["models"], "uses_test_feedback": False, "web_search": False}
+            config["disclosures"] = {
+                "models": agent["models"],
+                "uses_test_feedback": False,
+                "web_search": False,
+            }
         out.append(
             Case(
                 name=raw["name"],

@@ -164,7 +164,9 @@ def test_the_report_depends_on_integrity_files_only_when_a_stage_writes_them() -
     assert integrity_deps(plan, {"grades/x/titanic-lite/0.json"}) == []
     bare = _root_pipeline(plan, ROOT, [])["stages"]["report"]
     assert "--integrity" not in bare["cmd"] and not any(d.startswith("integrity/") for d in bare["deps"])
-    deps = integrity_deps(plan, {"integrity/x/titanic-lite/0/integrity.json", "integrity/x/titanic-lite/1/integrity.json"})
+    deps = integrity_deps(
+        plan, {"integrity/x/titanic-lite/0/integrity.json", "integrity/x/titanic-lite/1/integrity.json"}
+    )
     assert deps == ["integrity/x/titanic-lite/0/integrity.json", "integrity/x/titanic-lite/1/integrity.json"]
     checked = _root_pipeline(plan, ROOT, deps)["stages"]["report"]
     assert checked["cmd"].endswith(" --integrity") and set(deps) <= set(checked["deps"])

@@ -253,7 +253,10 @@ def test_plan_makes_grade_stages_depend_on_the_data_dir(tmp_path: Path) -> None:
     stages = yaml.safe_load(pipeline)["stages"]
     grade = next(stage for name, stage in stages.items() if name.startswith("grade-"))
     assert str(tmp_path / "titanic-lite" / "prepared" / "private") in grade["deps"]
-    assert "data/prepared/titanic-lite/private" not in grade["deps"] and grade["params"] == ["data", "grading"]
+    assert "data/prepared/titanic-lite/private" not in grade["deps"] and grade["params"] == [
+        "data",
+        "grading",
+    ]
     assert "data/prepared/titanic-lite/private" in stages["selfcheck"]["deps"]  # only grading moves
 
 
