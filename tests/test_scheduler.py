@@ -122,3 +122,38 @@ def test_registry_names_every_executor_and_rejects_unknown_ones(tmp_path: Path) 
         get_executor("kubernetes", {}, tmp_path)
     with pytest.raises(ConfigError, match="slots"):
         get_executor("local", {"slots": 0}, tmp_path)
+
+
+def test_lock_writer_writes_what_dvc_reads_and_keeps_the_other_entries(tmp_path: Path) -> None:
+    from collections import OrderedDict
+
+    from dvc.utils.serialize import dump_yaml, parse_yaml
+
+    from mlebench.execution.lockfiles import LockFiles
+
+    lock = tmp_path / "dvc.lock"
+    entry = {
+        "cmd": "python -m stages.fetch --competition a b c d e f g h i j k l m n o p q r s t u v w x y z"
+    }
+    deps = [{"path": "a.py", "hash": "md5", "md5": "0" * 32, "size": 3}]
+    dump_yaml(lock, {"schema": "2.0", "stages": {"fetch": {**entry, "deps": deps}, "grade": {"cmd": "g"}}})
+    writer = LockFiles()
+    writer.update(lock, {"fetch": OrderedDict(cmd="new", deps=deps), "report": {"cmd": "r", "params": {}}})
+    writer.update(lock, {"report": {"cmd": "r2"}})  # from the kept blocks, without re-reading
+    want = {"fetch": {"cmd": "new", "deps": deps}, "grade": {"cmd": "g"}, "report": {"cmd": "r2"}}
+    data = parse_yaml(lock.read_text(), str(lock))
+    assert data == {"schema": "2.0", "stages": want} and list(data["stages"]) == list(want)
+    lock.write_text("schema: '2.0'\nstages:\n  grade: {cmd: edited}\n")  # changed under the writer
+    writer.update(lock, {"report": {"cmd": "r3"}})
+    assert parse_yaml(lock.read_text(), str(lock))["stages"] == {
+        "grade": {"cmd": "edited"},
+        "report": {"cmd": "r3"},
+    }
+    with pytest.raises(TypeError, match="YAML cannot hold"):
+        writer.update(lock, {"x": {"cmd": object()}})
+    assert parse_yaml(lock.read_text(), str(lock))["stages"]["report"] == {"cmd": "r3"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dvc.lock"]
+    fresh = tmp_path / "new" / "dvc.lock"
+    fresh.parent.mkdir()
+    LockFiles().update(fresh, {"a": {"cmd": "x"}})
+    assert fresh.read_text().startswith("schema: '2.0'\nstages:\n  a:\n")

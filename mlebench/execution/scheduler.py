@@ -27,6 +27,7 @@ import json
 import signal
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,7 @@ class Scheduler:
         self._since: dict[str, float] = {}
         self._took: dict[str, float] = {}
         self._failed: set[str] = set()
+        self._ran: set[str] = set()
         while True:
             self._block(by_key, pending, progress)
             if self.aborting:
@@ -199,20 +201,25 @@ class Scheduler:
                         progress,
                         out,
                     )
-            if ok:
-                for key, problem in self.pipelines.record(ok).items():
-                    stage = by_key[key]
-                    if not problem:
-                        self.events.emit("recorded", stage=key)
-                        remaining.discard(key)
-                        progress.finished(key, "ok", self._took.pop(key, 0.0), self._cell_status(stage))
+            for key, snap in ok.items():
+                if not self.stopping:  # refill the freed slots first: recording takes a while
+                    self._dispatch(
+                        by_key, pending, remaining, snapshots, attempts, not_before, running, progress, out
+                    )
+                problem = self.pipelines.record({key: snap})[key]
+                stage = by_key[key]
+                if not problem:
+                    self.events.emit("recorded", stage=key)
+                    remaining.discard(key)
+                    self._ran.add(key)
+                    progress.finished(key, "ok", self._took.pop(key, 0.0), self._cell_status(stage))
+                else:
+                    self.events.emit("unrecorded", stage=key, reason=problem)
+                    if attempts[key] <= self.settings.retries:
+                        attempts[key] += 1
+                        pending.append(key)
                     else:
-                        self.events.emit("unrecorded", stage=key, reason=problem)
-                        if attempts[key] <= self.settings.retries:
-                            attempts[key] += 1
-                            pending.append(key)
-                        else:
-                            self._fail(stage, "failed", problem, remaining, progress, out)
+                        self._fail(stage, "failed", problem, remaining, progress, out)
             progress.update(len(pending), len(running), self.settings.slots)
 
     def _dispatch(
@@ -234,8 +241,16 @@ class Scheduler:
             if not_before.get(k, 0) <= now and not any(u in remaining for u in by_key[k].upstream)
         ]
         fresh = [k for k in ready if k not in snapshots]
+        # a stage DVC itself found stale at the start stays stale unless an upstream stage ran since
+        recheck = [
+            k
+            for k in fresh
+            if k not in self._stale_at_start or any(u in self._ran for u in by_key[k].upstream)
+        ]
         if fresh:
-            for key, snap in self.pipelines.begin(fresh).items():
+            began = self.pipelines.begin(recheck)
+            began.update(self.pipelines.begin([k for k in fresh if k not in recheck], check=False))
+            for key, snap in began.items():
                 if snap is None:
                     pending.remove(key)
                     remaining.discard(key)
@@ -245,14 +260,17 @@ class Scheduler:
                 else:
                     snapshots[key] = snap
         ready.sort(key=lambda k: (_PRIORITY.get(by_key[k].kind, 9), pending.index(k)))
+        busy = Counter(by_key[k].kind == "run_agent" for k in running)
         for key in ready:
-            if len(running) >= self.settings.slots:
-                break
+            agent = by_key[key].kind == "run_agent"
+            if busy[agent] >= (self.settings.slots if agent else self.settings.stage_slots):
+                continue
             job = self._job(by_key[key], attempts[key])
             if self.executor.submit(job):
                 self._since[key] = time.monotonic()
                 pending.remove(key)
                 running[key] = job
+                busy[agent] += 1
                 self.events.emit(
                     "dispatched",
                     stage=key,
@@ -291,13 +309,15 @@ class Scheduler:
     def _stale(self, stages: list[PlannedStage]) -> list[str]:
         todo: list[str] = []
         marked: set[str] = set()
+        self._stale_at_start: set[str] = set()
         for stage in stages:  # topological order: upstream first
-            if (
-                any(u in marked for u in stage.upstream)
-                or self.pipelines.changed([stage.address])[stage.address]
-            ):
+            if any(u in marked for u in stage.upstream):
                 marked.add(stage.address)
                 todo.append(stage.address)
+            elif self.pipelines.changed([stage.address])[stage.address]:
+                marked.add(stage.address)
+                todo.append(stage.address)
+                self._stale_at_start.add(stage.address)
         return todo
 
     def _recover(self, by_key: dict[str, PlannedStage]) -> list[str]:

@@ -168,8 +168,10 @@ def _die_with_parent() -> None:
 class Settings(BaseModel):
     """Settings every executor has (``conf/executor/<name>.yaml``); each executor adds its own.
 
-    ``slots``: at most this many jobs at once (``--jobs`` overrides it). ``retries``: how often a job the
-    engine lost is tried again, waiting ``backoff_secs`` × 2^(attempt-1), at most ``backoff_max_secs``.
+    ``slots``: at most this many agent runs at once (``--jobs`` overrides it); ``stage_slots``: at most this
+    many other stages (fetch, prepare, grade, report) at once beside them, so grading keeps pace with the runs
+    without taking their slots; an engine holds at most :attr:`capacity` jobs. ``retries``: how often a job
+    the engine lost is tried again, waiting ``backoff_secs`` × 2^(attempt-1), at most ``backoff_max_secs``.
     ``stage_cpus`` / ``stage_memory``: what stages other than agent runs (fetch, prepare, grade, report)
     take; agent runs take their hardware profile's.
     """
@@ -177,8 +179,14 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     slots: int = Field(default=4, ge=1)
+    stage_slots: int = Field(default=2, ge=1)
     retries: int = Field(default=2, ge=0, le=10)
     backoff_secs: float = Field(default=2.0, ge=0)
     backoff_max_secs: float = Field(default=60.0, ge=0)
     stage_cpus: float = Field(default=1.0, gt=0)
     stage_memory: str = "1g"
+
+    @property
+    def capacity(self) -> int:
+        """Jobs an engine holds at once: the agent runs' slots plus the other stages'."""
+        return self.slots + self.stage_slots

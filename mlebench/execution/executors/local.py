@@ -79,7 +79,7 @@ class LocalExecutor:
         r = job.resources
         with self._lock:
             if (
-                len(self._running) >= self.settings.slots
+                len(self._running) >= self.settings.capacity
                 or self._used_cpus + r.cpus > self.cpus + 1e-9
                 or self._used_memory + r.memory > self.memory
                 or r.gpus > len(self._free_gpus)

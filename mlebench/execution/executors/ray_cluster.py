@@ -64,8 +64,8 @@ class RayExecutor:
         return None
 
     def submit(self, job: Job) -> bool:
-        """Submit the task unless ``slots`` tasks are in flight (Ray queues the rest by resources)."""
-        if len(self._refs) >= self.settings.slots:
+        """Submit the task unless ``capacity`` tasks are in flight (Ray queues the rest by resources)."""
+        if len(self._refs) >= self.settings.capacity:
             return False
         r = job.resources
         ref = self._remote.options(

@@ -58,8 +58,8 @@ class SlurmExecutor:
         return None
 
     def submit(self, job: Job) -> bool:
-        """``sbatch`` the job unless ``slots`` jobs are already submitted."""
-        if len(self._jobs) >= self.settings.slots:
+        """``sbatch`` the job unless ``capacity`` jobs are already submitted."""
+        if len(self._jobs) >= self.settings.capacity:
             return False
         r, s = job.resources, self.settings
         params: dict[str, Any] = {
