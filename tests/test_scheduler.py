@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,35 @@ def test_two_jobs_never_share_a_gpu(tmp_path: Path) -> None:
             if s1 < e2 and s2 < e1:  # overlapping in time
                 assert set(d1).isdisjoint(d2), spans
     assert {d for _, _, ds in spans for d in ds} == {"0", "1"}
+
+
+def test_gpu_sharing_is_opt_in_and_bounded(tmp_path: Path) -> None:
+    executor = LocalExecutor(LocalSettings(slots=8, cpus=8, memory="8g", gpus=["0", "1"]), tmp_path)
+    spans = _drain(executor, _jobs(tmp_path, 6, Resources(1, 2**20, gpus=1, gpu_sharing=2)))
+    peaks = []
+    for start, _, _ in spans:
+        held = Counter(d for s, e, ds in spans if s <= start < e for d in ds)
+        peaks.append(max(held.values()))
+    assert max(peaks) == 2, spans  # two jobs did share a GPU, and never more than two
+    # an exclusive job never joins a shared GPU, and nothing joins an exclusive one
+    executor = LocalExecutor(LocalSettings(slots=8, cpus=8, memory="8g", gpus=["0"]), tmp_path)
+    res_shared, res_alone = Resources(1, 1, gpus=1, gpu_sharing=4), Resources(1, 1, gpus=1)
+    assert executor.submit(Job("shared", 1, "sleep 0.3", str(tmp_path), str(tmp_path / "s.log"), res_shared))
+    assert not executor.submit(Job("alone", 1, "true", str(tmp_path), str(tmp_path / "a.log"), res_alone))
+    while executor.running():
+        executor.wait(0.1)
+    assert executor.submit(Job("alone", 1, "sleep 0.3", str(tmp_path), str(tmp_path / "a.log"), res_alone))
+    assert not executor.submit(Job("s2", 1, "true", str(tmp_path), str(tmp_path / "s2.log"), res_shared))
+
+
+def test_gpu_sharing_serialises_only_when_a_profile_opts_in() -> None:
+    from mlebench.spec.params import Hardware
+
+    base = dict(name="g", cpus=1, memory="1g", shm_size="1g", pids=64, gpus=1, time_limit_secs=60)
+    assert "gpu_sharing" not in Hardware(**base).model_dump()
+    assert Hardware(**base, gpu_sharing=2).model_dump()["gpu_sharing"] == 2
+    with pytest.raises(ValueError, match="gpu_sharing"):
+        Hardware(**base, gpu_sharing=0)
 
 
 def test_memory_is_never_oversubscribed(tmp_path: Path) -> None:

@@ -296,7 +296,8 @@ class Scheduler:
     def _resources(self, stage: PlannedStage) -> Resources:
         if stage.kind == "run_agent":
             hw = self.hardware
-            return Resources(hw.cpus, parse_memory(hw.memory, "hardware.memory"), hw.gpus, hw.time_limit_secs)
+            memory = parse_memory(hw.memory, "hardware.memory")
+            return Resources(hw.cpus, memory, hw.gpus, hw.time_limit_secs, hw.gpu_sharing)
         s = self.settings
         return Resources(s.stage_cpus, parse_memory(s.stage_memory, "executor.stage_memory"), 0, 3600)
 

@@ -47,12 +47,16 @@ def parse_memory(text: str | int, where: str = "memory") -> int:
 
 @dataclass(frozen=True)
 class Resources:
-    """What one job takes out of the capacity: CPUs, memory (bytes), GPUs, and its wall-clock bound."""
+    """What one job takes out of the capacity: CPUs, memory (bytes), GPUs, and its wall-clock bound.
+
+    ``gpu_sharing``: how many jobs may hold each of its GPUs at once (1: exclusive; the hardware profile's).
+    """
 
     cpus: float
     memory: int
     gpus: int = 0
     time_limit_secs: int = 3600
+    gpu_sharing: int = 1
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,8 @@ class RayExecutor:
         total = self._ray.cluster_resources()
         if resources.cpus > total.get("CPU", 0):
             return f"needs {resources.cpus:g} CPUs, the Ray cluster has {total.get('CPU', 0):g}"
+        if resources.gpu_sharing > 1 and resources.gpus > 1:
+            return "Ray shares only a single GPU (a fraction of one): use gpus: 1, or gpu_sharing: 1"
         if resources.gpus > total.get("GPU", 0):
             return f"needs {resources.gpus} GPUs, the Ray cluster has {total.get('GPU', 0):g}"
         return None
@@ -68,8 +70,9 @@ class RayExecutor:
         if len(self._refs) >= self.settings.capacity:
             return False
         r = job.resources
+        gpus = r.gpus / r.gpu_sharing if r.gpus == 1 else r.gpus  # a shared GPU: a fraction of one
         ref = self._remote.options(
-            num_cpus=r.cpus, num_gpus=r.gpus, memory=r.memory, name=job.key.rsplit(":", 1)[-1]
+            num_cpus=r.cpus, num_gpus=gpus, memory=r.memory, name=job.key.rsplit(":", 1)[-1]
         ).remote(job.cmd, job.cwd, job.log, job.env)
         self._refs[ref] = job
         return True

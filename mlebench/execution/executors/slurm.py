@@ -54,7 +54,11 @@ class SlurmExecutor:
         self._refused: list[Done] = []
 
     def problem(self, resources: Resources) -> str | None:
-        """Slurm itself rejects what the cluster cannot hold; nothing is checked here."""
+        """Slurm itself rejects what the cluster cannot hold; GPU sharing is the cluster's to configure."""
+        if resources.gpus and resources.gpu_sharing > 1:
+            return (
+                "GPU sharing is configured in Slurm itself (gres/shard, MPS), not per profile: gpu_sharing: 1"
+            )
         return None
 
     def submit(self, job: Job) -> bool:
