@@ -187,3 +187,44 @@ def test_lock_writer_writes_what_dvc_reads_and_keeps_the_other_entries(tmp_path:
     fresh.parent.mkdir()
     LockFiles().update(fresh, {"a": {"cmd": "x"}})
     assert fresh.read_text().startswith("schema: '2.0'\nstages:\n  a:\n")
+
+
+def _gone(pid: int, within: float = 10.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_nothing_a_stage_started_outlives_it_or_a_killed_scheduler(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from mlebench.execution.executors.base import run_command
+
+    # a process the command put in a session of its own (as the local runner does with an agent)
+    cmd = "setsid sleep 300 & echo $! > orphan.pid"
+    assert run_command(cmd, str(tmp_path), str(tmp_path / "a.log"), {})["returncode"] == 0
+    assert _gone(int((tmp_path / "orphan.pid").read_text()))
+    # the scheduler killed with -9 while the command runs: its command and the orphan go too
+    (tmp_path / "orphan.pid").unlink()
+    script = (
+        "from mlebench.execution.executors.base import run_command; "
+        f"run_command('setsid sleep 300 & echo $! > orphan.pid; sleep 300', {str(tmp_path)!r}, 'b.log', {{}})"
+    )
+    coordinator = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[1])
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "orphan.pid").is_file() or not (tmp_path / "orphan.pid").read_text().strip():
+        assert time.monotonic() < deadline and coordinator.poll() is None
+        time.sleep(0.1)
+    coordinator.kill()
+    coordinator.wait()
+    assert _gone(int((tmp_path / "orphan.pid").read_text()))
+    # a command killed by a signal still reads as killed (negative), not as failed
+    assert run_command("kill -9 $$", str(tmp_path), str(tmp_path / "c.log"), {})["returncode"] == -9

@@ -15,6 +15,7 @@ import re
 import signal
 import socket
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,9 @@ from mlebench.spec.errors import ConfigError
 
 JOB_ENV = EXECUTOR_ENV
 """The variable through which a stage learns how it was dispatched (the run stage writes it to run.json)."""
+
+_REAPER = Path(__file__).with_name("reaper.py")
+"""Run as a script (it imports only the standard library), so the worker needs no importable package."""
 
 _UNITS = {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
 
@@ -117,9 +121,10 @@ class Executor(Protocol):
 def run_command(cmd: str, cwd: str, log: str, env: dict[str, str], on_start: Any = None) -> dict[str, Any]:
     """Run a stage's command with a shell in ``cwd``, its output appended to ``log``; return how it went.
 
-    The command gets its own session (so the whole group can be killed) and, on Linux, dies with the
-    process that started it. ``on_start(pid)`` is called once it runs. Returns ``returncode`` (negative:
-    killed by that signal), ``host``, ``pid`` and ``seconds``.
+    The command runs under :mod:`~mlebench.execution.executors.reaper`, in its own session (so the whole
+    group can be killed), and it and everything it started die with the process that started it.
+    ``on_start(pid)`` is called once it runs. Returns ``returncode`` (negative: killed by that signal),
+    ``host``, ``pid`` and ``seconds``.
     """
     Path(log).parent.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
@@ -127,8 +132,7 @@ def run_command(cmd: str, cwd: str, log: str, env: dict[str, str], on_start: Any
         fh.write(f"[{time.strftime('%H:%M:%S')}] {socket.gethostname()}: {cmd}\n".encode())
         fh.flush()
         proc = subprocess.Popen(
-            cmd,
-            shell=True,
+            [sys.executable, str(_REAPER), cmd],
             cwd=cwd,
             env={**os.environ, **env},
             stdout=fh,
@@ -152,12 +156,28 @@ def run_command(cmd: str, cwd: str, log: str, env: dict[str, str], on_start: Any
     }
 
 
-def kill_group(pid: int) -> None:
-    """SIGKILL the process group ``pid`` leads (a job's command and what it started), if it still exists."""
+def kill_group(pid: int, grace_secs: float = 5.0) -> None:
+    """Stop the process group ``pid`` leads (a job's command, under its reaper), if it still exists.
+
+    SIGTERM first, so the reaper kills what the command started in sessions of its own; SIGKILL for what is
+    left after ``grace_secs``.
+    """
+    deadline = time.monotonic() + grace_secs
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            return
+        while sig == signal.SIGTERM and time.monotonic() < deadline and _alive(pid):
+            time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
     try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
 
 
 def _die_with_parent() -> None:
