@@ -228,3 +228,31 @@ def test_nothing_a_stage_started_outlives_it_or_a_killed_scheduler(tmp_path: Pat
     assert _gone(int((tmp_path / "orphan.pid").read_text()))
     # a command killed by a signal still reads as killed (negative), not as failed
     assert run_command("kill -9 $$", str(tmp_path), str(tmp_path / "c.log"), {})["returncode"] == -9
+
+
+def test_a_killed_runs_leftover_jobs_are_found_and_only_ours_are_stopped(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from mlebench.execution.events import unfinished
+    from mlebench.execution.executors.base import REAPER
+
+    log = EventLog(tmp_path / "events.jsonl", "s1")
+    for stage, job in (("a", "11"), ("b", "12"), ("c", "13")):
+        log.emit("dispatched", stage=stage, inputs={})
+        log.emit("started", stage=stage, job_id=job)
+    log.emit("finished", stage="a", status="ok", job_id="11")
+    log.emit("dispatched", stage="c", inputs={})  # retried: no job yet
+    log.close()
+    assert unfinished(read_events(tmp_path / "events.jsonl")) == {"b": "12"}
+    # the local pool stops a reaper of this checkout by pid, and leaves a stranger's pid alone
+    executor = LocalExecutor(LocalSettings(cpus=1, memory="1g", gpus=[]), tmp_path)
+    ours = subprocess.Popen([sys.executable, str(REAPER), "sleep 300"], start_new_session=True)
+    stranger = subprocess.Popen(["sleep", "300"], start_new_session=True)
+    time.sleep(0.5)
+    try:
+        assert executor.stop_leftovers([str(ours.pid), str(stranger.pid)]) == [str(ours.pid)]
+        assert ours.wait(timeout=10) != 0 and stranger.poll() is None
+    finally:
+        stranger.kill()
+        ours.kill()

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from mlebench.execution.dvc_stages import Pipelines, PlannedStage
-from mlebench.execution.events import EventLog, events_path, read_events, unrecorded
+from mlebench.execution.events import EventLog, events_path, read_events, unfinished, unrecorded
 from mlebench.execution.executors.base import JOB_ENV, Executor, Job, Resources, Settings, parse_memory
 from mlebench.execution.progress import Progress
 from mlebench.spec.errors import ConfigError
@@ -323,7 +323,19 @@ class Scheduler:
 
     def _recover(self, by_key: dict[str, PlannedStage]) -> list[str]:
         """Record stages a killed run left finished but unrecorded, if their inputs still match."""
-        leftover = {k: v for k, v in unrecorded(read_events(self.events.path)).items() if k in by_key}
+        events = read_events(self.events.path)
+        running = {k: j for k, j in unfinished(events).items() if k in by_key}
+        if running:  # a killed predecessor's jobs: stopped before anything is dispatched again
+            stopped = self.executor.stop_leftovers(sorted(set(running.values())))
+            for key, job in running.items():
+                self.events.emit(
+                    "skipped",
+                    stage=key,
+                    job_id=job,
+                    reason="left running by a killed run",
+                    stopped=job in stopped,
+                )
+        leftover = {k: v for k, v in unrecorded(events).items() if k in by_key}
         if not leftover:
             return []
         stale = self.pipelines.changed(list(leftover))

@@ -29,7 +29,7 @@ from mlebench.spec.errors import ConfigError
 JOB_ENV = EXECUTOR_ENV
 """The variable through which a stage learns how it was dispatched (the run stage writes it to run.json)."""
 
-_REAPER = Path(__file__).with_name("reaper.py")
+REAPER = Path(__file__).with_name("reaper.py")
 """Run as a script (it imports only the standard library), so the worker needs no importable package."""
 
 _UNITS = {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
@@ -117,6 +117,10 @@ class Executor(Protocol):
         """Cancel what still runs and release the engine."""
         ...
 
+    def stop_leftovers(self, job_ids: list[str]) -> list[str]:
+        """Stop jobs a killed scheduler left running (ids from its event log); return those it stopped."""
+        ...
+
 
 def run_command(cmd: str, cwd: str, log: str, env: dict[str, str], on_start: Any = None) -> dict[str, Any]:
     """Run a stage's command with a shell in ``cwd``, its output appended to ``log``; return how it went.
@@ -132,7 +136,7 @@ def run_command(cmd: str, cwd: str, log: str, env: dict[str, str], on_start: Any
         fh.write(f"[{time.strftime('%H:%M:%S')}] {socket.gethostname()}: {cmd}\n".encode())
         fh.flush()
         proc = subprocess.Popen(
-            [sys.executable, str(_REAPER), cmd],
+            [sys.executable, str(REAPER), cmd],
             cwd=cwd,
             env={**os.environ, **env},
             stdout=fh,

@@ -23,6 +23,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from mlebench.execution.executors.base import (
+    REAPER,
     Done,
     Job,
     Resources,
@@ -138,6 +139,19 @@ class LocalExecutor:
             pids = [p[0] for _, _, p in self._running.values() if p]
         for pid in pids:
             kill_group(pid)
+
+    def stop_leftovers(self, job_ids: list[str]) -> list[str]:
+        """Stop the reapers (by pid) a killed scheduler left; a pid reused by anything else is left alone."""
+        stopped = []
+        for pid in job_ids:
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            except (OSError, ValueError):
+                continue
+            if len(cmdline) > 1 and cmdline[1].decode(errors="replace") == str(REAPER):
+                kill_group(int(pid))
+                stopped.append(pid)
+        return stopped
 
     def _work(self, job: Job, env: dict[str, str], devices: tuple[str, ...], pid: list[int]) -> None:
         try:

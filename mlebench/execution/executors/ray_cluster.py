@@ -108,6 +108,13 @@ class RayExecutor:
                 return str(ref.task_id().hex()[:16])
         return ""
 
+    def stop_leftovers(self, job_ids: list[str]) -> list[str]:
+        """Stop nothing: a cluster started here died with the killed scheduler (and its reapers with it).
+
+        A task on an external cluster cannot be reached without its ObjectRef; it is left to finish.
+        """
+        return []
+
     def shutdown(self) -> None:
         """Cancel tasks in flight (force: their workers are killed)."""
         for ref in list(self._refs):

@@ -116,6 +116,16 @@ class SlurmExecutor:
             subprocess.run(["scancel", *ids], capture_output=True, timeout=60)
         self._jobs.clear()
 
+    def stop_leftovers(self, job_ids: list[str]) -> list[str]:
+        """``scancel`` the jobs a killed scheduler left queued; wait (up to 120 s) until they are gone."""
+        alive = list(_squeue(job_ids))
+        if alive:
+            subprocess.run(["scancel", *alive], capture_output=True, timeout=60)
+        deadline = time.monotonic() + 120
+        while _squeue(alive) and time.monotonic() < deadline:
+            time.sleep(1)
+        return alive
+
     def _collect(self) -> list[Done]:
         from submitit.core.utils import FailedJobError, UncompletedJobError
 
