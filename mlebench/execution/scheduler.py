@@ -4,16 +4,19 @@ A thin scheduler, not an engine (DESIGN.md §4). DVC says what the stages are an
 (:mod:`mlebench.execution.dvc_stages`); an existing engine runs them (:mod:`mlebench.execution.executors`).
 The loop:
 
-1. record what a killed predecessor left finished but unrecorded (from the event log's snapshots), and take
-   the stages DVC would run, plus everything downstream of them;
-2. a stage is *ready* when none of its upstream stages is still to do; ready stages are checked with DVC
-   again (a stage whose upstream re-ran to the same bytes is skipped, as ``dvc repro`` skips it), their
-   outputs removed and their inputs snapshotted, then offered to the executor: grading first (each run's
-   grade right after it), then a competition's data stages, then agent runs; the report comes last because
-   it depends on every grade;
+1. stop what a killed predecessor left running (the executor's ``stop_leftovers``, from the event log),
+   record what it left finished but unrecorded (from the log's snapshots), and take the stages DVC would run
+   (asked once per stage, at the start), plus everything downstream of them;
+2. a stage is *ready* when none of its upstream stages is still to do; a ready stage DVC did not itself find
+   stale, or whose upstream ran since, is checked with DVC again (one whose upstream re-ran to the same
+   bytes is skipped, as ``dvc repro`` skips it); then its outputs are removed, its inputs snapshotted, and
+   it is offered to the executor. Agent runs take the ``slots``; every other stage (data, grading, the
+   report) takes one of the ``stage_slots`` beside them, grading first, so grading keeps pace without
+   holding a run's slot;
 3. a stage that exits 0 is recorded in its ``dvc.lock`` only if its inputs still match the snapshot; one that
    exits non-zero failed (never retried: the run stage records an agent's own failure and exits 0); one the
-   engine lost is retried with bounded exponential backoff, and after that counts as ``infra_error``.
+   engine lost is retried with bounded exponential backoff, and after that counts as ``infra_error``. Freed
+   slots are refilled before each stage is recorded, so recording never leaves a slot idle for long.
 
 Ctrl-C once: stop dispatching, let running stages finish and record them. Twice (or SIGTERM): kill them; their
 outputs stay unrecorded, so DVC still sees them stale. kill -9 at any moment: the lock files are written
