@@ -123,15 +123,25 @@ def test_a_requeued_and_a_cancelled_slurm_job_are_retried_and_end_as_if_run_once
         pytest.skip("no Slurm cluster (environment/start_slurm.sh starts one)")
     repo = _grid(tmp_path)
     proc = _start(repo, "--executor", "slurm")
-    for seed in (0, 1):
-        job = _until(proc, f"seed {seed}'s job", lambda s=seed: _started(repo, SLEEP.format(s)))
-        _until(proc, f"job {job} running", lambda j=job: _slurm_state(j) == "RUNNING")
-        time.sleep(2)  # the executor has polled it running
-        if seed == 0:  # requeued, as a preemption policy would (the executor submits --no-requeue)
-            subprocess.run(["scontrol", "update", f"JobId={job}", "Requeue=1"], check=True)
-            subprocess.run(["scontrol", "requeue", job], check=True)
-        else:  # cancelled under the running cell
-            subprocess.run(["scancel", job], check=True)
+    faults = {0: "requeue", 1: "scancel"}  # requeued (as a preemption policy would), cancelled
+    seen: dict[int, float] = {}
+
+    def fault_the_running() -> bool:
+        for seed in list(faults):
+            job = _started(repo, SLEEP.format(seed))
+            if not job or _slurm_state(job) != "RUNNING":
+                continue
+            seen.setdefault(seed, time.monotonic())
+            if time.monotonic() - seen[seed] < 2:  # the executor has polled it running
+                continue
+            if faults.pop(seed) == "requeue":  # the executor submits --no-requeue; an admin overrides it
+                subprocess.run(["scontrol", "update", f"JobId={job}", "Requeue=1"], check=True)
+                subprocess.run(["scontrol", "requeue", job], check=True)
+            else:
+                subprocess.run(["scancel", job], check=True)
+        return not faults
+
+    _until(proc, "both sleep cells running and faulted", fault_the_running)
     _assert_ran_once_in_the_end(repo, proc, [SLEEP.format(0), SLEEP.format(1)])
 
 
