@@ -243,6 +243,9 @@ def test_a_killed_runs_leftover_jobs_are_found_and_only_ours_are_stopped(tmp_pat
         log.emit("started", stage=stage, job_id=job)
     log.emit("finished", stage="a", status="ok", job_id="11")
     log.emit("dispatched", stage="c", inputs={})  # retried: no job yet
+    log.emit("dispatched", stage="d", inputs={})
+    log.emit("started", stage="d", job_id="14")
+    log.emit("skipped", stage="d", job_id="14", reason="left running by a killed run")  # stopped already
     log.close()
     assert unfinished(read_events(tmp_path / "events.jsonl")) == {"b": "12"}
     # the local pool stops a reaper of this checkout by pid, and leaves a stranger's pid alone

@@ -83,6 +83,6 @@ def unfinished(events: list[dict[str, Any]]) -> dict[str, str]:
         key = e.get("stage")
         if e["event"] == "started" and e.get("job_id"):
             out[key] = str(e["job_id"])
-        elif e["event"] in ("dispatched", "finished"):
+        elif e["event"] in ("dispatched", "finished", "skipped"):  # skipped: a later run stopped it
             out.pop(key, None)
     return out
