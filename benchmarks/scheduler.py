@@ -1,7 +1,8 @@
 """Benchmark ``mlebench run``: wall time against the ideal and against sequential ``dvc repro``, per executor.
 
 A sleep agent (tests/sleep_agent.py) on one competition, ``--cells`` seeds × ``--secs`` s, ``--slots`` at
-once, under a tiny hardware profile (0.1 CPU, 64m) so the slots, not this host's cores, bound concurrency.
+once, under a tiny hardware profile (0.1 CPU, 64m) so the slots, not this host's cores, bound concurrency
+(grading runs beside them in its own ``stage_slots``). The host's load average is printed with the ratios.
 The data stages run once first (not timed). Printed per executor, from the event log:
 
 - ``agent phase``: first run dispatched → last run recorded; ``ideal`` = ceil(cells / slots) × secs;
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
 import tempfile
@@ -80,6 +82,7 @@ def main() -> int:
     args = p.parse_args()
     ideal = math.ceil(args.cells / args.slots) * args.secs
     print(f"{args.cells} cells × {args.secs:g} s, {args.slots} slots: ideal agent phase {ideal:.0f} s")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     wall: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         if not args.no_sequential:
@@ -91,9 +94,11 @@ def main() -> int:
         for name in args.executors.split(","):
             repo = _grid(Path(tmp) / name, args.cells, args.secs)
             t0 = time.monotonic()
+            # the local pool's CPUs: the runs' 0.1 each plus a CPU per grading slot, so slots bound the runs
+            extra = [f"executor.cpus={args.slots * 0.1 + 2:g}"] if name == "local" else []
             proc = run(
                 [sys.executable, "-m", "mlebench.cli", "run", "--executor", name]
-                + ["--jobs", str(args.slots), "--no-progress"],
+                + ["--jobs", str(args.slots), "--no-progress", *extra],
                 repo,
                 check=False,
             )
@@ -112,6 +117,7 @@ def main() -> int:
             print(line)
             stale = run(["dvc", "status", "--json"], repo, check=False).stdout.strip()
             print(f"        dvc status afterwards: {stale or '{}'}")
+            print(f"        load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 

@@ -105,7 +105,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="run the planned grid's stale stages in parallel through an executor")
     p.add_argument("--executor", default="local", help="local, slurm or ray (conf/executor/)")
-    p.add_argument("--jobs", "-j", type=int, help="at most this many stages at once (default: its slots)")
+    p.add_argument("--jobs", "-j", type=int, help="at most this many agent runs at once (default: its slots)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, help="live view (default: on a tty)")
     p.add_argument("-m", "--multirun", action="store_true", help="expand Hydra sweeps and plan their union")
     p.add_argument("overrides", nargs="*", help="Hydra overrides: plan with them first; executor.KEY=VALUE")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,35 @@ def test_two_jobs_never_share_a_gpu(tmp_path: Path) -> None:
             if s1 < e2 and s2 < e1:  # overlapping in time
                 assert set(d1).isdisjoint(d2), spans
     assert {d for _, _, ds in spans for d in ds} == {"0", "1"}
+
+
+def test_gpu_sharing_is_opt_in_and_bounded(tmp_path: Path) -> None:
+    executor = LocalExecutor(LocalSettings(slots=8, cpus=8, memory="8g", gpus=["0", "1"]), tmp_path)
+    spans = _drain(executor, _jobs(tmp_path, 6, Resources(1, 2**20, gpus=1, gpu_sharing=2)))
+    peaks = []
+    for start, _, _ in spans:
+        held = Counter(d for s, e, ds in spans if s <= start < e for d in ds)
+        peaks.append(max(held.values()))
+    assert max(peaks) == 2, spans  # two jobs did share a GPU, and never more than two
+    # an exclusive job never joins a shared GPU, and nothing joins an exclusive one
+    executor = LocalExecutor(LocalSettings(slots=8, cpus=8, memory="8g", gpus=["0"]), tmp_path)
+    res_shared, res_alone = Resources(1, 1, gpus=1, gpu_sharing=4), Resources(1, 1, gpus=1)
+    assert executor.submit(Job("shared", 1, "sleep 0.3", str(tmp_path), str(tmp_path / "s.log"), res_shared))
+    assert not executor.submit(Job("alone", 1, "true", str(tmp_path), str(tmp_path / "a.log"), res_alone))
+    while executor.running():
+        executor.wait(0.1)
+    assert executor.submit(Job("alone", 1, "sleep 0.3", str(tmp_path), str(tmp_path / "a.log"), res_alone))
+    assert not executor.submit(Job("s2", 1, "true", str(tmp_path), str(tmp_path / "s2.log"), res_shared))
+
+
+def test_gpu_sharing_serialises_only_when_a_profile_opts_in() -> None:
+    from mlebench.spec.params import Hardware
+
+    base = dict(name="g", cpus=1, memory="1g", shm_size="1g", pids=64, gpus=1, time_limit_secs=60)
+    assert "gpu_sharing" not in Hardware(**base).model_dump()
+    assert Hardware(**base, gpu_sharing=2).model_dump()["gpu_sharing"] == 2
+    with pytest.raises(ValueError, match="gpu_sharing"):
+        Hardware(**base, gpu_sharing=0)
 
 
 def test_memory_is_never_oversubscribed(tmp_path: Path) -> None:
@@ -122,3 +152,110 @@ def test_registry_names_every_executor_and_rejects_unknown_ones(tmp_path: Path) 
         get_executor("kubernetes", {}, tmp_path)
     with pytest.raises(ConfigError, match="slots"):
         get_executor("local", {"slots": 0}, tmp_path)
+
+
+def test_lock_writer_writes_what_dvc_reads_and_keeps_the_other_entries(tmp_path: Path) -> None:
+    from collections import OrderedDict
+
+    from dvc.utils.serialize import dump_yaml, parse_yaml
+
+    from mlebench.execution.lockfiles import LockFiles
+
+    lock = tmp_path / "dvc.lock"
+    entry = {
+        "cmd": "python -m stages.fetch --competition a b c d e f g h i j k l m n o p q r s t u v w x y z"
+    }
+    deps = [{"path": "a.py", "hash": "md5", "md5": "0" * 32, "size": 3}]
+    dump_yaml(lock, {"schema": "2.0", "stages": {"fetch": {**entry, "deps": deps}, "grade": {"cmd": "g"}}})
+    writer = LockFiles()
+    writer.update(lock, {"fetch": OrderedDict(cmd="new", deps=deps), "report": {"cmd": "r", "params": {}}})
+    writer.update(lock, {"report": {"cmd": "r2"}})  # from the kept blocks, without re-reading
+    want = {"fetch": {"cmd": "new", "deps": deps}, "grade": {"cmd": "g"}, "report": {"cmd": "r2"}}
+    data = parse_yaml(lock.read_text(), str(lock))
+    assert data == {"schema": "2.0", "stages": want} and list(data["stages"]) == list(want)
+    lock.write_text("schema: '2.0'\nstages:\n  grade: {cmd: edited}\n")  # changed under the writer
+    writer.update(lock, {"report": {"cmd": "r3"}})
+    assert parse_yaml(lock.read_text(), str(lock))["stages"] == {
+        "grade": {"cmd": "edited"},
+        "report": {"cmd": "r3"},
+    }
+    with pytest.raises(TypeError, match="YAML cannot hold"):
+        writer.update(lock, {"x": {"cmd": object()}})
+    assert parse_yaml(lock.read_text(), str(lock))["stages"]["report"] == {"cmd": "r3"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dvc.lock"]
+    fresh = tmp_path / "new" / "dvc.lock"
+    fresh.parent.mkdir()
+    LockFiles().update(fresh, {"a": {"cmd": "x"}})
+    assert fresh.read_text().startswith("schema: '2.0'\nstages:\n  a:\n")
+
+
+def _gone(pid: int, within: float = 10.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_nothing_a_stage_started_outlives_it_or_a_killed_scheduler(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from mlebench.execution.executors.base import run_command
+
+    # a process the command put in a session of its own (as the local runner does with an agent)
+    cmd = "setsid sleep 300 & echo $! > orphan.pid"
+    assert run_command(cmd, str(tmp_path), str(tmp_path / "a.log"), {})["returncode"] == 0
+    assert _gone(int((tmp_path / "orphan.pid").read_text()))
+    # the scheduler killed with -9 while the command runs: its command and the orphan go too
+    (tmp_path / "orphan.pid").unlink()
+    script = (
+        "from mlebench.execution.executors.base import run_command; "
+        f"run_command('setsid sleep 300 & echo $! > orphan.pid; sleep 300', {str(tmp_path)!r}, 'b.log', {{}})"
+    )
+    coordinator = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[1])
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "orphan.pid").is_file() or not (tmp_path / "orphan.pid").read_text().strip():
+        assert time.monotonic() < deadline and coordinator.poll() is None
+        time.sleep(0.1)
+    coordinator.kill()
+    coordinator.wait()
+    assert _gone(int((tmp_path / "orphan.pid").read_text()))
+    # a command killed by a signal still reads as killed (negative), not as failed
+    assert run_command("kill -9 $$", str(tmp_path), str(tmp_path / "c.log"), {})["returncode"] == -9
+
+
+def test_a_killed_runs_leftover_jobs_are_found_and_only_ours_are_stopped(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from mlebench.execution.events import unfinished
+    from mlebench.execution.executors.base import REAPER
+
+    log = EventLog(tmp_path / "events.jsonl", "s1")
+    for stage, job in (("a", "11"), ("b", "12"), ("c", "13")):
+        log.emit("dispatched", stage=stage, inputs={})
+        log.emit("started", stage=stage, job_id=job)
+    log.emit("finished", stage="a", status="ok", job_id="11")
+    log.emit("dispatched", stage="c", inputs={})  # retried: no job yet
+    log.emit("dispatched", stage="d", inputs={})
+    log.emit("started", stage="d", job_id="14")
+    log.emit("skipped", stage="d", job_id="14", reason="left running by a killed run")  # stopped already
+    log.close()
+    assert unfinished(read_events(tmp_path / "events.jsonl")) == {"b": "12"}
+    # the local pool stops a reaper of this checkout by pid, and leaves a stranger's pid alone
+    executor = LocalExecutor(LocalSettings(cpus=1, memory="1g", gpus=[]), tmp_path)
+    ours = subprocess.Popen([sys.executable, str(REAPER), "sleep 300"], start_new_session=True)
+    stranger = subprocess.Popen(["sleep", "300"], start_new_session=True)
+    time.sleep(0.5)
+    try:
+        assert executor.stop_leftovers([str(ours.pid), str(stranger.pid)]) == [str(ours.pid)]
+        assert ours.wait(timeout=10) != 0 and stranger.poll() is None
+    finally:
+        stranger.kill()
+        ours.kill()

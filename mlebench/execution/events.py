@@ -74,3 +74,15 @@ def unrecorded(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         elif e["event"] in ("recorded", "unrecorded"):
             pending.pop(key, None)
     return pending
+
+
+def unfinished(events: list[dict[str, Any]]) -> dict[str, str]:
+    """Stages whose last attempt was started and never finished (a killed scheduler's): address → job id."""
+    out: dict[str, str] = {}
+    for e in events:
+        key = e.get("stage")
+        if e["event"] == "started" and e.get("job_id"):
+            out[key] = str(e["job_id"])
+        elif e["event"] in ("dispatched", "finished", "skipped"):  # skipped: a later run stopped it
+            out.pop(key, None)
+    return out

@@ -4,16 +4,19 @@ A thin scheduler, not an engine (DESIGN.md §4). DVC says what the stages are an
 (:mod:`mlebench.execution.dvc_stages`); an existing engine runs them (:mod:`mlebench.execution.executors`).
 The loop:
 
-1. record what a killed predecessor left finished but unrecorded (from the event log's snapshots), and take
-   the stages DVC would run, plus everything downstream of them;
-2. a stage is *ready* when none of its upstream stages is still to do; ready stages are checked with DVC
-   again (a stage whose upstream re-ran to the same bytes is skipped, as ``dvc repro`` skips it), their
-   outputs removed and their inputs snapshotted, then offered to the executor: grading first (each run's
-   grade right after it), then a competition's data stages, then agent runs; the report comes last because
-   it depends on every grade;
+1. stop what a killed predecessor left running (the executor's ``stop_leftovers``, from the event log),
+   record what it left finished but unrecorded (from the log's snapshots), and take the stages DVC would run
+   (asked once per stage, at the start), plus everything downstream of them;
+2. a stage is *ready* when none of its upstream stages is still to do; a ready stage DVC did not itself find
+   stale, or whose upstream ran since, is checked with DVC again (one whose upstream re-ran to the same
+   bytes is skipped, as ``dvc repro`` skips it); then its outputs are removed, its inputs snapshotted, and
+   it is offered to the executor. Agent runs take the ``slots``; every other stage (data, grading, the
+   report) takes one of the ``stage_slots`` beside them, grading first, so grading keeps pace without
+   holding a run's slot;
 3. a stage that exits 0 is recorded in its ``dvc.lock`` only if its inputs still match the snapshot; one that
    exits non-zero failed (never retried: the run stage records an agent's own failure and exits 0); one the
-   engine lost is retried with bounded exponential backoff, and after that counts as ``infra_error``.
+   engine lost is retried with bounded exponential backoff, and after that counts as ``infra_error``. Freed
+   slots are refilled before each stage is recorded, so recording never leaves a slot idle for long.
 
 Ctrl-C once: stop dispatching, let running stages finish and record them. Twice (or SIGTERM): kill them; their
 outputs stay unrecorded, so DVC still sees them stale. kill -9 at any moment: the lock files are written
@@ -27,12 +30,13 @@ import json
 import signal
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mlebench.execution.dvc_stages import Pipelines, PlannedStage
-from mlebench.execution.events import EventLog, events_path, read_events, unrecorded
+from mlebench.execution.events import EventLog, events_path, read_events, unfinished, unrecorded
 from mlebench.execution.executors.base import JOB_ENV, Executor, Job, Resources, Settings, parse_memory
 from mlebench.execution.progress import Progress
 from mlebench.spec.errors import ConfigError
@@ -129,6 +133,7 @@ class Scheduler:
         self._since: dict[str, float] = {}
         self._took: dict[str, float] = {}
         self._failed: set[str] = set()
+        self._ran: set[str] = set()
         while True:
             self._block(by_key, pending, progress)
             if self.aborting:
@@ -199,20 +204,25 @@ class Scheduler:
                         progress,
                         out,
                     )
-            if ok:
-                for key, problem in self.pipelines.record(ok).items():
-                    stage = by_key[key]
-                    if not problem:
-                        self.events.emit("recorded", stage=key)
-                        remaining.discard(key)
-                        progress.finished(key, "ok", self._took.pop(key, 0.0), self._cell_status(stage))
+            for key, snap in ok.items():
+                if not self.stopping:  # refill the freed slots first: recording takes a while
+                    self._dispatch(
+                        by_key, pending, remaining, snapshots, attempts, not_before, running, progress, out
+                    )
+                problem = self.pipelines.record({key: snap})[key]
+                stage = by_key[key]
+                if not problem:
+                    self.events.emit("recorded", stage=key)
+                    remaining.discard(key)
+                    self._ran.add(key)
+                    progress.finished(key, "ok", self._took.pop(key, 0.0), self._cell_status(stage))
+                else:
+                    self.events.emit("unrecorded", stage=key, reason=problem)
+                    if attempts[key] <= self.settings.retries:
+                        attempts[key] += 1
+                        pending.append(key)
                     else:
-                        self.events.emit("unrecorded", stage=key, reason=problem)
-                        if attempts[key] <= self.settings.retries:
-                            attempts[key] += 1
-                            pending.append(key)
-                        else:
-                            self._fail(stage, "failed", problem, remaining, progress, out)
+                        self._fail(stage, "failed", problem, remaining, progress, out)
             progress.update(len(pending), len(running), self.settings.slots)
 
     def _dispatch(
@@ -234,8 +244,16 @@ class Scheduler:
             if not_before.get(k, 0) <= now and not any(u in remaining for u in by_key[k].upstream)
         ]
         fresh = [k for k in ready if k not in snapshots]
+        # a stage DVC itself found stale at the start stays stale unless an upstream stage ran since
+        recheck = [
+            k
+            for k in fresh
+            if k not in self._stale_at_start or any(u in self._ran for u in by_key[k].upstream)
+        ]
         if fresh:
-            for key, snap in self.pipelines.begin(fresh).items():
+            began = self.pipelines.begin(recheck)
+            began.update(self.pipelines.begin([k for k in fresh if k not in recheck], check=False))
+            for key, snap in began.items():
                 if snap is None:
                     pending.remove(key)
                     remaining.discard(key)
@@ -245,14 +263,17 @@ class Scheduler:
                 else:
                     snapshots[key] = snap
         ready.sort(key=lambda k: (_PRIORITY.get(by_key[k].kind, 9), pending.index(k)))
+        busy = Counter(by_key[k].kind == "run_agent" for k in running)
         for key in ready:
-            if len(running) >= self.settings.slots:
-                break
+            agent = by_key[key].kind == "run_agent"
+            if busy[agent] >= (self.settings.slots if agent else self.settings.stage_slots):
+                continue
             job = self._job(by_key[key], attempts[key])
             if self.executor.submit(job):
                 self._since[key] = time.monotonic()
                 pending.remove(key)
                 running[key] = job
+                busy[agent] += 1
                 self.events.emit(
                     "dispatched",
                     stage=key,
@@ -278,7 +299,8 @@ class Scheduler:
     def _resources(self, stage: PlannedStage) -> Resources:
         if stage.kind == "run_agent":
             hw = self.hardware
-            return Resources(hw.cpus, parse_memory(hw.memory, "hardware.memory"), hw.gpus, hw.time_limit_secs)
+            memory = parse_memory(hw.memory, "hardware.memory")
+            return Resources(hw.cpus, memory, hw.gpus, hw.time_limit_secs, hw.gpu_sharing)
         s = self.settings
         return Resources(s.stage_cpus, parse_memory(s.stage_memory, "executor.stage_memory"), 0, 3600)
 
@@ -291,18 +313,32 @@ class Scheduler:
     def _stale(self, stages: list[PlannedStage]) -> list[str]:
         todo: list[str] = []
         marked: set[str] = set()
+        self._stale_at_start: set[str] = set()
         for stage in stages:  # topological order: upstream first
-            if (
-                any(u in marked for u in stage.upstream)
-                or self.pipelines.changed([stage.address])[stage.address]
-            ):
+            if any(u in marked for u in stage.upstream):
                 marked.add(stage.address)
                 todo.append(stage.address)
+            elif self.pipelines.changed([stage.address])[stage.address]:
+                marked.add(stage.address)
+                todo.append(stage.address)
+                self._stale_at_start.add(stage.address)
         return todo
 
     def _recover(self, by_key: dict[str, PlannedStage]) -> list[str]:
         """Record stages a killed run left finished but unrecorded, if their inputs still match."""
-        leftover = {k: v for k, v in unrecorded(read_events(self.events.path)).items() if k in by_key}
+        events = read_events(self.events.path)
+        running = {k: j for k, j in unfinished(events).items() if k in by_key}
+        if running:  # a killed predecessor's jobs: stopped before anything is dispatched again
+            stopped = self.executor.stop_leftovers(sorted(set(running.values())))
+            for key, job in running.items():
+                self.events.emit(
+                    "skipped",
+                    stage=key,
+                    job_id=job,
+                    reason="left running by a killed run",
+                    stopped=job in stopped,
+                )
+        leftover = {k: v for k, v in unrecorded(events).items() if k in by_key}
         if not leftover:
             return []
         stale = self.pipelines.changed(list(leftover))

@@ -68,7 +68,12 @@ class AgentConfig(_Strict):
 
 
 class Hardware(_Strict):
-    """A hardware profile: what a cell may use, enforced by the runner and recorded with every score."""
+    """A hardware profile: what a cell may use, enforced by the runner and recorded with every score.
+
+    ``gpu_sharing``: how many cells may hold one GPU at once; 1 (the default) gives each cell its GPUs
+    exclusively. A profile that opts in serialises the field (so its cells' params change); one that does
+    not serialises exactly as before.
+    """
 
     name: str
     cpus: float = Field(gt=0)
@@ -77,6 +82,14 @@ class Hardware(_Strict):
     pids: int = Field(gt=0)
     gpus: int = Field(ge=0)
     time_limit_secs: int = Field(gt=0)
+    gpu_sharing: int = Field(default=1, ge=1, le=64)
+
+    @model_serializer(mode="wrap")
+    def _sharing_only_when_opted_in(self, handler: Any) -> dict[str, Any]:
+        data = handler(self)
+        if data.get("gpu_sharing") == 1:
+            del data["gpu_sharing"]
+        return data
 
 
 class DockerSettings(_Strict):

@@ -15,6 +15,7 @@ import re
 import signal
 import socket
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,9 @@ from mlebench.spec.errors import ConfigError
 
 JOB_ENV = EXECUTOR_ENV
 """The variable through which a stage learns how it was dispatched (the run stage writes it to run.json)."""
+
+REAPER = Path(__file__).with_name("reaper.py")
+"""Run as a script (it imports only the standard library), so the worker needs no importable package."""
 
 _UNITS = {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
 
@@ -47,12 +51,16 @@ def parse_memory(text: str | int, where: str = "memory") -> int:
 
 @dataclass(frozen=True)
 class Resources:
-    """What one job takes out of the capacity: CPUs, memory (bytes), GPUs, and its wall-clock bound."""
+    """What one job takes out of the capacity: CPUs, memory (bytes), GPUs, and its wall-clock bound.
+
+    ``gpu_sharing``: how many jobs may hold each of its GPUs at once (1: exclusive; the hardware profile's).
+    """
 
     cpus: float
     memory: int
     gpus: int = 0
     time_limit_secs: int = 3600
+    gpu_sharing: int = 1
 
 
 @dataclass(frozen=True)
@@ -109,13 +117,18 @@ class Executor(Protocol):
         """Cancel what still runs and release the engine."""
         ...
 
+    def stop_leftovers(self, job_ids: list[str]) -> list[str]:
+        """Stop jobs a killed scheduler left running (ids from its event log); return those it stopped."""
+        ...
+
 
 def run_command(cmd: str, cwd: str, log: str, env: dict[str, str], on_start: Any = None) -> dict[str, Any]:
     """Run a stage's command with a shell in ``cwd``, its output appended to ``log``; return how it went.
 
-    The command gets its own session (so the whole group can be killed) and, on Linux, dies with the
-    process that started it. ``on_start(pid)`` is called once it runs. Returns ``returncode`` (negative:
-    killed by that signal), ``host``, ``pid`` and ``seconds``.
+    The command runs under :mod:`~mlebench.execution.executors.reaper`, in its own session (so the whole
+    group can be killed), and it and everything it started die with the process that started it.
+    ``on_start(pid)`` is called once it runs. Returns ``returncode`` (negative: killed by that signal),
+    ``host``, ``pid`` and ``seconds``.
     """
     Path(log).parent.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
@@ -123,8 +136,7 @@ def run_command(cmd: str, cwd: str, log: str, env: dict[str, str], on_start: Any
         fh.write(f"[{time.strftime('%H:%M:%S')}] {socket.gethostname()}: {cmd}\n".encode())
         fh.flush()
         proc = subprocess.Popen(
-            cmd,
-            shell=True,
+            [sys.executable, str(REAPER), cmd],
             cwd=cwd,
             env={**os.environ, **env},
             stdout=fh,
@@ -148,12 +160,28 @@ def run_command(cmd: str, cwd: str, log: str, env: dict[str, str], on_start: Any
     }
 
 
-def kill_group(pid: int) -> None:
-    """SIGKILL the process group ``pid`` leads (a job's command and what it started), if it still exists."""
+def kill_group(pid: int, grace_secs: float = 5.0) -> None:
+    """Stop the process group ``pid`` leads (a job's command, under its reaper), if it still exists.
+
+    SIGTERM first, so the reaper kills what the command started in sessions of its own; SIGKILL for what is
+    left after ``grace_secs``.
+    """
+    deadline = time.monotonic() + grace_secs
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            return
+        while sig == signal.SIGTERM and time.monotonic() < deadline and _alive(pid):
+            time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
     try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
 
 
 def _die_with_parent() -> None:
@@ -168,8 +196,10 @@ def _die_with_parent() -> None:
 class Settings(BaseModel):
     """Settings every executor has (``conf/executor/<name>.yaml``); each executor adds its own.
 
-    ``slots``: at most this many jobs at once (``--jobs`` overrides it). ``retries``: how often a job the
-    engine lost is tried again, waiting ``backoff_secs`` × 2^(attempt-1), at most ``backoff_max_secs``.
+    ``slots``: at most this many agent runs at once (``--jobs`` overrides it); ``stage_slots``: at most this
+    many other stages (fetch, prepare, grade, report) at once beside them, so grading keeps pace with the runs
+    without taking their slots; an engine holds at most :attr:`capacity` jobs. ``retries``: how often a job
+    the engine lost is tried again, waiting ``backoff_secs`` × 2^(attempt-1), at most ``backoff_max_secs``.
     ``stage_cpus`` / ``stage_memory``: what stages other than agent runs (fetch, prepare, grade, report)
     take; agent runs take their hardware profile's.
     """
@@ -177,8 +207,14 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     slots: int = Field(default=4, ge=1)
+    stage_slots: int = Field(default=2, ge=1)
     retries: int = Field(default=2, ge=0, le=10)
     backoff_secs: float = Field(default=2.0, ge=0)
     backoff_max_secs: float = Field(default=60.0, ge=0)
     stage_cpus: float = Field(default=1.0, gt=0)
     stage_memory: str = "1g"
+
+    @property
+    def capacity(self) -> int:
+        """Jobs an engine holds at once: the agent runs' slots plus the other stages'."""
+        return self.slots + self.stage_slots

@@ -3,9 +3,10 @@
 Capacity: ``cpus`` (0: ``os.cpu_count()``), ``memory`` ("": MemTotal from /proc/meminfo) and a GPU inventory
 (``gpus: auto``: the devices ``nvidia-smi -L`` lists, else the ids in ``$MLEBENCH_GPUS``; or an explicit
 list). Each job takes its CPUs, memory and GPUs out of it until it ends; memory and GPUs are never
-oversubscribed and a GPU belongs to one job at a time. A job's GPUs reach it as ``CUDA_VISIBLE_DEVICES``
-(the local runner passes it to the agent, the docker runner turns it into a device request) and are recorded
-in the run record. Each job's command runs in its own session and dies with this process.
+oversubscribed, and a GPU belongs to one job at a time unless the hardware profile opts into sharing
+(``gpu_sharing: N``: up to N jobs hold it at once). A job's GPUs reach it as ``CUDA_VISIBLE_DEVICES`` (the
+local runner passes it to the agent, the docker runner turns it into a device request) and are recorded in
+the run record. Each job's command runs in its own session and dies with this process.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from mlebench.execution.executors.base import (
+    REAPER,
     Done,
     Job,
     Resources,
@@ -54,7 +56,7 @@ class LocalExecutor:
         self.cpus = settings.cpus or float(os.cpu_count() or 1)
         self.memory = parse_memory(settings.memory, "executor.memory") if settings.memory else _mem_total()
         self.gpus = gpu_inventory(settings.gpus)
-        self._free_gpus = list(self.gpus)
+        self._gpu_holders: dict[str, list[int]] = {g: [] for g in self.gpus}  # each holder's gpu_sharing
         self._used_cpus = 0.0
         self._used_memory = 0
         self._running: dict[str, tuple[Job, tuple[str, ...], list[int]]] = {}
@@ -79,14 +81,16 @@ class LocalExecutor:
         r = job.resources
         with self._lock:
             if (
-                len(self._running) >= self.settings.slots
+                len(self._running) >= self.settings.capacity
                 or self._used_cpus + r.cpus > self.cpus + 1e-9
                 or self._used_memory + r.memory > self.memory
-                or r.gpus > len(self._free_gpus)
             ):
                 return False
-            devices = tuple(self._free_gpus[: r.gpus])
-            del self._free_gpus[: r.gpus]
+            devices = self._gpus_for(r)
+            if devices is None:
+                return False
+            for d in devices:
+                self._gpu_holders[d].append(r.gpu_sharing)
             self._used_cpus += r.cpus
             self._used_memory += r.memory
             pid: list[int] = []
@@ -95,6 +99,17 @@ class LocalExecutor:
         env["CUDA_VISIBLE_DEVICES"] = ",".join(devices)
         threading.Thread(target=self._work, args=(job, env, devices, pid), daemon=True).start()
         return True
+
+    def _gpus_for(self, r: Resources) -> tuple[str, ...] | None:
+        """Pick ``r.gpus`` distinct GPUs with room for one more holder (least held first), or None.
+
+        A GPU takes another holder only while it has fewer than every holder's (and the newcomer's)
+        ``gpu_sharing``: an exclusive job gets only an idle GPU, and nothing joins one an exclusive job holds.
+        """
+        room = [g for g, held in self._gpu_holders.items() if len(held) < min([r.gpu_sharing, *held])]
+        if len(room) < r.gpus:
+            return None
+        return tuple(sorted(room, key=lambda g: len(self._gpu_holders[g]))[: r.gpus])
 
     def wait(self, timeout: float) -> list[Done]:
         """Jobs that ended, waiting up to ``timeout`` s for the first."""
@@ -125,6 +140,19 @@ class LocalExecutor:
         for pid in pids:
             kill_group(pid)
 
+    def stop_leftovers(self, job_ids: list[str]) -> list[str]:
+        """Stop the reapers (by pid) a killed scheduler left; a pid reused by anything else is left alone."""
+        stopped = []
+        for pid in job_ids:
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            except (OSError, ValueError):
+                continue
+            if len(cmdline) > 1 and cmdline[1].decode(errors="replace") == str(REAPER):
+                kill_group(int(pid))
+                stopped.append(pid)
+        return stopped
+
     def _work(self, job: Job, env: dict[str, str], devices: tuple[str, ...], pid: list[int]) -> None:
         try:
             info = run_command(job.cmd, job.cwd, job.log, env, on_start=pid.append)
@@ -135,7 +163,8 @@ class LocalExecutor:
             done = Done(job, None, f"could not start the command: {exc}", socket.gethostname(), "", devices)
         with self._lock:
             self._running.pop(job.key, None)
-            self._free_gpus.extend(devices)
+            for d in devices:
+                self._gpu_holders[d].remove(job.resources.gpu_sharing)
             self._used_cpus -= job.resources.cpus
             self._used_memory -= job.resources.memory
         self._done.put(done)

@@ -59,17 +59,20 @@ class RayExecutor:
         total = self._ray.cluster_resources()
         if resources.cpus > total.get("CPU", 0):
             return f"needs {resources.cpus:g} CPUs, the Ray cluster has {total.get('CPU', 0):g}"
+        if resources.gpu_sharing > 1 and resources.gpus > 1:
+            return "Ray shares only a single GPU (a fraction of one): use gpus: 1, or gpu_sharing: 1"
         if resources.gpus > total.get("GPU", 0):
             return f"needs {resources.gpus} GPUs, the Ray cluster has {total.get('GPU', 0):g}"
         return None
 
     def submit(self, job: Job) -> bool:
-        """Submit the task unless ``slots`` tasks are in flight (Ray queues the rest by resources)."""
-        if len(self._refs) >= self.settings.slots:
+        """Submit the task unless ``capacity`` tasks are in flight (Ray queues the rest by resources)."""
+        if len(self._refs) >= self.settings.capacity:
             return False
         r = job.resources
+        gpus = r.gpus / r.gpu_sharing if r.gpus == 1 else r.gpus  # a shared GPU: a fraction of one
         ref = self._remote.options(
-            num_cpus=r.cpus, num_gpus=r.gpus, memory=r.memory, name=job.key.rsplit(":", 1)[-1]
+            num_cpus=r.cpus, num_gpus=gpus, memory=r.memory, name=job.key.rsplit(":", 1)[-1]
         ).remote(job.cmd, job.cwd, job.log, job.env)
         self._refs[ref] = job
         return True
@@ -104,6 +107,13 @@ class RayExecutor:
             if job.key == key:
                 return str(ref.task_id().hex()[:16])
         return ""
+
+    def stop_leftovers(self, job_ids: list[str]) -> list[str]:
+        """Stop nothing: a cluster started here died with the killed scheduler (and its reapers with it).
+
+        A task on an external cluster cannot be reached without its ObjectRef; it is left to finish.
+        """
+        return []
 
     def shutdown(self) -> None:
         """Cancel tasks in flight (force: their workers are killed)."""

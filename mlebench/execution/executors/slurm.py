@@ -5,13 +5,16 @@ checkout (the scheduler records the stage in ``dvc.lock`` once it returns). Reso
 profile: ``--cpus-per-task``, ``--mem``, ``--gres=gpu:N``, ``--time`` (the time limit plus
 ``time_margin_secs``); partition, account and QoS from ``conf/executor/slurm.yaml``. Jobs are submitted with
 ``--no-requeue``: a job Slurm preempts, requeues, fails on a node or kills ends without a result, which this
-executor sees through ``squeue`` and reports as lost (``infra``), and the scheduler's own bounded retry runs
-it again. No accounting database is needed (``sacct`` is never called).
+executor sees through ``squeue`` and reports as lost (``infra``); a job requeued anyway (an admin's
+``scontrol requeue``, a preemption policy) does not run the stage again (``SLURM_RESTART_COUNT``), and the
+scheduler's own bounded retry runs it again. No accounting database is needed (``sacct`` is never called).
 """
 
 from __future__ import annotations
 
 import math
+import os
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -21,7 +24,22 @@ from pydantic import Field
 
 from mlebench.execution.executors.base import Done, Job, Resources, Settings, run_command
 
-_LOST_STATES = {"PREEMPTED", "NODE_FAIL", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY", "TIMEOUT", "REVOKED"}
+_LOST_STATES = {
+    *("PREEMPTED", "NODE_FAIL", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY", "TIMEOUT", "REVOKED"),
+    *("REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED"),
+}
+
+
+def _job(cmd: str, cwd: str, log: str, env: dict[str, str]) -> dict[str, Any]:
+    """Run the stage's command, unless Slurm requeued this job (it ran before, and was preempted or requeued).
+
+    A requeued job does not run the stage a second time behind the scheduler's back: it returns at once and
+    the scheduler retries the stage under its own bounded backoff.
+    """
+    restarts = int(os.environ.get("SLURM_RESTART_COUNT", "0") or 0)
+    if restarts:
+        return {"requeued": restarts, "host": socket.gethostname()}
+    return run_command(cmd, cwd, log, env)
 
 
 class SlurmSettings(Settings):
@@ -54,12 +72,16 @@ class SlurmExecutor:
         self._refused: list[Done] = []
 
     def problem(self, resources: Resources) -> str | None:
-        """Slurm itself rejects what the cluster cannot hold; nothing is checked here."""
+        """Slurm itself rejects what the cluster cannot hold; GPU sharing is the cluster's to configure."""
+        if resources.gpus and resources.gpu_sharing > 1:
+            return (
+                "GPU sharing is configured in Slurm itself (gres/shard, MPS), not per profile: gpu_sharing: 1"
+            )
         return None
 
     def submit(self, job: Job) -> bool:
-        """``sbatch`` the job unless ``slots`` jobs are already submitted."""
-        if len(self._jobs) >= self.settings.slots:
+        """``sbatch`` the job unless ``capacity`` jobs are already submitted."""
+        if len(self._jobs) >= self.settings.capacity:
             return False
         r, s = job.resources, self.settings
         params: dict[str, Any] = {
@@ -80,7 +102,7 @@ class SlurmExecutor:
 
         self._executor.update_parameters(**params)
         try:
-            handle = self._executor.submit(run_command, job.cmd, job.cwd, job.log, job.env)
+            handle = self._executor.submit(_job, job.cmd, job.cwd, job.log, job.env)
         except FailedJobError as exc:  # sbatch refused or the controller did not answer
             self._refused.append(Done(job, None, f"sbatch failed: {str(exc)[-500:]}"))
             return True
@@ -112,6 +134,16 @@ class SlurmExecutor:
             subprocess.run(["scancel", *ids], capture_output=True, timeout=60)
         self._jobs.clear()
 
+    def stop_leftovers(self, job_ids: list[str]) -> list[str]:
+        """``scancel`` the jobs a killed scheduler left queued; wait (up to 120 s) until they are gone."""
+        alive = list(_squeue(job_ids))
+        if alive:
+            subprocess.run(["scancel", *alive], capture_output=True, timeout=60)
+        deadline = time.monotonic() + 120
+        while _squeue(alive) and time.monotonic() < deadline:
+            time.sleep(1)
+        return alive
+
     def _collect(self) -> list[Done]:
         from submitit.core.utils import FailedJobError, UncompletedJobError
 
@@ -126,9 +158,13 @@ class SlurmExecutor:
             if handle.paths.result_pickle.exists():
                 try:
                     info = handle.result()
-                    code = info["returncode"]
-                    infra = f"job killed by signal {-code}" if code < 0 else ""
-                    out.append(Done(job, None if infra else code, infra, info["host"], jid))
+                    if info.get("requeued"):
+                        why = f"slurm job {jid} was requeued ({info['requeued']}×); it did not run again"
+                        out.append(Done(job, None, why, info["host"], jid))
+                    else:
+                        code = info["returncode"]
+                        infra = f"job killed by signal {-code}" if code < 0 else ""
+                        out.append(Done(job, None if infra else code, infra, info["host"], jid))
                 except (FailedJobError, UncompletedJobError) as exc:
                     out.append(Done(job, None, f"slurm job {jid} failed: {str(exc)[-500:]}", "", jid))
                 del self._jobs[key]
