@@ -1,4 +1,4 @@
-"""Time and memory of grading every competition at real size, each grading in a fresh process; optionally v1's too.
+"""Time and memory of grading each competition at real size in a fresh process; optionally v1's grader too.
 
 Every Kaggle competition declares the size of its real test set in ``competition.yaml`` (``real_size``),
 and its ``fixture.py`` synthesizes grading inputs at a given size: answers shaped like the prepared
@@ -144,11 +144,13 @@ def run_process(argv: list[str], cwd: Path, out: Path) -> Run:
 def grade_ours(name: str, metric_args: dict, folder: Path) -> Run:
     """Grade ``folder``'s files for ``name`` with this checkout's graders, in a fresh process."""
     out = folder / "ours.json"
-    return run_process([sys.executable, "-c", _OURS, name, str(folder), json.dumps(metric_args), str(out)], ROOT, out)
+    return run_process(
+        [sys.executable, "-c", _OURS, name, str(folder), json.dumps(metric_args), str(out)], ROOT, out
+    )
 
 
 def v1_grade_fn(checkout: Path, name: str) -> str | None:
-    """The ``module:function`` v1's ``config.yaml`` names as the competition's grader, or None without one."""
+    """Return the ``module:function`` v1's ``config.yaml`` names as the grader (None without a config)."""
     config = checkout / "mlebench" / "competitions" / name / "config.yaml"
     if not config.is_file():
         return None
@@ -161,7 +163,9 @@ def grade_v1(checkout: Path, name: str, folder: Path) -> Run:
     if grade_fn is None:
         return Run(float("nan"), float("nan"), {}, f"no {name}/config.yaml in the v1 checkout")
     out = folder / "v1.json"
-    return run_process([sys.executable, "-c", _V1, str(checkout), grade_fn, str(folder), str(out)], folder, out)
+    return run_process(
+        [sys.executable, "-c", _V1, str(checkout), grade_fn, str(folder), str(out)], folder, out
+    )
 
 
 def _ratio(ours: float, theirs: float) -> str:
@@ -181,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     v1 = args.v1_checkout.resolve() if args.v1_checkout else None
     if v1 is not None and not (v1 / "mlebench" / "grade.py").is_file():
-        raise ConfigError(f"--v1-checkout {v1}: no mlebench/grade.py there, so it is not an MLE-bench checkout")
+        raise ConfigError(f"--v1-checkout {v1}: no mlebench/grade.py there (not an MLE-bench checkout)")
     names = args.only or sized_competitions()
     header = (
         f"| {'competition':<57} | {'rows':>10} | import s | read s | validate s | score s | in-proc s "
@@ -228,11 +232,15 @@ def main(argv: list[str] | None = None) -> int:
                     heavier.append(f"{name} ({ours.mib:.0f} MB vs {theirs.mib:.0f} MB)")
             row += (
                 f" {theirs.in_process:12.2f} | {theirs.wall:9.2f} | {theirs.mib:5.0f} "
-                f"| {_ratio(ours.wall, theirs.wall):>10} | {_ratio(ours.mib, theirs.mib):>8} | {_score(theirs)} |"
+                f"| {_ratio(ours.wall, theirs.wall):>10} | {_ratio(ours.mib, theirs.mib):>8} "
+                f"| {_score(theirs)} |"
             )
         print(row, flush=True)
-    print(f"\nours: {totals[0]:.1f} s wall in all, peak RSS summed {totals[1]:,.0f} MB; over {TARGET_SECONDS:.0f} s: "
-          f"{', '.join(slow) or 'none'}")
+    print(
+        f"\nours: {totals[0]:.1f} s wall in all, peak RSS summed {totals[1]:,.0f} MB; "
+        f"over {TARGET_SECONDS:.0f} s: "
+        f"{', '.join(slow) or 'none'}"
+    )
     if v1 is not None:
         print(
             f"where v1 ran: v1 {totals[2]:.1f} s wall in all, ours {totals[4]:.1f} s "
