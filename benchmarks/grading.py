@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
             if theirs.error:
                 v1_failed.append(f"{name}: {theirs.error}")
             else:
-                totals[2:] += theirs.wall, theirs.mib
+                totals[2:4] += theirs.wall, theirs.mib
                 totals[4:] += ours.wall, ours.mib
                 if ours.wall > theirs.wall:
                     slower.append(f"{name} ({ours.wall:.2f} s vs {theirs.wall:.2f} s)")
