@@ -11,7 +11,9 @@ CSVs (:func:`graders.submission.read_submission` / ``read_answers``), validates
 (:func:`graders.submission.validate`) and scores with the competition's declared metric and arguments.
 ``wall s`` is that process's wall time from spawn to exit, interpreter start-up and imports included;
 ``in-proc s`` is the same minus start-up and imports (read + validate + score, also shown apart);
-``MB`` is the process's peak resident set (``ru_maxrss`` from ``wait4``), in MiB.
+``MB`` is the process's peak resident set, in MiB, as the process itself reads it (``VmHWM`` in
+``/proc/self/status``, Linux): ``ru_maxrss`` would not do, as a child's starts at its parent's peak (this
+harness holds the largest synthesized inputs) and Linux keeps it across ``exec``.
 
 With ``--v1-checkout PATH`` (a checkout of MLE-bench v1, used read-only and never copied here), v1's grader
 runs the same way on the same two files: a fresh process with the checkout first on ``sys.path`` imports
@@ -68,8 +70,9 @@ y_true, y_pred = validate(submission, answers, comp.submission, metric, metric_a
 t3 = time.perf_counter()
 score = float(metric.fn(y_true, y_pred, **args))
 t4 = time.perf_counter()
+hwm = next(l for l in open("/proc/self/status") if l.startswith("VmHWM:")).split()[1]
 Path(out).write_text(json.dumps({"import": t1 - t0, "read": t2 - t1, "validate": t3 - t2, "score": t4 - t3,
-                                 "value": score}))
+                                 "value": score, "kib": int(hwm)}))
 """
 
 _V1 = """
@@ -85,8 +88,9 @@ submission, answers = read_csv(folder / "submission.csv"), load_answers(folder /
 t2 = time.perf_counter()
 score = float(grade_fn(submission, answers))
 t3 = time.perf_counter()
+hwm = next(l for l in open("/proc/self/status") if l.startswith("VmHWM:")).split()[1]
 Path(out).write_text(json.dumps({"import": t1 - t0, "read": t2 - t1, "validate": 0.0, "score": t3 - t2,
-                                 "value": score}))
+                                 "value": score, "kib": int(hwm)}))
 """
 
 
@@ -129,16 +133,15 @@ def run_process(argv: list[str], cwd: Path, out: Path) -> Run:
     out.unlink(missing_ok=True)
     start = time.perf_counter()
     with tempfile.TemporaryFile() as stderr:
-        process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr)
-        _, status, usage = os.wait4(process.pid, 0)
+        process = subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr, check=False)
         wall = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
         stderr.seek(0)
         lines = stderr.read().decode(errors="replace").strip().splitlines()
-    mib = usage.ru_maxrss / 1024  # KiB on Linux
     if process.returncode != 0 or not out.is_file():
-        return Run(wall, mib, {}, (lines[-1] if lines else f"exit status {process.returncode}")[:120])
-    return Run(wall, mib, json.loads(out.read_text()), "")
+        reason = lines[-1] if lines else f"exit status {process.returncode}"
+        return Run(wall, float("nan"), {}, reason[:120])
+    phases = json.loads(out.read_text())
+    return Run(wall, phases["kib"] / 1024, phases, "")
 
 
 def grade_ours(name: str, metric_args: dict, folder: Path) -> Run:
