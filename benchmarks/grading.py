@@ -1,42 +1,112 @@
-"""Time and memory of grading every competition at real size: read both CSVs, validate, score.
+"""Time and memory of grading each competition at real size in a fresh process; optionally v1's grader too.
 
 Every Kaggle competition declares the size of its real test set in ``competition.yaml`` (``real_size``),
 and its ``fixture.py`` synthesizes grading inputs at a given size: answers shaped like the prepared
 private answers and a noisy but valid submission (``grading_inputs(comp, size, rng)``, built from
 :mod:`authoring.grading_inputs`). For each competition this harness asks for inputs at the declared size
-(times ``--scale``), writes them as CSV files (not timed), then times
-:func:`graders.submission.read_submission` / ``read_answers``, :func:`graders.submission.validate` and
-the metric, and measures the peak traced memory of a second, identical pass under ``tracemalloc``. The
-submission spec, metric and metric arguments are the competition's own declaration.
-Targets: each competition <= 10 s, all of them <= 2 min.
+(times ``--scale``) and writes them as ``submission.csv`` and ``answers.csv`` (not timed).
 
-Usage: ``python benchmarks/grading.py [--only NAME ...] [--no-memory] [--scale 1.0]``.
+What is timed is what one grading job costs: a fresh Python process that imports the grader, reads both
+CSVs (:func:`graders.submission.read_submission` / ``read_answers``), validates
+(:func:`graders.submission.validate`) and scores with the competition's declared metric and arguments.
+``wall s`` is that process's wall time from spawn to exit, interpreter start-up and imports included;
+``in-proc s`` is the same minus start-up and imports (read + validate + score, also shown apart);
+``MB`` is the process's peak resident set, in MiB, as the process itself reads it (``VmHWM`` in
+``/proc/self/status``, Linux): ``ru_maxrss`` would not do, as a child's starts at its parent's peak (this
+harness holds the largest synthesized inputs) and Linux keeps it across ``exec``.
+
+With ``--v1-checkout PATH`` (a checkout of MLE-bench v1, used read-only and never copied here), v1's grader
+runs the same way on the same two files: a fresh process with the checkout first on ``sys.path`` imports
+the function the competition's ``config.yaml`` names in ``grader.grade_fn``, reads both CSVs as v1's
+``grade_csv`` does (v1's ``mlebench.utils.read_csv`` / ``load_answers``) and calls it. Its leaderboard and
+medal lookup are left out on both sides. A v1 grader that raises on the files is reported with its error.
+The table then shows v1's wall time, memory and score beside ours, the ratios ours / v1, and totals.
+
+Targets: each competition <= 5 s wall; with v1, no slower and no more memory than v1's grader.
+
+Usage: ``python benchmarks/grading.py [--only NAME ...] [--scale 1.0] [--v1-checkout PATH]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
+import json
+import os
+import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from authoring.grading_inputs import GradingInputs, scaled  # noqa: E402
 from authoring.kaggle_standin import load_fixture  # noqa: E402
-from graders.registry import get_metric  # noqa: E402
-from graders.submission import read_answers, read_submission, validate  # noqa: E402
 from mlebench.spec.declarations import Competition, RealSize, all_competition_ids, load_competition  # noqa: E402
 from mlebench.spec.errors import ConfigError  # noqa: E402
 
-TARGET_SECONDS = 10.0
-TOTAL_TARGET_SECONDS = 120.0
+TARGET_SECONDS = 5.0
+
+_OURS = """
+import json, sys, time
+t0 = time.perf_counter()
+from pathlib import Path
+from graders.registry import get_metric
+from graders.submission import read_answers, read_submission, validate
+from mlebench.spec.declarations import load_competition
+name, folder, overrides, out = sys.argv[1], Path(sys.argv[2]), json.loads(sys.argv[3]), sys.argv[4]
+comp = load_competition(name)
+metric = get_metric(comp.metric.name)
+args = {**comp.metric.args, **overrides}
+t1 = time.perf_counter()
+submission, answers = read_submission(folder / "submission.csv"), read_answers(folder / "answers.csv")
+t2 = time.perf_counter()
+y_true, y_pred = validate(submission, answers, comp.submission, metric, metric_args=args)
+t3 = time.perf_counter()
+score = float(metric.fn(y_true, y_pred, **args))
+t4 = time.perf_counter()
+hwm = next(l for l in open("/proc/self/status") if l.startswith("VmHWM:")).split()[1]
+Path(out).write_text(json.dumps({"import": t1 - t0, "read": t2 - t1, "validate": t3 - t2, "score": t4 - t3,
+                                 "value": score, "kib": int(hwm)}))
+"""
+
+_V1 = """
+import json, sys, time
+t0 = time.perf_counter()
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from mlebench.utils import import_fn, load_answers, read_csv
+grade_fn = import_fn(sys.argv[2])
+folder, out = Path(sys.argv[3]), sys.argv[4]
+t1 = time.perf_counter()
+submission, answers = read_csv(folder / "submission.csv"), load_answers(folder / "answers.csv")
+t2 = time.perf_counter()
+score = float(grade_fn(submission, answers))
+t3 = time.perf_counter()
+hwm = next(l for l in open("/proc/self/status") if l.startswith("VmHWM:")).split()[1]
+Path(out).write_text(json.dumps({"import": t1 - t0, "read": t2 - t1, "validate": 0.0, "score": t3 - t2,
+                                 "value": score, "kib": int(hwm)}))
+"""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One grading process: wall seconds (start-up included), peak RSS in MiB, and what it reported."""
+
+    wall: float
+    mib: float
+    phases: dict
+    error: str
+
+    @property
+    def in_process(self) -> float:
+        """Read + validate + score, without interpreter start-up and imports."""
+        return sum(self.phases.get(k, 0.0) for k in ("read", "validate", "score"))
 
 
 def sized_competitions() -> list[str]:
@@ -52,61 +122,84 @@ def synthesize(comp: Competition, scale: float, seed: int = 0) -> tuple[RealSize
     return size, load_fixture(comp).grading_inputs(comp, size, np.random.default_rng(seed))
 
 
-def describe(size: RealSize, rows: int) -> str:
-    """Return the size column: rows (or images) synthesized, and where the real number comes from."""
-    if size.test_images:
-        shapes = ", ".join(f"{h:,}x{w:,}" for h, w in size.test_images)
-        return f"{rows} image{'s' if rows > 1 else ''} of {shapes} ({size.basis})"
-    return f"{rows:,} rows ({size.basis})"
-
-
 def write_files(inputs: GradingInputs, folder: Path) -> None:
     """Write the synthesized submission and answers as the CSV files grading reads (not timed)."""
     inputs.submission.to_csv(folder / "submission.csv", index=False)
     inputs.answers.to_csv(folder / "answers.csv", index=False)
 
 
-def grade(comp: Competition, metric_args: dict, folder: Path) -> tuple[float, float, float, float]:
-    """Read both CSVs in ``folder``, validate and score once; return (read s, validate s, score s, score).
-
-    The submission spec and the metric with its arguments come from the competition's own declaration
-    (``metric_args`` overrides arguments only where ``--scale`` changed an image size).
-    """
-    metric = get_metric(comp.metric.name)
-    args = {**comp.metric.args, **metric_args}
+def run_process(argv: list[str], cwd: Path, out: Path) -> Run:
+    """Run ``argv`` in a fresh process; return its wall time, peak RSS and the JSON it wrote to ``out``."""
+    out.unlink(missing_ok=True)
     start = time.perf_counter()
-    submission, answers = read_submission(folder / "submission.csv"), read_answers(folder / "answers.csv")
-    read = time.perf_counter()
-    y_true, y_pred = validate(submission, answers, comp.submission, metric, metric_args=args)
-    middle = time.perf_counter()
-    score = metric.fn(y_true, y_pred, **args)
-    return read - start, middle - read, time.perf_counter() - middle, float(score)
+    with tempfile.TemporaryFile() as stderr:
+        process = subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr, check=False)
+        wall = time.perf_counter() - start
+        stderr.seek(0)
+        lines = stderr.read().decode(errors="replace").strip().splitlines()
+    if process.returncode != 0 or not out.is_file():
+        reason = lines[-1] if lines else f"exit status {process.returncode}"
+        return Run(wall, float("nan"), {}, reason[:120])
+    phases = json.loads(out.read_text())
+    return Run(wall, phases["kib"] / 1024, phases, "")
 
 
-def _peak_mib(comp: Competition, metric_args: dict, folder: Path) -> float:
-    gc.collect()
-    tracemalloc.start()
-    grade(comp, metric_args, folder)
-    peak = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
-    return peak
+def grade_ours(name: str, metric_args: dict, folder: Path) -> Run:
+    """Grade ``folder``'s files for ``name`` with this checkout's graders, in a fresh process."""
+    out = folder / "ours.json"
+    return run_process(
+        [sys.executable, "-c", _OURS, name, str(folder), json.dumps(metric_args), str(out)], ROOT, out
+    )
+
+
+def v1_grade_fn(checkout: Path, name: str) -> str | None:
+    """Return the ``module:function`` v1's ``config.yaml`` names as the grader (None without a config)."""
+    config = checkout / "mlebench" / "competitions" / name / "config.yaml"
+    if not config.is_file():
+        return None
+    return str(yaml.safe_load(config.read_text())["grader"]["grade_fn"])
+
+
+def grade_v1(checkout: Path, name: str, folder: Path) -> Run:
+    """Grade ``folder``'s files for ``name`` with v1's grader from ``checkout``, in a fresh process."""
+    grade_fn = v1_grade_fn(checkout, name)
+    if grade_fn is None:
+        return Run(float("nan"), float("nan"), {}, f"no {name}/config.yaml in the v1 checkout")
+    out = folder / "v1.json"
+    return run_process(
+        [sys.executable, "-c", _V1, str(checkout), grade_fn, str(folder), str(out)], folder, out
+    )
+
+
+def _ratio(ours: float, theirs: float) -> str:
+    return f"{ours / theirs:5.2f}" if theirs == theirs and theirs > 0 and ours == ours else "   - "
+
+
+def _score(run: Run) -> str:
+    return f"{run.phases['value']:.5f}" if "value" in run.phases else "error"
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print one row per competition, then the total."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    """Run the benchmark and print one row per competition, then the totals."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--only", nargs="*", help="competition ids (default: all with a real_size)")
-    parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc pass")
     parser.add_argument("--scale", type=float, default=1.0, help="size multiplier (1 = real size)")
+    parser.add_argument("--v1-checkout", type=Path, help="a checkout of MLE-bench v1 to time beside ours")
     args = parser.parse_args(argv)
+    v1 = args.v1_checkout.resolve() if args.v1_checkout else None
+    if v1 is not None and not (v1 / "mlebench" / "grade.py").is_file():
+        raise ConfigError(f"--v1-checkout {v1}: no mlebench/grade.py there (not an MLE-bench checkout)")
     names = args.only or sized_competitions()
     header = (
-        f"| {'competition':<57} | {'metric':<28} | {'size':<66} "
-        "| read s | validate s | score s | total s | peak MiB | score |"
+        f"| {'competition':<57} | {'rows':>10} | import s | read s | validate s | score s | in-proc s "
+        "| wall s | MB | score |"
     )
+    if v1 is not None:
+        header += " v1 in-proc s | v1 wall s | v1 MB | wall ratio | MB ratio | v1 score |"
     print(header)
-    print("|" + "|".join("-" * (len(part)) for part in header.split("|")[1:-1]) + "|")
-    total, slow, wrong_size = 0.0, [], []
+    print("|" + "|".join("-" * len(part) for part in header.split("|")[1:-1]) + "|")
+    totals = np.zeros(6)
+    slow, slower, heavier, failed, v1_failed, wrong_size = [], [], [], [], [], []
     folder = Path(tempfile.mkdtemp(prefix="mlebench-grading-bench-"))
     for name in names:
         comp = load_competition(name)
@@ -115,26 +208,58 @@ def main(argv: list[str] | None = None) -> int:
         if args.scale == 1.0 and rows != size.test_rows:
             wrong_size.append(f"{name} ({rows:,} rows, declared {size.test_rows:,})")
         write_files(inputs, folder)
-        gc.collect()
-        t_read, t_validate, t_score, score = grade(comp, inputs.metric_args, folder)
-        peak = float("nan") if args.no_memory else _peak_mib(comp, inputs.metric_args, folder)
-        seconds = t_read + t_validate + t_score
-        total += seconds
-        if seconds > TARGET_SECONDS:
-            slow.append(name)
-        print(
-            f"| {name:<57} | {comp.metric.name:<28} | {describe(size, rows):<66} | {t_read:6.2f} "
-            f"| {t_validate:10.2f} | {t_score:7.2f} | {seconds:7.2f} | {peak:8.0f} | {score:.5f} |",
-            flush=True,
-        )
+        metric_args = inputs.metric_args
         del inputs
+        ours = grade_ours(name, metric_args, folder)
+        if ours.error:
+            failed.append(f"{name}: {ours.error}")
+        if ours.wall > TARGET_SECONDS:
+            slow.append(name)
+        p = ours.phases
+        row = (
+            f"| {name:<57} | {rows:>10,} | {p.get('import', 0):8.2f} | {p.get('read', 0):6.2f} "
+            f"| {p.get('validate', 0):10.2f} | {p.get('score', 0):7.2f} | {ours.in_process:9.2f} "
+            f"| {ours.wall:6.2f} | {ours.mib:4.0f} | {_score(ours)} |"
+        )
+        totals[:2] += ours.wall, ours.mib
+        if v1 is not None:
+            theirs = grade_v1(v1, name, folder)
+            if theirs.error:
+                v1_failed.append(f"{name}: {theirs.error}")
+            else:
+                totals[2:4] += theirs.wall, theirs.mib
+                totals[4:] += ours.wall, ours.mib
+                if ours.wall > theirs.wall:
+                    slower.append(f"{name} ({ours.wall:.2f} s vs {theirs.wall:.2f} s)")
+                if ours.mib > theirs.mib:
+                    heavier.append(f"{name} ({ours.mib:.0f} MB vs {theirs.mib:.0f} MB)")
+            row += (
+                f" {theirs.in_process:12.2f} | {theirs.wall:9.2f} | {theirs.mib:5.0f} "
+                f"| {_ratio(ours.wall, theirs.wall):>10} | {_ratio(ours.mib, theirs.mib):>8} "
+                f"| {_score(theirs)} |"
+            )
+        print(row, flush=True)
     print(
-        f"\ntotal read+validate+score: {total:.1f} s (target <= {TOTAL_TARGET_SECONDS:.0f} s); "
-        f"over {TARGET_SECONDS:.0f} s: {', '.join(slow) or 'none'}"
+        f"\nours: {totals[0]:.1f} s wall in all, peak RSS summed {totals[1]:,.0f} MB; "
+        f"over {TARGET_SECONDS:.0f} s: "
+        f"{', '.join(slow) or 'none'}"
     )
+    if v1 is not None:
+        print(
+            f"where v1 ran: v1 {totals[2]:.1f} s wall in all, ours {totals[4]:.1f} s "
+            f"(ratio {_ratio(totals[4], totals[2]).strip()}); peak RSS summed: v1 {totals[3]:,.0f} MB, "
+            f"ours {totals[5]:,.0f} MB (ratio {_ratio(totals[5], totals[3]).strip()})"
+        )
+        print(f"slower than v1: {len(slower)}: {', '.join(slower) or 'none'}")
+        print(f"more memory than v1: {len(heavier)}: {', '.join(heavier) or 'none'}")
+    for line in failed:
+        print(f"failed: {line}")
+    for line in v1_failed:
+        print(f"v1's grader failed: {line}")
     if wrong_size:
         print(f"synthesized size differs from real_size.test_rows: {', '.join(wrong_size)}")
-    return 0 if not slow and not wrong_size and total <= TOTAL_TARGET_SECONDS else 1
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0 if not (slow or failed or wrong_size or slower or heavier) else 1
 
 
 if __name__ == "__main__":

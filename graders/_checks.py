@@ -35,7 +35,9 @@ def labels(column: str, texts: np.ndarray, context: Context) -> tuple[list[str],
     """Labels must not be blank, unless ``submission.blank_labels`` lets them match nothing."""
     if context.spec.blank_labels:
         return [], texts
-    empty = pd.Series(texts, dtype=object).str.strip().eq("").to_numpy(dtype=bool)
+    # ``str.strip`` removes exactly the characters ``str.isspace`` accepts; no stripped copy per cell
+    blank = (isinstance(t, str) and (not t or t.isspace()) for t in texts)
+    empty = np.fromiter(blank, dtype=bool, count=len(texts))
     return report(column, "empty value", empty, context.where), texts
 
 

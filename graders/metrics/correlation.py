@@ -6,7 +6,6 @@ import warnings
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
 
 from ._arrays import paired
 
@@ -35,6 +34,8 @@ def pearson(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     nan
 
     """
+    from scipy import stats  # slow to import: only its competitions pay
+
     true, pred = paired(y_true, y_pred, dtype=np.float64, ndim=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", stats.ConstantInputWarning)
@@ -66,6 +67,8 @@ def spearman_mean_columns(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     nan
 
     """
+    from scipy import stats  # slow to import: only its competitions pay
+
     true, pred = paired(y_true, y_pred, dtype=np.float64, ndim=2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", stats.ConstantInputWarning)

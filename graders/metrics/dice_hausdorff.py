@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.spatial import cKDTree
 
 from .._cells import as_text
 from ..rle import Runs, parse_rles
@@ -158,6 +157,8 @@ def _directed(a: np.ndarray, b: np.ndarray, shape: np.ndarray, grid: tuple[int, 
     point is on B's surface (it has a 6-neighbour outside B), so only those go into a k-d tree.
     (scipy's early-break loop is quadratic on large, similar volumes: seconds per case-day.)
     """
+    from scipy.spatial import cKDTree  # slow to import: only its competitions pay
+
     grid_h, grid_w = grid
     in_b = np.zeros(int(max(a.max(), b.max())) + 1, dtype=bool)  # dense membership, ~10 MB a volume
     in_b[b] = True

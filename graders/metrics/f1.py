@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from numpy.typing import ArrayLike
 
 from .._cells import as_text
@@ -110,6 +112,14 @@ def f1_micro_multilabel(y_true: ArrayLike, y_pred: ArrayLike, *, variant: str = 
     """
     check_variant(variant)
     true, pred = paired(y_true, y_pred, dtype=object, ndim=1)
+    counts = _set_counts_arrow(true, pred, variant)
+    tp, fp, fn = counts if counts is not None else _set_counts(true, pred, variant)
+    denominator = 2 * tp + fp + fn
+    return 2 * tp / denominator if denominator else 0.0
+
+
+def _set_counts(true: np.ndarray, pred: np.ndarray, variant: str) -> tuple[int, int, int]:
+    """Return (TP, FP, FN) of the label sets ``str.split`` finds, row by row."""
     true_sets = [set(str(t).split()) for t in true]
     vocabulary = set().union(*true_sets)
     tp = fp = fn = 0
@@ -119,8 +129,49 @@ def f1_micro_multilabel(y_true: ArrayLike, y_pred: ArrayLike, *, variant: str = 
             found &= vocabulary
         hits = len(found & expected)
         tp, fp, fn = tp + hits, fp + len(found) - hits, fn + len(expected) - hits
-    denominator = 2 * tp + fp + fn
-    return 2 * tp / denominator if denominator else 0.0
+    return tp, fp, fn
+
+
+def _set_counts_arrow(true: np.ndarray, pred: np.ndarray, variant: str) -> tuple[int, int, int] | None:
+    """Return :func:`_set_counts` without a Python object per row or label (facebook: 600k rows, 2x faster).
+
+    Each (row, label) pair becomes one int64 key, so the sets are sorted unique keys. Only for strings in
+    which Arrow's ASCII whitespace split is ``str.split``: ASCII without the separators 0x1c-0x1f, which
+    Python also splits on; otherwise None.
+    """
+    try:
+        texts = [pa.array(side, type=pa.large_string()) for side in (true, pred)]
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+    for t in texts:
+        if t.null_count or not pc.all(pc.string_is_ascii(t)).as_py():
+            return None
+        if pc.any(pc.match_substring_regex(t, "[\x1c-\x1f]")).as_py():
+            return None
+    rows, labels = [], []
+    for t in texts:
+        lists = pc.ascii_split_whitespace(t)
+        flat, parents = pc.list_flatten(lists), pc.list_parent_indices(lists)
+        keep = pc.not_equal(flat, "")  # leading or trailing whitespace gives empty strings
+        labels.append(pc.filter(flat, keep))
+        rows.append(pc.filter(parents, keep).to_numpy().astype(np.int64))
+    codes = pc.dictionary_encode(pa.concat_arrays(labels))
+    code = codes.indices.to_numpy().astype(np.int64)
+    n_codes = len(codes.dictionary)
+    true_code, pred_code = code[: len(labels[0])], code[len(labels[0]) :]
+    expected = _sorted_unique(rows[0] * n_codes + true_code)
+    if variant == "v1":  # true labels are coded first, so a code below theirs is in the vocabulary
+        known = pred_code < (true_code.max() + 1 if true_code.size else 0)
+        rows[1], pred_code = rows[1][known], pred_code[known]
+    found = _sorted_unique(rows[1] * n_codes + pred_code)
+    hits = int(np.intersect1d(expected, found, assume_unique=True).size)
+    return hits, int(found.size) - hits, int(expected.size) - hits
+
+
+def _sorted_unique(keys: np.ndarray) -> np.ndarray:
+    """``np.unique`` by sorting (numpy's hashing ``unique`` takes seconds on 2M int64 keys)."""
+    keys = np.sort(keys)
+    return keys[np.r_[True, keys[1:] != keys[:-1]]] if keys.size else keys
 
 
 def probabilistic_f1(y_true: ArrayLike, y_pred: ArrayLike) -> float:

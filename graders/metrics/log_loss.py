@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import xlogy
 
 from ._arrays import paired
 
@@ -43,6 +42,8 @@ def log_loss(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     18.0218
 
     """
+    from scipy.special import xlogy  # slow to import: only its competitions pay
+
     true, pred = paired(y_true, y_pred, dtype=np.float64, ndim=2)
     clipped = np.clip(pred, EPS, 1 - EPS)
     return float(-xlogy(true, clipped).sum(axis=1).mean())
@@ -80,6 +81,8 @@ def binary_log_loss(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     0.366985
 
     """
+    from scipy.special import xlogy  # slow to import: only its competitions pay
+
     true, pred = paired(y_true, y_pred, dtype=np.float64, ndim=1)
     if not np.isin(true, (0.0, 1.0)).all():
         raise ValueError("binary_log_loss needs 0/1 labels")

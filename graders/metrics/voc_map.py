@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import average_precision_score
 
 from ..boxes import parse_boxes_or_raise
 from ..inputs import INPUTS
@@ -52,6 +51,8 @@ def voc_map(
     0.75
 
     """
+    from sklearn.metrics import average_precision_score  # slow to import: only its competitions pay
+
     y_true, y_pred = tables(y_true, y_pred)
     truth = parse_boxes_or_raise(y_true[column].to_numpy(dtype=object), _LAYOUT, "y_true")
     pred = parse_boxes_or_raise(y_pred[column].to_numpy(dtype=object), _LAYOUT, "y_pred")

@@ -57,3 +57,25 @@ def test_agrees_with_scikit_learn_on_the_answer_vocabulary(seed):
 def test_unknown_variant_is_an_error():
     with pytest.raises(ValueError, match="variant"):
         f1_micro_multilabel(["a"], ["a"], variant="v2")
+
+
+@pytest.mark.parametrize("variant", ["v1", "fixed"])
+def test_the_arrow_counts_equal_the_per_row_set_counts(variant):
+    """The vectorised (row, label) counting must give str.split's sets' counts, whitespace runs included."""
+    import numpy as np
+
+    from graders.metrics.f1 import _set_counts, _set_counts_arrow
+
+    rng = np.random.default_rng(0)
+    words = ["a", "b", "c", "dd", "e-f", "", " ", "  a  ", "\t", "b\tc", "a\r\nb"]
+    for _ in range(200):
+        n = int(rng.integers(1, 20))
+
+        def cells(vocabulary, n=n):
+            return np.array([" ".join(rng.choice(vocabulary, rng.integers(0, 5))) for _ in range(n)], object)
+
+        true, pred = cells(words), cells([*words, "zz"])
+        assert _set_counts_arrow(true, pred, variant) == _set_counts(true, pred, variant)
+    # a separator Arrow's ASCII split does not know is left to the per-row count
+    odd = np.array(["a\x1cb"], dtype=object)
+    assert _set_counts_arrow(odd, odd, variant) is None
