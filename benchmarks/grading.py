@@ -56,6 +56,7 @@ _OURS = """
 import json, sys, time
 t0 = time.perf_counter()
 from pathlib import Path
+from graders.answers import with_derived
 from graders.registry import get_metric
 from graders.submission import read_answers, read_submission, validate
 from mlebench.spec.declarations import load_competition
@@ -64,7 +65,8 @@ comp = load_competition(name)
 metric = get_metric(comp.metric.name)
 args = {**comp.metric.args, **overrides}
 t1 = time.perf_counter()
-submission, answers = read_submission(folder / "submission.csv"), read_answers(folder / "answers.csv")
+submission = read_submission(folder / "submission.csv")
+answers = with_derived(read_answers(folder / "answers.csv"), comp.submission)
 t2 = time.perf_counter()
 y_true, y_pred = validate(submission, answers, comp.submission, metric, metric_args=args)
 t3 = time.perf_counter()
