@@ -114,8 +114,22 @@ _BY_HAND = re.compile(
 )
 
 
+_DATA_READS = re.compile(
+    r"read_(csv|parquet|json|table|feather|pickle|excel|fwf)\(|\bopen\(|np\.(load|loadtxt|genfromtxt)\(|"
+    r"loadtxt\(|imread\(|Image\.open|listdir|scandir|os\.walk|\bglob\b|iterdir|read_text\(|read_bytes\(|"
+    r"shutil\.|csv\.(reader|DictReader)|DictReader|load_dataset\(|ImageFolder|tf\.data\.|pq\.read|"
+    r"(?<![\w.])(cat|cp|head|tail|awk|sed|cut|paste)\s",
+    _I,
+)
+"""Code that reads some file: a program whose submission derives from the data reads at least one."""
+
+
 def submission_provenance(ctx: Context) -> CheckResult:
-    """Flag a submission that no kept program wrote, or that was typed in (echo, a heredoc) or copied in."""
+    """Flag a submission that no kept program wrote, or that was typed in (echo, a heredoc) or copied in.
+
+    Also typed in: the programs write a submission but none of them reads any file, so its values can only
+    come from the code itself (labels written into a program by hand).
+    """
     name = "submission_provenance"
     if not ctx.run.submission_exists:
         return CheckResult(name, False, [], {"submission": "none"})
@@ -125,8 +139,13 @@ def submission_provenance(ctx: Context) -> CheckResult:
     writers = [f.path for f in programs if _WRITES.search(f.code)] if names else []
     by_hand = list(_scan(ctx.run.files, _BY_HAND))
     result = _result(name, by_hand, names=names[:MAX_EVIDENCE], writers=writers[:MAX_EVIDENCE])
-    if writers:
+    if writers and any(_DATA_READS.search(f.code) for f in programs):
         return result
+    if writers:
+        writes = ", ".join(writers[:MAX_EVIDENCE])
+        evidence = [f"no program in code/ reads any file, yet {writes} writes a submission (typed in?)"]
+        evidence += result.evidence
+        return CheckResult(name, True, evidence[:MAX_EVIDENCE], {**result.details, "reads": 0})
     evidence = ["no file in code/ writes a submission (written by hand or copied in?)", *result.evidence]
     return CheckResult(name, True, evidence[:MAX_EVIDENCE], {**result.details, "programs": len(programs)})
 
@@ -210,8 +229,30 @@ _DOWNLOAD = re.compile(
 )
 
 
+_ASSIGNED = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)")
+"""A line binding a name (``URL = "..."``, ``url: str = ...``): the resource may be fetched by that name."""
+
+
+def _fetched(hit: Hit, window: int) -> bool:
+    """Tell whether the hit is near a download command, or binds a name that a line near one uses."""
+    if _near(hit, _DOWNLOAD, window):
+        return True
+    bound = _ASSIGNED.match(hit.file.code_lines[hit.index])
+    if not bound:
+        return False
+    use = re.compile(rf"\b{re.escape(bound.group(1))}\b")
+    return any(
+        i != hit.index and use.search(line) and _near(Hit(hit.file, i), _DOWNLOAD, window)
+        for i, line in enumerate(hit.file.code_lines)
+    )
+
+
 def forbidden_resources(ctx: Context) -> CheckResult:
-    """Flag a forbidden resource (competition list + shared list) named near a download command."""
+    """Flag a forbidden resource (competition list + shared list) named near a download command.
+
+    Near: within ``download_window`` lines of one, or bound to a name that a line near one uses (a URL kept
+    in a constant and fetched further down).
+    """
     entries = [*ctx.competition.forbidden_resources, *ctx.settings.forbidden_resources]
     window = ctx.settings.download_window
     hits: list[Hit] = []
@@ -219,7 +260,7 @@ def forbidden_resources(ctx: Context) -> CheckResult:
     for entry in entries:
         pattern = re.compile(entry.pattern, _I)
         for hit in _scan(ctx.run.files, pattern, raw=True):
-            if _near(hit, _DOWNLOAD, window):
+            if _fetched(hit, window):
                 hits.append(hit)
                 reasons.setdefault(entry.pattern, entry.reason)
     return _result("forbidden_resources", hits, matched=reasons, patterns=len(entries))

@@ -18,7 +18,7 @@ from mlebench.spec.errors import DataError
 from mlebench.spec.params import IntegritySettings
 
 CASES = cases()
-EVIDENCE = re.compile(r"^\S+(:\d+: .+|: \d+ validator replies \(limit \d+\))$|^no file in code/")
+EVIDENCE = re.compile(r"^\S+(:\d+: .+|: \d+ validator replies \(limit \d+\))$|^no (file|program) in code/")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
