@@ -10,8 +10,15 @@ import shutil
 import sys
 from pathlib import Path
 
-home = Path(__file__).resolve().parent.parent
-print("running as root" if os.getuid() == 0 else f"running as uid {os.getuid()} (no root access)")
-print(f"interpreter: {sys.executable}")
-shutil.copy(home / "data" / "sample_submission.csv", home / "submission" / "submission.csv")
-print(f"copied the sample submission to {home / 'submission' / 'submission.csv'}")
+
+def main() -> None:
+    """Copy the sample submission into place, saying who runs it."""
+    home = Path(__file__).resolve().parent.parent
+    print("running as root" if os.getuid() == 0 else f"running as uid {os.getuid()} (no root access)")
+    print(f"interpreter: {sys.executable}")
+    shutil.copy(home / "data" / "sample_submission.csv", home / "submission" / "submission.csv")
+    print(f"copied the sample submission to {home / 'submission' / 'submission.csv'}")
+
+
+if __name__ == "__main__":
+    main()
