@@ -40,7 +40,7 @@ GRID = [
     "seeds=[0]",
     "runner=local",
 ]
-KINDS = ("fetch", "prepare", "selfcheck", "audit", "run_agent", "grade", "report")
+KINDS = ("fetch", "prepare", "selfcheck", "audit", "run_agent", "grade", "integrity", "report")
 DATA_KINDS = {"fetch", "prepare", "selfcheck", "audit"}
 BYTECODE = {"PYTHONDONTWRITEBYTECODE": ""}
 """Python writes ``__pycache__/`` as it imports (an empty value unsets the flag)."""
