@@ -38,13 +38,14 @@ def _results(repo: Path) -> dict[str, tuple]:
 
 
 def _locks(repo: Path) -> dict[str, dict]:
-    """Each stage's lock entry: cmd, params and deps, but not deps on runs and grades (they hold times)."""
+    """Each stage's lock entry: cmd, params and deps, but not deps on runs, grades, verdicts (timestamped)."""
     from ruamel.yaml import YAML
 
     out = {}
     for lock in sorted(repo.rglob("dvc.lock")):
         for name, entry in (YAML(typ="safe").load(lock.read_text()) or {}).get("stages", {}).items():
-            deps = [d for d in entry.get("deps", []) if not d["path"].startswith(("runs/", "grades/"))]
+            timed = ("runs/", "grades/", "integrity/")
+            deps = [d for d in entry.get("deps", []) if not d["path"].startswith(timed)]
             key = f"{lock.parent.name}:{name}"
             out[key] = {"cmd": entry["cmd"], "deps": deps, "params": entry.get("params")}
     return out

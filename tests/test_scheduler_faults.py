@@ -36,6 +36,7 @@ def _grid(tmp: Path) -> Path:
     (failing / "requirements.txt").write_text("")
     (repo / "conf" / "agent" / "failing.yaml").write_text(
         "failing:\n  path: agents/failing\n  command: [python, main.py]\n"
+        "  disclosures: {models: [], uses_test_feedback: false, web_search: false}\n"
     )
     plan_and_commit(
         repo,
