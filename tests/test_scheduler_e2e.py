@@ -88,8 +88,8 @@ def test_local_pool_gives_what_sequential_repro_gives(tmp_path: Path, sequential
     run = json.loads((repo / "runs" / "dummy" / "titanic-lite" / "0" / "run.json").read_text())
     assert run["executor"]["executor"] == "local" and run["executor"]["settings"]["slots"] == 4
     events = [json.loads(line) for line in (repo / "runs/.scheduler/events.jsonl").read_text().splitlines()]
-    # 4 data stages, 4 runs, 4 grades, the report
-    assert Counter(e["event"] for e in events)["recorded"] == 13
+    # 4 data stages, 4 runs, 4 grades, 4 integrity checks, the report
+    assert Counter(e["event"] for e in events)["recorded"] == 17
 
 
 def _slurm_up() -> bool:
