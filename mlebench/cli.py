@@ -76,25 +76,13 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("grade", help="grade a JSONL of {competition_id, submission_path} lines")
     p.add_argument("--submission", required=True, type=Path, help="JSONL file, one submission per line")
     p.add_argument("--output-dir", required=True, type=Path)
-    _data_dir_arguments(p)
-    p.add_argument(
-        "--mode",
-        choices=["v1", "strict"],
-        default="v1",
-        help="grading mode: v1 pairs rows and columns as MLE-bench v1 does (default), strict refuses those",
-    )
+    _grading_arguments(p)
     p.set_defaults(func=_grade)
 
     p = sub.add_parser("grade-sample", help="grade one submission CSV and print its record as JSON")
     p.add_argument("submission", type=Path)
     p.add_argument("competition_id")
-    _data_dir_arguments(p)
-    p.add_argument(
-        "--mode",
-        choices=["v1", "strict"],
-        default="v1",
-        help="grading mode: v1 pairs rows and columns as MLE-bench v1 does (default), strict refuses those",
-    )
+    _grading_arguments(p)
     p.set_defaults(func=_grade_sample)
 
     p = sub.add_parser("plan", help="compose conf/ into params.yaml and the DVC pipeline files")
@@ -189,6 +177,17 @@ def _list(args: argparse.Namespace) -> int:
     for cid in _ids(set_name=args.competition_set):
         print(cid)
     return 0
+
+
+def _grading_arguments(p: argparse.ArgumentParser) -> None:
+    """Add where the answers are (``--data-dir``, ``--data-layout``) and the grading ``--mode``."""
+    _data_dir_arguments(p)
+    p.add_argument(
+        "--mode",
+        choices=["v1", "strict"],
+        default="v1",
+        help="grading mode: v1 pairs rows and columns as MLE-bench v1 does (default), strict refuses those",
+    )
 
 
 def _data_dir_arguments(p: argparse.ArgumentParser) -> None:
