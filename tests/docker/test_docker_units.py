@@ -245,9 +245,23 @@ def _run(status: str, notes: list[str], rejected: str = "") -> RunRecord:
     from mlebench.execution.docker.agent import ContainerRunRecord
 
     fields = dict(
-        competition_id="c", agent="a", seed=0, runner="docker", status=status, exit_code=0, started_at="",
-        finished_at="", agent_seconds=0.0, time_limit_secs=1, hardware={}, limits_enforced=[],
-        submission_exists=False, extraction_notes=notes, agent_sha256="", config_sha256="", public_sha256="",
+        competition_id="c",
+        agent="a",
+        seed=0,
+        runner="docker",
+        status=status,
+        exit_code=0,
+        started_at="",
+        finished_at="",
+        agent_seconds=0.0,
+        time_limit_secs=1,
+        hardware={},
+        limits_enforced=[],
+        submission_exists=False,
+        extraction_notes=notes,
+        agent_sha256="",
+        config_sha256="",
+        public_sha256="",
         python="",
     )
     return ContainerRunRecord(**fields, submission_rejected=rejected) if rejected else RunRecord(**fields)
@@ -275,6 +289,7 @@ def test_gpus_become_device_requests_and_limits_reach_create() -> None:
     image = ImageRef("t:1", "sha256:x", "c", built=False, seconds=0.0)
     agent = AgentConfig(path="a", command=["python", "main.py"])
     gpu = Hardware(name="g", cpus=2, memory="1g", shm_size="1g", pids=10, gpus=2, time_limit_secs=5)
+
     def at(agent: AgentConfig, hardware: Hardware) -> Any:
         return cell("c", "a", agent, hardware, 0, Path("/tmp"), Path("/out"), Path("/r"))
 
