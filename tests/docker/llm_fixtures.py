@@ -3,6 +3,7 @@
 Use it like the other container fixtures (import it by name from this module, then name it as a test
 parameter)::
 
+    from container_fixtures import docker_client  # noqa: F401 - llm_endpoint needs it in the module
     from llm_fixtures import llm_endpoint  # noqa: F401 - a fixture
 
     def test_something(llm_endpoint, hostile):
