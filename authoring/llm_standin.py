@@ -6,6 +6,7 @@ function of the request's messages returning the reply's text, or a list of ``(r
 in order against the concatenated message contents (the first match wins, else ``default``). Every request
 is kept in ``requests`` (its JSON body), so a test can check what was sent. ``key`` (optional) is the bearer
 token required (401 otherwise); ``fail`` makes the next N requests answer HTTP 500, to exercise retries.
+``host`` is the address it binds (loopback by default; the Docker bridge's gateway for containers).
 
 Served: ``POST /v1/chat/completions`` (non-streaming) and ``GET /v1/models``.
 """
@@ -36,13 +37,14 @@ class StandinLLM:
     model: str = "standin-model"
     key: str | None = None
     fail: int = 0
+    host: str = "127.0.0.1"
     requests: list[dict[str, Any]] = field(default_factory=list)
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __enter__(self) -> StandinLLM:
         handler = type("Handler", (_Handler,), {"standin": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server = ThreadingHTTPServer((self.host, 0), handler)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
@@ -54,9 +56,9 @@ class StandinLLM:
 
     @property
     def base_url(self) -> str:
-        """The ``base_url`` an OpenAI client takes: ``http://127.0.0.1:<port>/v1``."""
+        """The ``base_url`` an OpenAI client takes: ``http://<host>:<port>/v1``."""
         assert self._server is not None, "the server is not running"
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+        return f"http://{self.host}:{self._server.server_address[1]}/v1"
 
     def reply(self, messages: list[dict[str, Any]]) -> str:
         """Return the scripted reply to ``messages``."""
