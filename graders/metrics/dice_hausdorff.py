@@ -90,12 +90,13 @@ def dice_hausdorff(
 
 
 def _lengths(frame: pd.DataFrame, column: str) -> np.ndarray:
-    """An image-size column as integers: v1's answers write them as floats (``266.0``), others as ``266``."""
+    """Return an image-size column as integers (v1's answers write ``266.0``, other tables ``266``)."""
     values = floats(frame, column)
     bad = ~(np.isfinite(values) & (values > 0) & (values == np.round(values)))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"y_true row {row}: {column} {frame[column].iloc[row]!r} is not a positive whole number")
+        value = frame[column].iloc[row]
+        raise ValueError(f"y_true row {row}: {column} {value!r} is not a positive whole number")
     return values.astype(np.int64)
 
 

@@ -119,7 +119,11 @@ def check_layout(comp: Competition, public: Path, private: Path) -> list[str]:
     spec = comp.submission
     problems = [] if (public / "description.md").is_file() else ["public/description.md is missing"]
     sample = _read_checked(
-        spec.sample_path(public, private), spec.sample, spec.columns, problems, spec,
+        spec.sample_path(public, private),
+        spec.sample,
+        spec.columns,
+        problems,
+        spec,
         exact="among" if spec.extra_columns == "ignore" else True,
     )
     answers_label = f"private/{spec.answers}"
@@ -242,8 +246,11 @@ def _read_checked(
     *,
     exact: bool | Literal["among"] = True,
 ) -> pd.DataFrame | None:
-    """Read ``path`` as text; ``exact``: its columns must be ``columns`` (``among``: in that order, others
-    allowed between them)."""
+    """Read ``path`` as text, noting in ``problems`` what is wrong with it.
+
+    ``exact``: its columns must be ``columns`` (``among``: those in that order, others allowed between
+    them; ``False``: at least those).
+    """
     if not path.is_file():
         problems.append(f"{label} is missing")
         return None
