@@ -7,7 +7,7 @@ remapped to the new ids:
 - ``rec_labels_test_hidden.txt`` keeps each line's label text, ``?`` for a new test recording, and a bare
   ``rec_id`` for one without labels;
 - the three segment tables of ``supplemental_data`` all get the header
-  ``rec_id,[histogram of segment features]``, as v1 writes them (two of them had other headers).
+  ``rec_id,[histogram of segment features]``, as v1 writes them, whatever header each had.
 Only the kept recordings' files are published: their wavs and their bmps in ``filtered_spectrograms``,
 ``spectrograms``, ``supervised_segmentation`` and, where there is one, ``segmentation_examples``; plus
 ``segment_clusters.bmp``, ``segment_mosaic.bmp`` and ``species_list.txt``. Kaggle's own test recordings
