@@ -9,7 +9,8 @@ info, licenses), train_val2019.tar.gz and test2019.tar.gz (plain tars despite th
 contents of v1's train_val2019/ and test2019/ folders: members Birds/10/<file>.jpg and <file>.jpg, with no
 top folder) and kaggle_sample_submission.csv, whose every row holds one value,
 random.Random(42).randint(0, 1009) (v1 fixes the range to the real data's 1010 categories, whatever the
-metadata lists). Private: answers.csv (id, predicted = category_id). The raw image archive is streamed, never unpacked.
+metadata lists). Private: answers.csv (id, predicted = category_id). The raw image archive is streamed,
+never unpacked.
 """
 
 import random
