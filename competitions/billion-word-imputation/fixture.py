@@ -1,7 +1,9 @@
 """A small stand-in for Kaggle's billion-word-imputation download.
 
-train_v2.txt.zip holds train_v2.txt, one tokenised English sentence per line (the real file has about 30
-million).
+train_v2.txt.zip holds train_v2.txt, one tokenised sentence per line: 4000 of a few words, then one-token
+lines (``.``, which always stay in train) up to the real file's 30,301,028 lines. v1's prepare counts on
+exactly that many (it stops there and asserts it read them all), so this is the smallest download it runs
+on unchanged; the one-token lines compress to almost nothing.
 """
 
 import zipfile
@@ -31,14 +33,22 @@ WORDS = [
 ]
 
 
+V1_LINES = 30_301_028
+SENTENCES = 4000
+
+
 def make_download(dest: Path, rng: np.random.Generator) -> None:
     """Write the small download into ``dest``."""
     lines = []
-    for _ in range(4000):
+    for _ in range(SENTENCES):
         n = int(rng.integers(1, 12))
         lines.append(" ".join(rng.choice(WORDS, size=n)) + (" ." if n > 1 else ""))
     with zipfile.ZipFile(dest / "train_v2.txt.zip", "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("train_v2.txt", "\n".join(lines) + "\n")
+        with zf.open("train_v2.txt", "w") as out:
+            out.write(("\n".join(lines) + "\n").encode("utf-8"))
+            padding, step = V1_LINES - SENTENCES, 1 << 20
+            for start in range(0, padding, step):
+                out.write(b".\n" * min(step, padding - start))
 
 
 def grading_inputs(comp: Competition, size: RealSize, rng: np.random.Generator) -> GradingInputs:

@@ -1,8 +1,10 @@
 """dogs-vs-cats-redux-kernels-edition: v1 splits Kaggle's sorted train images (TTS 0.1, seed 0).
 
-Kaggle's test images are discarded. New train images are renamed {cat|dog}.{k}.jpg and new test images
-{k}.jpg (k = 1, 2, ... in split order); public holds both folders and their zips (train.zip, test.zip) and
-sample_submission.csv (label 0.5); private/answers.csv has id and label (1 for dog, 0 for cat).
+Kaggle's test images are discarded. New train images are renamed cat.{k}.jpg or dog.{k}.jpg, cats and
+dogs each counted from 0 in split order (an image is a cat when its name holds "cat", else a dog); new test
+images are {k}.jpg, k = 1, 2, ... in split order. Public holds both folders, their zips (train.zip and
+test.zip, the images at the archive's root as in v1) and sample_submission.csv (label 0.5);
+private/answers.csv has id and label (1 for dog, 0 for cat).
 """
 
 import shutil
@@ -28,13 +30,16 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
         train, test = _split(sorted((Path(tmp) / "train").glob("*.jpg")), comp)
         (public / "train").mkdir()
         (public / "test").mkdir()
-        for k, image in enumerate(train, start=1):
-            shutil.copyfile(image, public / "train" / f"{image.name.split('.')[0]}.{k}.jpg")
+        counts = {"cat": 0, "dog": 0}
+        for image in train:
+            kind = "cat" if "cat" in image.name else "dog"
+            shutil.copyfile(image, public / "train" / f"{kind}.{counts[kind]}.jpg")
+            counts[kind] += 1
         for k, image in enumerate(test, start=1):
             shutil.copyfile(image, public / "test" / f"{k}.jpg")
-        labels = [int(image.name.startswith("dog")) for image in test]
+        labels = [int("dog" in image.name) for image in test]
     for folder in ("train", "test"):
-        write_zip(sorted((public / folder).iterdir()), public, public / f"{folder}.zip")
+        write_zip(sorted((public / folder).iterdir()), public / folder, public / f"{folder}.zip")
     ids = range(1, len(labels) + 1)
     pd.DataFrame({"id": ids, "label": labels}).to_csv(private / "answers.csv", index=False)
     pd.DataFrame({"id": ids, "label": 0.5}).to_csv(public / "sample_submission.csv", index=False)

@@ -5,9 +5,11 @@ public/test.7z (``test/<name>.jpg``). Public also has train_labels.csv.zip (the 
 sample_submission.csv.zip; v1 deletes the unzipped CSVs. Private: answers.csv (name, invasive) and
 sample_submission.csv (invasive 0.5), which is the sample the declaration points to.
 
-Like v1 this uses py7zr: train.7z is extracted to a scratch folder (streamed to disk), and both public
-archives are written member by member, in name order, with the Copy filter (JPEGs do not compress), so the
-image bytes are identical. Every member gets a fixed mtime and mode, so the archives are reproducible.
+v1's own public 7z archives hold no image: it passes each image folder to py7zr's write(), which stores
+only the folder's entry. Ours hold the images (a declared deviation, see competition.yaml). Like v1 this
+uses py7zr: train.7z is extracted to a scratch folder (streamed to disk), and both public archives are
+written member by member, in name order, with the Copy filter (JPEGs do not compress), so the image bytes
+are identical. Every member gets a fixed mtime and mode, so the archives are reproducible.
 """
 
 import os

@@ -1,10 +1,18 @@
 """mlsp-2013-birds: MLE-bench v1's re-split of Kaggle's training recordings.
 
 v1 keeps only fold 0 of ``CVfolds_2.txt`` (Kaggle's labelled recordings), renumbers them 0..N-1 in order
-and marks ``DataFrame.sample(frac=0.2, random_state=0)`` of them as the new test fold 1 (64 recordings on
-the real data). Every essential and supplemental table is filtered to the kept recordings and remapped to
-the new ids; the new test labels are hidden as ``?``. Wavs and spectrogram images are copied as they are.
-The answers have one row per test recording and species, ``Id = rec_id * 100 + species``.
+and marks ``DataFrame.sample(frac=0.2, random_state=0)`` of them as the new test fold 1 (v1 asserts 64
+recordings, the count on the real data). The tables keyed by rec_id are filtered to the kept recordings and
+remapped to the new ids:
+- ``rec_labels_test_hidden.txt`` keeps each line's label text, ``?`` for a new test recording, and a bare
+  ``rec_id`` for one without labels;
+- the three segment tables of ``supplemental_data`` all get the header
+  ``rec_id,[histogram of segment features]``, as v1 writes them, whatever header each had.
+Only the kept recordings' files are published: their wavs and their bmps in ``filtered_spectrograms``,
+``spectrograms``, ``supervised_segmentation`` and, where there is one, ``segmentation_examples``; plus
+``segment_clusters.bmp``, ``segment_mosaic.bmp`` and ``species_list.txt``. Kaggle's own test recordings
+(fold 1) are left out. The answers have one row per test recording and species,
+``Id = rec_id * 100 + species``.
 """
 
 import shutil
@@ -17,7 +25,16 @@ from mlebench.data.archives import extract_zip
 from mlebench.data.prepare import write_csv
 from mlebench.spec.declarations import Competition
 
-FEATURE_TABLES = ["histogram_of_segments.txt", "segment_features.txt", "segment_rectangles.txt"]
+SEGMENT_TABLES = ["histogram_of_segments.txt", "segment_features.txt", "segment_rectangles.txt"]
+SEGMENT_HEADER = "rec_id,[histogram of segment features]"
+LABELS_HEADER = "rec_id,[labels]"
+BMP_FOLDERS = {  # folder: whether every recording has a bmp there
+    "filtered_spectrograms": True,
+    "segmentation_examples": False,
+    "spectrograms": True,
+    "supervised_segmentation": True,
+}
+MOSAICS = ["segment_clusters.bmp", "segment_mosaic.bmp"]
 SPECIES_COUNT = 19
 
 
@@ -33,59 +50,71 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
         renumbered = pd.DataFrame({"rec_id": range(len(kept)), "fold": 0})
         test = renumbered.sample(frac=comp.split.test_fraction, random_state=comp.split.seed).index
         renumbered.loc[test, "fold"] = 1
-        test_ids = sorted(renumbered.loc[test, "rec_id"])
+        test_ids = renumbered.loc[renumbered["fold"] == 1, "rec_id"].tolist()
 
         out = public / "essential_data"
         out.mkdir(parents=True)
         write_csv(renumbered, out / "CVfolds_2.txt")
-        remap_lines(essential / "rec_id2filename.txt", out / "rec_id2filename.txt", new_id)
-        labels = read_labels(essential / "rec_labels_test_hidden.txt")
-        write_labels(labels, new_id, set(test_ids), out / "rec_labels_test_hidden.txt")
+        names = pd.read_csv(essential / "rec_id2filename.txt")
+        names = names[names["rec_id"].isin(new_id)].assign(rec_id=lambda f: f["rec_id"].map(new_id))
+        write_csv(names, out / "rec_id2filename.txt")
+        labels = [(new_id[rec], text) for rec, text in read_rows(essential / "rec_labels_test_hidden.txt")
+                  if rec in new_id]  # fmt: skip
+        write_labels(labels, set(test_ids), out / "rec_labels_test_hidden.txt")
         shutil.copyfile(essential / "species_list.txt", out / "species_list.txt")
-        shutil.copytree(essential / "src_wavs", out / "src_wavs")
-        copy_supplemental(supplemental, public / "supplemental_data", new_id)
+        for name in names["filename"]:
+            copy(essential / "src_wavs" / f"{name}.wav", out / "src_wavs")
+        copy_supplemental(supplemental, public / "supplemental_data", names["filename"].tolist(), new_id)
 
-    answers = [(rec * 100 + k, int(k in labels[kept[rec]])) for rec in test_ids for k in range(SPECIES_COUNT)]
+    test_set = set(test_ids)
+    answers = [
+        (rec * 100 + k, int(k in species))
+        for rec, species in ((rec, {int(s) for s in text.split(",") if s}) for rec, text in labels)
+        if rec in test_set
+        for k in range(SPECIES_COUNT)
+    ]
     answers = pd.DataFrame(answers, columns=["Id", "Probability"])
     write_csv(answers, private / comp.submission.answers)
-    write_csv(answers.assign(Probability=0), public / "sample_submission.csv")
+    sample = [(rec * 100 + k, 0) for rec in test_ids for k in range(SPECIES_COUNT)]
+    write_csv(pd.DataFrame(sample, columns=["Id", "Probability"]), public / "sample_submission.csv")
 
 
-def remap_lines(source: Path, dest: Path, new_id: dict[int, int]) -> None:
-    """Copy the header and the lines whose leading rec_id is kept, with that id replaced by the new one."""
-    with source.open() as lines, dest.open("w") as out:
-        out.write(next(lines))
-        for line in lines:
-            rec, sep, rest = line.partition(",")
-            if rec.strip() and int(rec) in new_id:
-                out.write(f"{new_id[int(rec)]}{sep}{rest}")
-
-
-def read_labels(path: Path) -> dict[int, set[int]]:
-    """Read each recording's species ids from Kaggle's label file (``?`` lines give no labels)."""
-    labels = {}
+def read_rows(path: Path) -> list[tuple[int, str]]:
+    """Return (rec_id, the rest of the line after its first comma) for each line after the header."""
+    rows = []
     for line in path.read_text().splitlines()[1:]:
-        rec, *species = line.strip().split(",")
-        labels[int(rec)] = {int(s) for s in species if s not in ("", "?")}
-    return labels
+        rec, _, rest = line.partition(",")
+        rows.append((int(rec), rest))
+    return rows
 
 
-def write_labels(labels: dict[int, set[int]], new_id: dict[int, int], test: set[int], dest: Path) -> None:
-    """Write the label file for the kept recordings: ``id,?`` for test, ``id`` alone when unlabelled."""
-    lines = ["rec_id,[labels]"]
-    for old, new in new_id.items():
-        species = ["?"] if new in test else [str(s) for s in sorted(labels[old])]
-        lines.append(",".join([str(new), *species]))
-    dest.write_text("\n".join(lines) + "\n")
+def write_labels(labels: list[tuple[int, str]], test: set[int], dest: Path) -> None:
+    """Write the label file: ``id,?`` for test, ``id`` alone when unlabelled, else ``id,<labels>``."""
+    lines = [LABELS_HEADER]
+    for rec, text in labels:
+        text = "?" if rec in test else text
+        lines.append(f"{rec},{text}" if text else str(rec))
+    dest.write_text("".join(line + "\n" for line in lines))
 
 
-def copy_supplemental(source: Path, dest: Path, new_id: dict[int, int]) -> None:
-    """Copy the image folders and mosaics; filter and remap the three feature tables."""
-    dest.mkdir(parents=True)
-    for path in sorted(source.iterdir()):
-        if path.is_dir():
-            shutil.copytree(path, dest / path.name)
-        elif path.name in FEATURE_TABLES:
-            remap_lines(path, dest / path.name, new_id)
-        else:
-            shutil.copyfile(path, dest / path.name)
+def copy(path: Path, folder: Path) -> None:
+    """Copy ``path`` into ``folder`` (created if needed) under its own name."""
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, folder / path.name)
+
+
+def copy_supplemental(source: Path, dest: Path, names: list[str], new_id: dict[int, int]) -> None:
+    """Copy the kept recordings' bmps and the mosaics; filter and remap the segment tables."""
+    for folder, everyone in BMP_FOLDERS.items():
+        (dest / folder).mkdir(parents=True)
+        for name in names:
+            bmp = source / folder / f"{name}.bmp"
+            if everyone or bmp.is_file():
+                copy(bmp, dest / folder)
+    for mosaic in MOSAICS:
+        copy(source / mosaic, dest)
+    for table in SEGMENT_TABLES:
+        rows = [(new_id[rec], rest) for rec, rest in read_rows(source / table) if rec in new_id]
+        (dest / table).write_text(
+            "".join(f"{line}\n" for line in [SEGMENT_HEADER, *(f"{r},{t}" for r, t in rows)])
+        )

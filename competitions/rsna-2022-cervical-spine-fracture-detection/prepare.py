@@ -1,11 +1,15 @@
 """rsna-2022-cervical-spine-fracture-detection: MLE-bench v1's study-level split of Kaggle's train.csv.
 
-v1 draws a small TRAIN set (ratio 0.1) with Python's random.Random(seed), favouring annotated studies:
-first round(0.1 x n) of the studies with both boxes and a segmentation, then segmentation-only studies
-until round(0.1 x #segmented) segmented studies are in, then box-only studies until round(0.1 x #boxed),
-then other studies until round(0.1 x #studies). Every other study (about 90%) is test. Boxes and
-segmentations of train studies stay public; images go to train_images/ or test_images/. Test labels are
-melted to one row per (study, prediction_type) with row_id "{UID}_{prediction_type}".
+v1 draws a small TRAIN set (ratio 0.1) with one Python random.Random(seed) stream, in four draws:
+1. round(0.1 x #overlap) of the studies with both boxes and a segmentation (the boxed studies in sorted
+   order that are also segmented);
+2. segmentation-only studies (sorted), to bring the segmented ones to round(0.1 x #segmented);
+3. box-only studies (sorted), to bring the boxed ones to round(0.1 x #boxed);
+4. any study not drawn yet (in train.csv's order, annotated or not), to reach round(0.1 x #studies).
+Every other study (about 90%) is test. Only the studies of draws 1-2 keep their segmentation in public, and
+only those of draws 1 and 3 their boxes: a study draw 4 picks is public without its annotations, as in v1.
+Images go to train_images/ or test_images/. Test labels are melted to one row per (study, prediction_type)
+with row_id "{UID}_{prediction_type}".
 """
 
 import random
@@ -22,19 +26,20 @@ ID = "StudyInstanceUID"
 TARGETS = ["patient_overall", "C1", "C2", "C3", "C4", "C5", "C6", "C7"]
 
 
-def _train_studies(studies: list[str], boxed: set[str], segmented: set[str], seed: int) -> list[str]:
+def _draws(studies: list[str], boxed: list[str], segmented: list[str], seed: int) -> tuple[list, list, list]:
+    """Return (train studies, those whose boxes are public, those whose segmentation is public)."""
     rng = random.Random(seed)
-    both = [s for s in studies if s in boxed and s in segmented]
-    chosen = rng.sample(both, round(RATIO * len(both)))
-    steps = [
-        ([s for s in studies if s in segmented and s not in boxed], segmented),
-        ([s for s in studies if s in boxed and s not in segmented], boxed),
-        ([s for s in studies if s not in boxed and s not in segmented], set(studies)),
-    ]
-    for candidates, kind in steps:
-        missing = round(RATIO * len(kind)) - sum(s in kind for s in chosen)
-        chosen += rng.sample(candidates, min(max(missing, 0), len(candidates)))
-    return chosen
+    seg_set = set(segmented)
+    overlap = [s for s in boxed if s in seg_set]
+    both = rng.sample(overlap, round(RATIO * len(overlap)))
+    seg_only = rng.sample(
+        [s for s in segmented if s not in overlap], round(RATIO * len(segmented)) - len(both)
+    )
+    box_only = rng.sample([s for s in boxed if s not in overlap], round(RATIO * len(boxed)) - len(both))
+    chosen = both + seg_only + box_only
+    taken = set(chosen)
+    rest = rng.sample([s for s in studies if s not in taken], round(RATIO * len(studies)) - len(chosen))
+    return chosen + rest, both + box_only, both + seg_only
 
 
 def _melt(test: pd.DataFrame) -> pd.DataFrame:
@@ -46,13 +51,15 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     """Split the raw download into ``public`` and ``private`` as v1 does."""
     labels = pd.read_csv(raw / "train.csv")
     boxes = pd.read_csv(raw / "train_bounding_boxes.csv")
-    segmented = {p.stem for p in (raw / "segmentations").glob("*.nii")}
-    chosen = set(_train_studies(labels[ID].tolist(), set(boxes[ID]), segmented, comp.split.seed))
+    segmented = sorted(p.stem for p in (raw / "segmentations").glob("*.nii"))
+    chosen, with_boxes, with_masks = _draws(
+        labels[ID].tolist(), sorted(set(boxes[ID])), segmented, comp.split.seed
+    )
     train, test = labels[labels[ID].isin(chosen)], labels[~labels[ID].isin(chosen)]
     write_csv(train, public / "train.csv")
-    write_csv(boxes[boxes[ID].isin(chosen)], public / "train_bounding_boxes.csv")
+    write_csv(boxes[boxes[ID].isin(with_boxes)], public / "train_bounding_boxes.csv")
     (public / "segmentations").mkdir()
-    for uid in sorted(segmented & chosen):
+    for uid in with_masks:
         shutil.copyfile(raw / "segmentations" / f"{uid}.nii", public / "segmentations" / f"{uid}.nii")
     for side, rows in (("train_images", train), ("test_images", test)):
         for uid in rows[ID]:

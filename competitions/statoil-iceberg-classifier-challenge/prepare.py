@@ -2,7 +2,8 @@
 
 train.json.7z and test.json.7z are extracted (data/processed/{train,test}.json); Kaggle's test.json is
 used only for its field list. Public gets train.json.7z, test.json.7z (test fields only) and
-sample_submission.csv.7z (is_iceberg = 0.5); private gets test.csv (id, is_iceberg) and the sample
+sample_submission.csv.7z (is_iceberg = 0.5), each holding its one file at the archive's root (train.json,
+not data/processed/train.json, as v1 writes them); private gets test.csv (id, is_iceberg) and the sample
 submission unpacked.
 
 Archives are read and written with py7zr, as in v1 (default filters). Each file is staged with a fixed mtime
@@ -29,7 +30,7 @@ def _pack(path: Path, public: Path) -> None:
     os.chmod(path, 0o644)
     os.utime(path, (FIXED_MTIME, FIXED_MTIME))
     with py7zr.SevenZipFile(public / f"{path.name}.7z", "w") as archive:
-        archive.write(path, MEMBER.format(path.name))
+        archive.write(path, path.name)
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:

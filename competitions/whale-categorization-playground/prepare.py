@@ -1,13 +1,14 @@
 """whale-categorization-playground: MLE-bench v1's split of Kaggle's train.csv (Image, Id).
 
-Going through the whale Ids in sorted order, v1:
+Going through the whale Ids in order of first appearance in train.csv, v1:
 1. for an Id with at least two images, draws two with ``sample(2, random_state=seed)``: the first goes
    to train, the second to test, and the Id's other images wait for step 3;
-2. for an Id with one image, sends it to test with probability 0.1 (one draw of ``default_rng(seed)``
-   per such Id), else to train;
+2. for an Id with one image, picks its side with numpy ``default_rng(seed).choice(["train", "test"],
+   p=[0.9, 0.1])``, one call per such Id on one stream;
 3. splits the waiting images with TTS(test_fraction, seed);
 4. relabels test images whose Id never occurs in train as ``new_whale``.
-Public: train.csv, train/ and test/ images, sample_submission.csv; private: test.csv (Image, Id).
+Both sides keep train.csv's row order. Public: train.csv, train/ and test/ images, sample_submission.csv;
+private: test.csv (Image, Id).
 """
 
 import shutil
@@ -38,16 +39,13 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
 
 def _split(frame: pd.DataFrame, test_fraction: float, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     rng = np.random.default_rng(seed)
-    train_parts, test_parts, waiting = [], [], []
-    for _, images in frame.groupby("Id"):
+    side = pd.Series("", index=frame.index)
+    for _, images in frame.groupby("Id", sort=False):
         if len(images) >= 2:
-            drawn = images.sample(2, random_state=seed)
-            train_parts.append(drawn.iloc[[0]])
-            test_parts.append(drawn.iloc[[1]])
-            waiting.append(images.drop(drawn.index))
-        elif rng.random() < _SINGLE_TO_TEST:
-            test_parts.append(images)
+            drawn = images.sample(2, random_state=seed).index
+            side[drawn[0]], side[drawn[1]] = "train", "test"
         else:
-            train_parts.append(images)
-    rest_train, rest_test = train_test_split(pd.concat(waiting), test_size=test_fraction, random_state=seed)
-    return pd.concat([*train_parts, rest_train]), pd.concat([*test_parts, rest_test])
+            side[images.index[0]] = rng.choice(["train", "test"], p=[1 - _SINGLE_TO_TEST, _SINGLE_TO_TEST])
+    rest_train, rest_test = train_test_split(frame[side == ""], test_size=test_fraction, random_state=seed)
+    side[rest_train.index], side[rest_test.index] = "train", "test"
+    return frame[side == "train"], frame[side == "test"]

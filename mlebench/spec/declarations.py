@@ -333,7 +333,7 @@ class KnownIssue(_Strict):
     summary: str
     reference: str = ""
     # ``v1_mode``: a difference between ``grading.mode: v1`` and ``strict`` (see ``submission.v1``).
-    kind: Literal["note", "v1_mode"] = "note"
+    kind: Literal["note", "v1_mode", "prepare_deviation"] = "note"
     leak: Literal["no", "fixed", "flagged"] = "no"
     files: list[str] = []
 
