@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from mlebench.execution.snapshots import SNAPSHOTS_DIR, Copy, snapshotting
 from mlebench.reporting.records import RunRecord
 from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError
@@ -86,13 +87,16 @@ def run_local(cell: Cell) -> RunRecord:
         shutil.copy(instructions_file(cell), home / "instructions.txt")
         env = agent_env(cell, home, dirs)
         command = [sys.executable if part == "python" else part for part in agent.command]
+        _clear_snapshots(out)
         started, t0 = utc_now(), time.monotonic()
-        status, code = _supervise(
-            command, dirs["agent"], env, hardware.time_limit_secs, out / "agent_output.log"
-        )
+        copy = _snapshot_copy(dirs["submission"] / "submission.csv")
+        with snapshotting(out, cell.snapshots, hardware.time_limit_secs, t0, copy) as snapper:
+            status, code = _supervise(
+                command, dirs["agent"], env, hardware.time_limit_secs, out / "agent_output.log"
+            )
         seconds = round(time.monotonic() - t0, 3)
         finished = utc_now()
-        notes: list[str] = []
+        notes: list[str] = list(snapper.errors)
         exists = _copy_file_out(dirs["submission"] / "submission.csv", out / "submission.csv", notes)
         _copy_tree_out(dirs["code"], out / "code", notes)
         _copy_tree_out(dirs["logs"], out / "logs", notes)
@@ -213,6 +217,26 @@ def _copy_file_out(src: Path, dest: Path, notes: list[str]) -> bool:
         return False
     shutil.copyfile(src, dest, follow_symlinks=False)
     return True
+
+
+def _snapshot_copy(src: Path) -> Copy:
+    """Copy the agent's current submission with the final copy's checks (any-time snapshots)."""
+
+    def copy(dest: Path, notes: list[str]) -> str:
+        if not os.path.lexists(src):
+            return "missing"
+        before = len(notes)
+        return "copied" if _copy_file_out(src, dest, notes) else ("refused" if len(notes) > before else "missing")
+
+    return copy
+
+
+def _clear_snapshots(out: Path) -> None:
+    folder = out / SNAPSHOTS_DIR
+    if folder.is_symlink():
+        folder.unlink()
+    elif folder.exists():
+        shutil.rmtree(folder)
 
 
 def _copy_tree_out(src: Path, dest: Path, notes: list[str]) -> None:

@@ -43,6 +43,7 @@ from mlebench.execution.docker.engine import (
 )
 from mlebench.execution.docker.images import ImageRef, agent_image, context_sources, env_context, env_image
 from mlebench.execution.local import INSTRUCTIONS, agent_env, instructions_file
+from mlebench.execution.snapshots import SNAPSHOTS_DIR, Copy, snapshotting
 from mlebench.reporting.records import RunRecord
 from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError
@@ -315,7 +316,11 @@ def _attempt(
             container.start()
         started = time.monotonic()
         outcome.started_at = utc_now()
-        timed_out = _wait(container, hardware.time_limit_secs, started)
+        with snapshotting(
+            out, cell.snapshots, hardware.time_limit_secs, started, _snapshot_copy(container)
+        ) as snapper:
+            timed_out = _wait(container, hardware.time_limit_secs, started)
+        outcome.notes.extend(snapper.errors)
         outcome.agent_seconds = round(time.monotonic() - started, 3)
         if timed_out:
             with _timed(spent, "stop"):
@@ -336,6 +341,11 @@ def _attempt(
             with _timed(spent, "remove"):
                 _remove(container, outcome.notes)
     return outcome
+
+
+def _snapshot_copy(container: Any) -> Copy:
+    """Copy the running container's submission.csv with the final copy's checks (any-time snapshots)."""
+    return lambda dest, notes: extract.fetch_file(container, "/home/submission/submission.csv", dest, notes)
 
 
 def _create_kwargs(image: ImageRef, cell: Cell, runtime: str = "runc") -> dict[str, Any]:
@@ -479,7 +489,7 @@ def _check_hardware(client: docker.DockerClient, hardware: Hardware) -> None:
 def _clear(out: Path) -> None:
     for name in ("submission.csv", "agent_output.log", "run.json", "infra_error.log"):
         (out / name).unlink(missing_ok=True)
-    for name in ("code", "logs"):
+    for name in ("code", "logs", SNAPSHOTS_DIR):
         if (out / name).is_symlink():
             (out / name).unlink()
         elif (out / name).exists():
