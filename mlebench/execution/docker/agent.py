@@ -345,7 +345,9 @@ def _attempt(
 
 def _snapshot_copy(container: Any) -> Copy:
     """Copy the running container's submission.csv with the final copy's checks (any-time snapshots)."""
-    return lambda dest, notes: extract.fetch_file(container, "/home/submission/submission.csv", dest, notes)
+    return lambda dest, notes: extract.fetch_file(
+        container, "/home/submission/submission.csv", dest, notes, extract.MAX_FILE_BYTES
+    )
 
 
 def _create_kwargs(image: ImageRef, cell: Cell, runtime: str = "runc") -> dict[str, Any]:
