@@ -146,7 +146,11 @@ def test_local_runner_refuses_a_symlink_or_oversized_submission_at_a_mark(
     a = _sample(prepared.public)
     monkeypatch.setattr(local, "_MAX_COPY_BYTES", len(a) + 10)
     target = prepared.private / "answers.csv"
-    phases = [{"symlink": str(target), "sleep": 2}, {"bytes": len(a) + 11, "sleep": 2}, {"csv": a, "sleep": 1.5}]
+    phases = [
+        {"symlink": str(target), "sleep": 2},
+        {"bytes": len(a) + 11, "sleep": 2},
+        {"csv": a, "sleep": 1.5},
+    ]
     cell = _cell(prepared, tmp_path, phases, SnapshotSettings(every_secs=1))
     run = run_cell(cell, "local", DockerSettings())
     assert run.submission_exists and run.extraction_notes == []
@@ -201,7 +205,14 @@ def test_a_kill_mid_run_keeps_the_snapshots_already_taken(prepare_once, tmp_path
 
 
 def test_state_at_a_mark_counts_the_final_grade_once_the_agent_has_finished() -> None:
-    flags = ("gold_medal", "silver_medal", "bronze_medal", "above_median", "valid_submission", "submission_exists")
+    flags = (
+        "gold_medal",
+        "silver_medal",
+        "bronze_medal",
+        "above_median",
+        "valid_submission",
+        "submission_exists",
+    )
     medal = {"any_medal": True, **dict.fromkeys(flags, True)}
     final = {"agent": "x", "competition_id": "c", "seed": 0, **medal, "isolation": "isolated"}
     early = {**final, "timings": {"agent_seconds": 20.0}}
@@ -223,7 +234,16 @@ def _cell(prepared, tmp_path: Path, phases: list, snapshots: SnapshotSettings, p
     kwargs = {"phases": phases, **({"pid_file": str(pid_file)} if pid_file else {})}
     agent = PHASED.model_copy(update={"kwargs": kwargs})
     return Cell(
-        CID, "phased", 0, ROOT, prepared.public, prepared.private, tmp_path / "run", agent, HW, snapshots=snapshots
+        CID,
+        "phased",
+        0,
+        ROOT,
+        prepared.public,
+        prepared.private,
+        tmp_path / "run",
+        agent,
+        HW,
+        snapshots=snapshots,
     )
 
 

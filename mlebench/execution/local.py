@@ -226,7 +226,11 @@ def _snapshot_copy(src: Path) -> Copy:
         if not os.path.lexists(src):
             return "missing"
         before = len(notes)
-        return "copied" if _copy_file_out(src, dest, notes) else ("refused" if len(notes) > before else "missing")
+        return (
+            "copied"
+            if _copy_file_out(src, dest, notes)
+            else ("refused" if len(notes) > before else "missing")
+        )
 
     return copy
 

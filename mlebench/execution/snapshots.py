@@ -77,13 +77,11 @@ class SnapshotRecord:
 
 
 def snapshot_dirs(run_dir: Path) -> list[Path]:
-    """The finished snapshots of a run, by mark (hidden, half-built folders are not snapshots)."""
+    """Return the finished snapshots of a run, by mark (hidden, half-built folders are not snapshots)."""
     base = run_dir / SNAPSHOTS_DIR
     if not base.is_dir():
         return []
-    found = [
-        p for p in base.iterdir() if p.name.isdigit() and p.is_dir() and (p / SNAPSHOT_JSON).is_file()
-    ]
+    found = [p for p in base.iterdir() if p.name.isdigit() and p.is_dir() and (p / SNAPSHOT_JSON).is_file()]
     return sorted(found, key=lambda p: int(p.name))
 
 

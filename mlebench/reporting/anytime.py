@@ -47,7 +47,7 @@ def snapshot_marks(records: list[Mapping[str, Any]]) -> list[int]:
 
 
 def state_at(record: Mapping[str, Any], mark: int) -> dict[str, Any]:
-    """The cell's record as it stood ``mark`` seconds after its agent started (see the module docstring).
+    """Return the record as it stood ``mark`` seconds after its agent started: see the module docstring.
 
     >>> rec = {"any_medal": True, "timings": {"agent_seconds": 100.0},
     ...        "snapshots": [{"mark_secs": 30, "any_medal": False}]}
@@ -99,8 +99,11 @@ def anytime_table(
 
 
 def curve_points(records: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Snapshot points for :func:`mlebench.reporting.stats.anytime_curves`: each snapshot at its mark, and
-    each cell's final grade when its agent finished (only when some record holds snapshots)."""
+    """Return the points :func:`mlebench.reporting.stats.anytime_curves` draws.
+
+    Each snapshot at its mark, and each cell's final grade when its agent finished; none when no record
+    holds snapshots.
+    """
     if not snapshot_marks(records):
         return []
     points = []
@@ -115,7 +118,7 @@ def curve_points(records: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def markdown_lines(report: Mapping[str, Any]) -> list[str]:
-    """The report's any-time section in Markdown: one table of headline cells, one of cells as scored."""
+    """Render the report's any-time section in Markdown: headline cells, then all as scored."""
     lines = ["## Any-time: medal rate against the time budget", ""]
     table = report.get("anytime_table") or {}
     if not table:
@@ -126,7 +129,10 @@ def markdown_lines(report: Mapping[str, Any]) -> list[str]:
         "counts no medal); `end` is the headline.",
         "",
     ]
-    for title, key in (("Headline cells", "anytime_table"), ("Every graded cell, as scored", "anytime_as_scored")):
+    for title, key in (
+        ("Headline cells", "anytime_table"),
+        ("Every graded cell, as scored", "anytime_as_scored"),
+    ):
         part = report.get(key) or {}
         if not part:
             continue

@@ -164,7 +164,7 @@ class GradingSettings(_Strict):
 
 
 class SnapshotSettings(_Strict):
-    """When the runner copies the agent's ``submission.csv`` while it runs (any-time snapshots; off by default).
+    """When the runner copies ``submission.csv`` while the agent runs (any-time snapshots; off by default).
 
     ``every_secs``: a mark every N seconds of the agent's run (0: none). ``fractions``: marks at these
     fractions of the hardware profile's time limit (each in (0, 1), e.g. ``[0.25, 0.5, 0.75]``). Both may be
@@ -323,8 +323,11 @@ def stage_params(keys: list[str], root: Path | None = None) -> dict[str, Any]:
 
 
 def plan_snapshots(root: Path | None = None) -> SnapshotSettings:
-    """The plan's snapshot marks. The run stage declares ``snapshots`` only when the plan holds the key (marks
-    are on); when it is absent (off) this is the default, which takes no snapshot."""
+    """Return the plan's snapshot marks.
+
+    The run stage declares ``snapshots`` only when the plan holds the key (marks are on); when it is absent
+    (off) this is the default, which takes no snapshot.
+    """
     return load_plan(root).snapshots
 
 

@@ -76,7 +76,7 @@ class Options:
         return cls(**values), unknown
 
     def quick(self) -> "Options":
-        """The early submission's options: small samples, few iterations, the default model."""
+        """Return the early submission's options: small samples, few iterations, the default model."""
         return replace(
             self,
             max_train_rows=min(self.max_train_rows, 2000),
