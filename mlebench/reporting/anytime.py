@@ -76,12 +76,16 @@ def anytime_table(
 ) -> dict[str, Any]:
     """Any-medal % (mean ± SEM over seeds) per agent and group at every snapshot mark and at the end.
 
-    ``{}`` when no record holds snapshots. Otherwise ``{"marks": [...], "agents": {agent: {group: [row,
-    ...]}}}``, one row per mark and a last one with ``mark_secs`` null (the end), each row ``{"mark_secs",
-    "any_medal": {"mean", "sem", "ci95", "per_seed"}, "seeds"}``. Cells count as in the headline, or, with
-    ``as_scored``, every graded cell as scored.
+    ``{}`` when no record that counts holds snapshots. Otherwise ``{"marks": [...], "agents": {agent:
+    {group: [row, ...]}}}``, one row per mark and a last one with ``mark_secs`` null (the end), each row
+    ``{"mark_secs", "any_medal": {"mean", "sem", "ci95", "per_seed"}, "seeds"}``. Cells count as in the
+    headline, or, with ``as_scored``, every graded cell as scored.
     """
-    records = [r for k, r in by_cell.items() if k[0] in agents and k[2] in seeds]
+    records = [
+        r
+        for k, r in by_cell.items()
+        if k[0] in agents and k[2] in seeds and (as_scored or counted(r, verdicts.get(k), count_flagged))
+    ]
     marks = snapshot_marks(records)
     if not marks:
         return {}
@@ -120,13 +124,12 @@ def curve_points(records: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
 def markdown_lines(report: Mapping[str, Any]) -> list[str]:
     """Render the report's any-time section in Markdown: headline cells, then all as scored."""
     lines = ["## Any-time: medal rate against the time budget", ""]
-    table = report.get("anytime_table") or {}
-    if not table:
+    if not (report.get("anytime_table") or report.get("anytime_as_scored")):
         return [*lines, "No snapshots: no grading record holds graded snapshots for this plan.", ""]
     lines += [
         "Any-medal % (mean ± SEM over seeds) with the submission each cell had at each mark (seconds since "
         "its agent started; a cell whose agent had finished counts its final grade, one with nothing yet "
-        "counts no medal); `end` is the headline.",
+        "counts no medal); `end`: the final grades (for headline cells, the headline).",
         "",
     ]
     for title, key in (
