@@ -94,9 +94,7 @@ def grade_snapshots(
     out = []
     for folder in snapshot_dirs(cell.run_dir):
         outcome, _ = grader(dataclasses.replace(cell, run_dir=folder), run, settings, mode)
-        path = folder / SUBMISSION
-        rel = path.relative_to(cell.root).as_posix() if path.is_relative_to(cell.root) else str(path)
-        out.append(snapshot_grade(read_snapshot(folder).to_json(), outcome, rel))
+        out.append(snapshot_grade(read_snapshot(folder).to_json(), outcome, folder / SUBMISSION, cell.root))
     return out
 
 

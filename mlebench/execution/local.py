@@ -3,7 +3,8 @@
 The local runner starts the agent as a subprocess in a fresh workspace outside the repository that holds a
 read-only copy of the public split and nothing else; the private answers are never copied or named there.
 It enforces the wall-clock limit (the whole process group is killed at the limit, and whatever submission
-exists then is kept) and copies submission, code and logs out without following symlinks. An agent's
+exists then is kept) and copies submission, code and logs out without following symlinks (the submission
+also at the plan's snapshot marks while the agent runs, :mod:`mlebench.execution.snapshots`). An agent's
 failure is recorded, never raised: the stage succeeds so the grid goes on.
 """
 

@@ -28,6 +28,8 @@ Ours on top:
   and leaderboard; the git revision when available; where grading ran; the runner's own facts (image ids,
   network); ``texts``, the task texts the agent read (their source, ``ours`` or ``mlebench``, and hashes).
 - ``timings`` (:class:`Timings`): agent start/finish and seconds (from ``run.json``), grading seconds.
+- ``snapshots`` (only when the runner took any-time snapshots): one entry per mark, graded as the final
+  submission is (:func:`snapshot_grade`).
 """
 
 from __future__ import annotations
@@ -395,7 +397,9 @@ def _rel(path: Path, root: Path) -> str:
         return str(path)
 
 
-def snapshot_grade(snapshot: dict[str, Any], outcome: GradeOutcome, submission_path: str) -> dict[str, Any]:
+def snapshot_grade(
+    snapshot: dict[str, Any], outcome: GradeOutcome, submission: Path, root: Path
+) -> dict[str, Any]:
     """Build one graded any-time snapshot: the one place its entry in ``snapshots`` is assembled.
 
     ``snapshot`` is the runner's ``snapshot.json`` (``mark_secs``, ``elapsed_secs``, ``taken_at``,
@@ -418,7 +422,7 @@ def snapshot_grade(snapshot: dict[str, Any], outcome: GradeOutcome, submission_p
         "status": status,
         "reason": reason,
         **result,
-        "submission_path": submission_path,
+        "submission_path": _rel(submission, root),
         "submission_sha256": snapshot.get("submission_sha256"),
         "grade_seconds": outcome.grade_seconds,
         **({"traceback": outcome.traceback} if outcome.traceback else {}),

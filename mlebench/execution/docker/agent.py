@@ -13,7 +13,9 @@ container is stopped (SIGTERM, then SIGKILL after a grace period) and the
 cell is ``agent_timeout``; whatever submission exists then is kept.
 
 Outputs are copied out of the stopped container through the archive API with every tar member checked
-(:mod:`.extract`); the container is then removed. Engine failures are retried (bounded) and end as
+(:mod:`.extract`); the container is then removed. While the agent runs, ``submission.csv`` is also copied
+out of the running container at the plan's snapshot marks, with the same checks
+(:mod:`mlebench.execution.snapshots`). Engine failures are retried (bounded) and end as
 ``infra_error``; an agent's failure is recorded (``agent_error``), never retried and never raised.
 """
 
