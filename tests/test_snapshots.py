@@ -125,6 +125,7 @@ def test_local_runner_snapshots_a_then_b_each_graded_and_tabled(prepare_once, tm
     snaps = graded["snapshots"]
     assert [s["mark_secs"] for s in snaps] == [s.mark_secs for s in taken]
     assert snaps[0]["status"] == "no_submission" and not snaps[0]["any_medal"]
+    assert snaps[0]["reason"] == "the agent had written no submission.csv by 2 s"
     assert snaps[1]["status"] == "ok" and not snaps[1]["any_medal"]  # the sample: a valid non-medal
     assert snaps[-1]["status"] == "ok" and snaps[-1]["gold_medal"] and snaps[-1]["score"] == 1.0
     assert snaps[-1]["grading_mode"] == graded["grading_mode"] == "v1"

@@ -411,6 +411,8 @@ def snapshot_grade(
     """
     status, reason = outcome.status, outcome.reason
     result = dict(outcome.fields)
+    if snapshot["submission"] == "missing" and status == "no_submission":
+        reason = f"the agent had written no submission.csv by {snapshot['mark_secs']} s"
     if snapshot["submission"] == "refused" and status != "grader_error":
         status = "invalid_submission"
         reason = "submission rejected when collected: " + "; ".join(snapshot.get("notes") or [])
