@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from mlebench.execution.runners import run_cell
 from mlebench.spec.cell import Cell
-from mlebench.spec.params import AgentConfig, DockerSettings, Hardware, TextSettings, stage_params
+from mlebench.spec.params import (
+    AgentConfig,
+    DockerSettings,
+    Hardware,
+    TextSettings,
+    plan_snapshots,
+    stage_params,
+)
 from mlebench.stage import cell_args, run_stage
 
 
@@ -19,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
         agent_config=AgentConfig.model_validate(params[f"agent.{args.agent}"]),
         hardware=Hardware.model_validate(params["hardware"]),
         texts=TextSettings.model_validate(params["descriptions"]),
+        snapshots=plan_snapshots(),
     )
     record = run_cell(cell, params["runner"], DockerSettings.model_validate(params["docker"]))
     print(f"{cell.label}: {record.status} in {record.agent_seconds} s ({record.runner} runner)")

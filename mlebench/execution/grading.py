@@ -9,13 +9,22 @@ grading record is then built once, from the run record, the outcome and the line
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
 from mlebench.execution.docker.grading import grade_in_container, image_sources
 from mlebench.execution.runners import RUNNERS
 from mlebench.execution.scoring import score_cell
-from mlebench.reporting.records import GradeOutcome, GradeRecord, RunRecord, grade_record, read_run_json
+from mlebench.execution.snapshots import SUBMISSION, read_snapshot, snapshot_dirs
+from mlebench.reporting.records import (
+    GradeOutcome,
+    GradeRecord,
+    RunRecord,
+    grade_record,
+    read_run_json,
+    snapshot_grade,
+)
 from mlebench.spec.cell import Cell
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.manifest import verify_split
@@ -65,9 +74,28 @@ def grade_cell(
     where = grader or (runner.grader if runner else "host")
     recorded = (data or {}).get("docker") or {}
     recorded = {k: v for k, v in recorded.items() if k in DockerSettings.model_fields}
-    outcome, facts = GRADERS[where](cell, run, settings or DockerSettings.model_validate(recorded), mode)
+    chosen = settings or DockerSettings.model_validate(recorded)
+    outcome, facts = GRADERS[where](cell, run, chosen, mode)
     comp = load_competition(cell.competition_id, cell.root)
-    return grade_record(cell, comp, run, outcome, facts, problem)
+    record = grade_record(cell, comp, run, outcome, facts, problem)
+    snapshots = grade_snapshots(cell, run, GRADERS[where], chosen, mode)
+    return dataclasses.replace(record, snapshots=snapshots) if snapshots else record
+
+
+def grade_snapshots(
+    cell: Cell, run: RunRecord | None, grader: Grader, settings: DockerSettings, mode: str
+) -> list[dict]:
+    """Grade each any-time snapshot of the cell as its final submission is graded (same grader and mode).
+
+    Each snapshot folder stands in for the run directory (it holds only ``submission.csv``, when one was
+    copied), so the grader scores exactly that file; the entries come from
+    :func:`mlebench.reporting.records.snapshot_grade`, by mark.
+    """
+    out = []
+    for folder in snapshot_dirs(cell.run_dir):
+        outcome, _ = grader(dataclasses.replace(cell, run_dir=folder), run, settings, mode)
+        out.append(snapshot_grade(read_snapshot(folder).to_json(), outcome, folder / SUBMISSION, cell.root))
+    return out
 
 
 def grade_image_sources(root: Path) -> list[str]:

@@ -3,7 +3,8 @@
 The local runner starts the agent as a subprocess in a fresh workspace outside the repository that holds a
 read-only copy of the public split and nothing else; the private answers are never copied or named there.
 It enforces the wall-clock limit (the whole process group is killed at the limit, and whatever submission
-exists then is kept) and copies submission, code and logs out without following symlinks. An agent's
+exists then is kept) and copies submission, code and logs out without following symlinks (the submission
+also at the plan's snapshot marks while the agent runs, :mod:`mlebench.execution.snapshots`). An agent's
 failure is recorded, never raised: the stage succeeds so the grid goes on.
 """
 
@@ -21,6 +22,7 @@ import time
 from pathlib import Path
 
 from mlebench.execution.secrets import agent_secret, redact_run
+from mlebench.execution.snapshots import SNAPSHOTS_DIR, Copy, snapshotting
 from mlebench.reporting.records import RunRecord
 from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError
@@ -90,13 +92,16 @@ def run_local(cell: Cell) -> RunRecord:
         if secret is not None:
             env.update(secret.env())
         command = [sys.executable if part == "python" else part for part in agent.command]
+        _clear_snapshots(out)
         started, t0 = utc_now(), time.monotonic()
-        status, code = _supervise(
-            command, dirs["agent"], env, hardware.time_limit_secs, out / "agent_output.log"
-        )
+        copy = _snapshot_copy(dirs["submission"] / "submission.csv")
+        with snapshotting(out, cell.snapshots, hardware.time_limit_secs, t0, copy) as snapper:
+            status, code = _supervise(
+                command, dirs["agent"], env, hardware.time_limit_secs, out / "agent_output.log"
+            )
         seconds = round(time.monotonic() - t0, 3)
         finished = utc_now()
-        notes: list[str] = []
+        notes: list[str] = list(snapper.errors)
         exists = _copy_file_out(dirs["submission"] / "submission.csv", out / "submission.csv", notes)
         _copy_tree_out(dirs["code"], out / "code", notes)
         _copy_tree_out(dirs["logs"], out / "logs", notes)
@@ -219,6 +224,30 @@ def _copy_file_out(src: Path, dest: Path, notes: list[str]) -> bool:
         return False
     shutil.copyfile(src, dest, follow_symlinks=False)
     return True
+
+
+def _snapshot_copy(src: Path) -> Copy:
+    """Copy the agent's current submission with the final copy's checks (any-time snapshots)."""
+
+    def copy(dest: Path, notes: list[str]) -> str:
+        if not os.path.lexists(src):
+            return "missing"
+        before = len(notes)
+        return (
+            "copied"
+            if _copy_file_out(src, dest, notes)
+            else ("refused" if len(notes) > before else "missing")
+        )
+
+    return copy
+
+
+def _clear_snapshots(out: Path) -> None:
+    folder = out / SNAPSHOTS_DIR
+    if folder.is_symlink():
+        folder.unlink()
+    elif folder.exists():
+        shutil.rmtree(folder)
 
 
 def _copy_tree_out(src: Path, dest: Path, notes: list[str]) -> None:

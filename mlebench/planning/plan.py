@@ -289,7 +289,8 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
                 f"python -m stages.run_agent --competition {cid} --agent {agent} --seed {seed}",
                 code["run_agent"],
                 [cfg.path, public, manifest, selfcheck, audited, *instructions_dep],
-                params=[f"agent.{agent}", "hardware", "runner", "docker", "descriptions"],
+                params=[f"agent.{agent}", "hardware", "runner", "docker", "descriptions"]
+                + (["snapshots"] if plan.snapshots.enabled else []),
                 outs=[run],
             )
             stages[f"grade-{agent}-s{seed}"] = _stage(

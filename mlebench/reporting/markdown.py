@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mlebench.reporting.anytime import markdown_lines as anytime_lines
 from mlebench.reporting.records import STATUSES
 from mlebench.reporting.stats import format_pm, leaderboard_row
 
@@ -42,6 +43,7 @@ def to_markdown(report: dict[str, Any]) -> str:
     lines += _as_scored(report) + _integrity(report) + _disclosures(report)
     lines += _statuses(report) + _comparisons(report) + _cells(report)
     lines += _mode_differences(report)
+    lines += ["", *anytime_lines(report)]
     leaks = report.get("leaks", {})
     if leaks:
         lines += ["", "## Known leaks", "", "Public data of these competitions can reveal answers:", ""]

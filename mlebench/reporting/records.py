@@ -28,6 +28,8 @@ Ours on top:
   and leaderboard; the git revision when available; where grading ran; the runner's own facts (image ids,
   network); ``texts``, the task texts the agent read (their source, ``ours`` or ``mlebench``, and hashes).
 - ``timings`` (:class:`Timings`): agent start/finish and seconds (from ``run.json``), grading seconds.
+- ``snapshots`` (only when the runner took any-time snapshots): one entry per mark, graded as the final
+  submission is (:func:`snapshot_grade`).
 """
 
 from __future__ import annotations
@@ -247,6 +249,8 @@ class GradeRecord:
     isolation_reason: str = "no usable run record: how the agent ran is unknown"
     """Why the cell is ``unisolated``; empty when it is isolated."""
     disclosures: dict = field(default_factory=dict)
+    snapshots: list = field(default_factory=list)
+    """The graded any-time snapshots (:func:`snapshot_grade`), by mark; written only when there are any."""
 
     def to_json(self) -> dict[str, Any]:
         """Return the record as written: MLE-bench's fields first, in their order, then ours."""
@@ -267,6 +271,8 @@ class GradeRecord:
             lineage=self.lineage.to_json(),
             timings=asdict(self.timings),
         )
+        if self.snapshots:
+            data["snapshots"] = list(self.snapshots)
         return data
 
     def write(self, path: Path) -> None:
@@ -389,3 +395,37 @@ def _rel(path: Path, root: Path) -> str:
         return path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
         return str(path)
+
+
+def snapshot_grade(
+    snapshot: dict[str, Any], outcome: GradeOutcome, submission: Path, root: Path
+) -> dict[str, Any]:
+    """Build one graded any-time snapshot: the one place its entry in ``snapshots`` is assembled.
+
+    ``snapshot`` is the runner's ``snapshot.json`` (``mark_secs``, ``elapsed_secs``, ``taken_at``,
+    ``submission``: copied, missing or refused, ``notes``, ``submission_sha256``); ``outcome`` is its
+    submission graded as the final one is (same grader, same mode). The entry holds the mark and times, then
+    ``status`` and ``reason`` (``no_submission`` when none existed yet; ``invalid_submission`` when the copy
+    was refused, with the runner's reason), then the graders' result fields (score, thresholds, medals, ...),
+    the submission's path and sha256, and ``grade_seconds``.
+    """
+    status, reason = outcome.status, outcome.reason
+    result = dict(outcome.fields)
+    if snapshot["submission"] == "missing" and status == "no_submission":
+        reason = f"the agent had written no submission.csv by {snapshot['mark_secs']} s"
+    if snapshot["submission"] == "refused" and status != "grader_error":
+        status = "invalid_submission"
+        reason = "submission rejected when collected: " + "; ".join(snapshot.get("notes") or [])
+        result.update(submission_exists=True, valid_submission=False)
+    return {
+        "mark_secs": snapshot["mark_secs"],
+        "elapsed_secs": snapshot["elapsed_secs"],
+        "taken_at": snapshot["taken_at"],
+        "status": status,
+        "reason": reason,
+        **result,
+        "submission_path": _rel(submission, root),
+        "submission_sha256": snapshot.get("submission_sha256"),
+        "grade_seconds": outcome.grade_seconds,
+        **({"traceback": outcome.traceback} if outcome.traceback else {}),
+    }

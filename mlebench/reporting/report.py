@@ -16,7 +16,7 @@ cell as scored (flagged and unisolated included): a quick look, never the headli
 isolation and integrity verdict, every integrity flag (``integrity``: cell, check, evidence), the cells
 left out of the headline (``excluded``), each agent's disclosures, paired comparisons of every two agents
 (:mod:`mlebench.reporting.compare`, as scored), known leaks, and any-time curves when snapshot records
-exist. ``report.md``, ``report.html``
+exist, with the any-time table (:mod:`mlebench.reporting.anytime`). ``report.md``, ``report.html``
 (:mod:`mlebench.reporting.html`) and ``headline.csv`` (the DVC plot) are rendered from it.
 """
 
@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from mlebench.data.audit import known_leaks
+from mlebench.reporting.anytime import anytime_table, curve_points
 from mlebench.reporting.compare import paired_comparison
 from mlebench.reporting.html import to_html
 from mlebench.reporting.markdown import to_markdown
@@ -135,7 +136,9 @@ def aggregate(
     listed under ``mode_differences``; ``grading_modes`` says which modes decided the records (a record
     from before the setting existed counts as ``strict``). ``declared`` is how many competitions each split
     has in all the declarations (its coverage). ``snapshots`` are graded snapshot records (``agent``,
-    ``competition_id``, ``seed``, ``elapsed_secs``, ``any_medal``); no stage writes them yet.
+    ``competition_id``, ``seed``, ``elapsed_secs``, ``any_medal``); by default they are read from the
+    records' graded ``snapshots`` (:mod:`mlebench.reporting.anytime`), which also gives ``anytime_table``
+    (headline cells) and ``anytime_as_scored``: any-medal % mean ± SEM at each mark and at the end.
     ``thresholds`` gives each competition's :func:`threshold_state`; each group counts its members' states.
     The report's ``task_texts`` counts the graded cells whose agent read v1's texts (``mlebench``) or ours.
     ``verdicts`` are the cells' integrity verdicts (:func:`mlebench.reporting.verdicts.load_verdict`;
@@ -212,7 +215,12 @@ def aggregate(
         for (a, c, s), r in sorted(by_cell.items())
         if r.get("mode_verdicts") and a in agents and c in competition_ids and s in seeds
     ]
-    report["anytime"] = anytime_curves(snapshots or [], agents, competition_ids, seeds)
+    points = snapshots or curve_points([r for r in by_cell.values() if r["agent"] in agents])
+    report["anytime"] = anytime_curves(points, agents, competition_ids, seeds)
+    members = {name: m for name, (_, m) in groups.items()}
+    table = (by_cell, verdicts, agents, members, seeds, pad_missing, count_flagged)
+    report["anytime_table"] = anytime_table(*table)
+    report["anytime_as_scored"] = anytime_table(*table, as_scored=True)
     return report
 
 

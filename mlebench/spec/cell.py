@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from mlebench.spec.params import AgentConfig, Hardware, TextSettings
+from mlebench.spec.params import AgentConfig, Hardware, SnapshotSettings, TextSettings
 from mlebench.spec.paths import grade_path, integrity_path, private_dir, public_dir, repo_root, run_dir
 
 
@@ -27,6 +27,8 @@ class Cell:
         How to run the agent and under what limits; grading does not need them (None there).
     texts
         Whose general instructions the agent gets (``descriptions`` in ``params.yaml``; default ours).
+    snapshots
+        When the runner copies the submission while the agent runs (``snapshots``; default: never).
 
     """
 
@@ -40,6 +42,7 @@ class Cell:
     agent_config: AgentConfig | None = None
     hardware: Hardware | None = None
     texts: TextSettings = TextSettings()
+    snapshots: SnapshotSettings = SnapshotSettings()
 
     @classmethod
     def planned(
@@ -51,6 +54,7 @@ class Cell:
         agent_config: AgentConfig | None = None,
         hardware: Hardware | None = None,
         texts: TextSettings | None = None,
+        snapshots: SnapshotSettings | None = None,
     ) -> Cell:
         """Build the cell at its usual places (``data/prepared/<id>``, ``runs/<agent>/<id>/<seed>``)."""
         base = root or repo_root()
@@ -65,6 +69,7 @@ class Cell:
             agent_config=agent_config,
             hardware=hardware,
             texts=texts or TextSettings(),
+            snapshots=snapshots or SnapshotSettings(),
         )
 
     @property
@@ -90,6 +95,7 @@ class Cell:
             "hardware": hardware.model_dump(),
             "runner": runner,
             "seed": self.seed,
+            **({"snapshots": self.snapshots.model_dump()} if self.snapshots.enabled else {}),
             **extra,
         }
 

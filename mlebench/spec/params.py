@@ -258,6 +258,34 @@ class GradingSettings(_Strict):
     mode: Literal["v1", "strict"] = "v1"
 
 
+class SnapshotSettings(_Strict):
+    """When the runner copies ``submission.csv`` while the agent runs (any-time snapshots; off by default).
+
+    ``every_secs``: a mark every N seconds of the agent's run (0: none). ``fractions``: marks at these
+    fractions of the hardware profile's time limit (each in (0, 1), e.g. ``[0.25, 0.5, 0.75]``). Both may be
+    set; their union is taken (:func:`mlebench.execution.snapshots.marks`). Off, the plan writes no
+    ``snapshots`` key, so no stage's params or hashes change.
+    """
+
+    every_secs: int = Field(default=0, ge=0)
+    fractions: list[float] = []
+
+    @field_validator("fractions")
+    @classmethod
+    def _fractions(cls, value: list[float]) -> list[float]:
+        bad = [f for f in value if not 0 < f < 1]
+        if bad:
+            raise ValueError(f"snapshots.fractions must each lie strictly between 0 and 1, got {bad}")
+        if len(set(value)) != len(value):
+            raise ValueError(f"snapshots.fractions must be distinct, got {value}")
+        return sorted(value)
+
+    @property
+    def enabled(self) -> bool:
+        """Whether any mark is configured."""
+        return bool(self.every_secs or self.fractions)
+
+
 class ForbiddenPattern(_Strict):
     """One entry of the shared forbidden-resource list: a case-insensitive regex and why it is forbidden."""
 
@@ -320,6 +348,14 @@ class Plan(_Strict):
     data: DataSettings = DataSettings()
     grading: GradingSettings = GradingSettings()
     integrity: IntegritySettings = IntegritySettings()
+    snapshots: SnapshotSettings = SnapshotSettings()
+
+    @model_serializer(mode="wrap")
+    def _snapshots_only_when_on(self, handler: Any) -> dict[str, Any]:
+        data = handler(self)
+        if not self.snapshots.enabled:
+            data.pop("snapshots", None)
+        return data
 
     @field_validator("agent")
     @classmethod
@@ -379,6 +415,15 @@ def stage_params(keys: list[str], root: Path | None = None) -> dict[str, Any]:
             node = node[part]
         out[key] = node
     return out
+
+
+def plan_snapshots(root: Path | None = None) -> SnapshotSettings:
+    """Return the plan's snapshot marks.
+
+    The run stage declares ``snapshots`` only when the plan holds the key (marks are on); when it is absent
+    (off) this is the default, which takes no snapshot.
+    """
+    return load_plan(root).snapshots
 
 
 def _placeholders(node: Any, prefix: str = "") -> Any:

@@ -133,3 +133,18 @@ def test_failure_exits_nonzero_without_submission(tmp_path, agent_runner):
     assert run.returncode == 1
     assert not run.submission.exists()
     assert "agent failed" in (run.logs_dir / "agent.log").read_text()
+
+
+def test_early_submission_comes_first_and_leaves_the_tuned_one_unchanged(
+    public_folders, agent_runner, tmp_path, runs
+):
+    """With ``early_submission`` the agent writes a quick submission, then the one it writes by default."""
+    public, _ = public_folders["tabular_binary"]
+    default = runs("tabular_binary")
+    logged = (default.logs_dir / "agent.log").read_text().split("AGENT_KWARGS ", 1)[1].split("; options")[0]
+    run = agent_runner("baseline", public, tmp_path, {**json.loads(logged), "early_submission": True})
+    assert run.returncode == 0
+    log = (run.logs_dir / "agent.log").read_text()
+    assert log.index("wrote the early submission") < log.index(f"wrote {run.submission}")
+    assert run.submission.read_bytes() == default.submission.read_bytes()
+    assert not list(run.submission.parent.glob(".*"))  # written by rename: no temporary file is left

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 
@@ -36,6 +36,11 @@ class Options:
         seq_order: Order of the joint (character, chunk) n-gram model.
         select_models: Compare candidate models on the internal validation split and keep the best
             (otherwise use the default candidate, see :func:`baseline.models.make_candidates`).
+        early_submission: First write a quick submission (the same pipeline on a small sample, few
+            boosting iterations, no model selection), then the tuned one over it: so a runner's any-time
+            snapshots see an early and a later submission. Off by default.
+        early_hold_secs: Seconds to wait after the early submission before training the tuned model.
+
 
     """
 
@@ -54,6 +59,8 @@ class Options:
     seq_align_iterations: int = 4
     seq_order: int = 4
     select_models: bool = True
+    early_submission: bool = False
+    early_hold_secs: float = 0.0
 
     @classmethod
     def from_kwargs(cls, kwargs: dict) -> tuple["Options", list[str]]:
@@ -67,6 +74,20 @@ class Options:
             default = getattr(cls, key)
             values[key] = type(default)(value) if not isinstance(default, bool) else _as_bool(value)
         return cls(**values), unknown
+
+    def quick(self) -> "Options":
+        """Return the early submission's options: small samples, few iterations, the default model."""
+        return replace(
+            self,
+            max_train_rows=min(self.max_train_rows, 2000),
+            hgb_max_iter=min(self.hgb_max_iter, 20),
+            tfidf_max_features=min(self.tfidf_max_features, 5000),
+            seg_max_pixels=min(self.seg_max_pixels, 20000),
+            seg_max_train_images=min(self.seg_max_train_images, 50),
+            seq_max_train_rows=min(self.seq_max_train_rows, 2000),
+            seq_align_iterations=1,
+            select_models=False,
+        )
 
     def as_dict(self) -> dict:
         """Return the options as a plain dict (for the log)."""

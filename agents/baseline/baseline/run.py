@@ -6,6 +6,7 @@ import json
 import logging
 import shutil
 import sys
+import time
 import traceback
 from pathlib import Path
 
@@ -94,6 +95,18 @@ def predict_target(
     return fit_predict(env, options, task, spec, frames)
 
 
+def solve(env: AgentEnv, options: Options, data, task: TaskSpec) -> tuple[pd.DataFrame, dict]:
+    """Train and predict every target with ``options``; return the submission frame and the reports."""
+    needs_frames = any(s.kind in ("binary", "multiclass", "regression") for s in task.targets)
+    frames = build_frames(data, task, options) if needs_frames else None
+    columns, reports = {}, {}
+    for spec in task.targets:
+        cols, report = predict_target(env, options, data, task, spec, frames)
+        columns.update(cols)
+        reports[spec.name] = report
+    return build_submission(data.sample, data.test[task.id_col], columns), reports
+
+
 def run(env: AgentEnv) -> int:
     """Run the agent end to end; return the process exit code."""
     setup_logging(env.logs_dir)
@@ -134,14 +147,12 @@ def run(env: AgentEnv) -> int:
                 spec.log_target,
                 spec.reason,
             )
-        needs_frames = any(s.kind in ("binary", "multiclass", "regression") for s in task.targets)
-        frames = build_frames(data, task, options) if needs_frames else None
-        columns, reports = {}, {}
-        for spec in task.targets:
-            cols, report = predict_target(env, options, data, task, spec, frames)
-            columns.update(cols)
-            reports[spec.name] = report
-        submission = build_submission(data.sample, data.test[task.id_col], columns)
+        if options.early_submission:
+            early, _ = solve(env, options.quick(), data, task)
+            path = write_submission(early, env.submission_dir)
+            log.info("wrote the early submission %s after %.1fs", path, env.elapsed())
+            time.sleep(max(0.0, options.early_hold_secs))
+        submission, reports = solve(env, options, data, task)
         path = write_submission(submission, env.submission_dir)
         log.info(
             "wrote %s (%d rows, columns %s) after %.1fs",

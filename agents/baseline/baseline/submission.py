@@ -52,5 +52,7 @@ def write_submission(frame: pd.DataFrame, directory: Path) -> Path:
     """Write ``submission.csv`` (empty strings stay empty) and return its path."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "submission.csv"
-    frame.to_csv(path, index=False)
+    tmp = directory / ".submission.csv.tmp"
+    frame.to_csv(tmp, index=False)
+    tmp.replace(path)  # whole or not at all: a copy taken while the agent runs never sees half a file
     return path

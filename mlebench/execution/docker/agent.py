@@ -14,7 +14,9 @@ container is stopped (SIGTERM, then SIGKILL after a grace period) and the
 cell is ``agent_timeout``; whatever submission exists then is kept.
 
 Outputs are copied out of the stopped container through the archive API with every tar member checked
-(:mod:`.extract`); the container is then removed. Engine failures are retried (bounded) and end as
+(:mod:`.extract`); the container is then removed. While the agent runs, ``submission.csv`` is also copied
+out of the running container at the plan's snapshot marks, with the same checks
+(:mod:`mlebench.execution.snapshots`). Engine failures are retried (bounded) and end as
 ``infra_error``; an agent's failure is recorded (``agent_error``), never retried and never raised.
 """
 
@@ -45,6 +47,7 @@ from mlebench.execution.docker.engine import (
 from mlebench.execution.docker.images import ImageRef, agent_image, context_sources, env_context, env_image
 from mlebench.execution.local import INSTRUCTIONS, agent_env, instructions_file
 from mlebench.execution.secrets import Secret, agent_secret, redact_run
+from mlebench.execution.snapshots import SNAPSHOTS_DIR, Copy, snapshotting
 from mlebench.reporting.records import RunRecord
 from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError
@@ -364,7 +367,11 @@ def _run_container(
             container.start()
         started = time.monotonic()
         outcome.started_at = utc_now()
-        timed_out = _wait(container, hardware.time_limit_secs, started)
+        with snapshotting(
+            out, cell.snapshots, hardware.time_limit_secs, started, _snapshot_copy(container)
+        ) as snapper:
+            timed_out = _wait(container, hardware.time_limit_secs, started)
+        outcome.notes.extend(snapper.errors)
         outcome.agent_seconds = round(time.monotonic() - started, 3)
         if timed_out:
             with _timed(spent, "stop"):
@@ -385,6 +392,13 @@ def _run_container(
             with _timed(spent, "remove"):
                 _remove(container, outcome.notes)
     return outcome
+
+
+def _snapshot_copy(container: Any) -> Copy:
+    """Copy the running container's submission.csv with the final copy's checks (any-time snapshots)."""
+    return lambda dest, notes: extract.fetch_file(
+        container, "/home/submission/submission.csv", dest, notes, extract.MAX_FILE_BYTES
+    )
 
 
 def _cell_label(cell: Cell) -> str:
@@ -570,7 +584,7 @@ def _redact(outcome: _Outcome, out: Path, secret: Secret) -> None:
 def _clear(out: Path) -> None:
     for name in ("submission.csv", "agent_output.log", "run.json", "infra_error.log", PROXY_LOG):
         (out / name).unlink(missing_ok=True)
-    for name in ("code", "logs"):
+    for name in ("code", "logs", SNAPSHOTS_DIR):
         if (out / name).is_symlink():
             (out / name).unlink()
         elif (out / name).exists():
