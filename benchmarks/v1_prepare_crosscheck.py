@@ -188,6 +188,8 @@ def table_diffs(a: pd.DataFrame, b: pd.DataFrame) -> list[str]:
     if list(a.columns) != list(b.columns):
         return [f"columns {list(a.columns)[:12]} (ours) vs {list(b.columns)[:12]} (v1)"]
     diffs = [f"{len(a)} rows (ours) vs {len(b)} (v1)"] if len(a) != len(b) else []
+    if not diffs and not a.astype(str).equals(b.astype(str)) and _rows(a) == _rows(b):
+        diffs = ["the same rows in another order"]
     n = min(len(a), len(b))
     left, right = a.iloc[:n].reset_index(drop=True), b.iloc[:n].reset_index(drop=True)
     for column in a.columns:
@@ -207,6 +209,11 @@ def table_diffs(a: pd.DataFrame, b: pd.DataFrame) -> list[str]:
 def _show(value: object) -> str:
     """Show a cell as a difference names it: text quoted, numbers plain."""
     return repr(value) if isinstance(value, str) else str(value)
+
+
+def _rows(frame: pd.DataFrame) -> list[tuple]:
+    """Return a table's rows as sorted tuples of text (to tell a reordering from other changes)."""
+    return sorted(map(tuple, frame.astype(str).to_numpy().tolist()))
 
 
 def compare_json(ours: bytes, v1: bytes, lines: bool = False) -> FileResult:

@@ -73,6 +73,9 @@ def test_csv_row_order_and_columns_matter() -> None:
     ours, v1 = b"id,v\n1,a\n2,b\n", b"id,v\n2,b\n1,a\n"
     result = crosscheck.compare_file("a.csv", ours, v1)
     assert result.status == "differs" and "row 0 column id: '1' (ours) vs '2' (v1)" in result.diffs
+    assert result.diffs[0] == "the same rows in another order"
+    changed = crosscheck.compare_file("a.csv", ours, b"id,v\n2,b\n1,c\n")
+    assert "the same rows in another order" not in changed.diffs
     extra = crosscheck.compare_file("a.csv", ours, b"id,v,extra\n1,a,x\n2,b,y\n")
     assert extra.status == "differs" and extra.diffs[0].startswith("columns ['id', 'v'] (ours)")
     short = crosscheck.compare_file("a.csv", ours, b"id,v\n1,a\n")
