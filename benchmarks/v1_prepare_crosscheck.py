@@ -56,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 
 from authoring.kaggle_standin import write_fixture_download  # noqa: E402
 from mlebench.data.prepare import prepare_competition  # noqa: E402
+from mlebench.data.tfrecord import decode_example, read_records  # noqa: E402
 from mlebench.spec.declarations import Competition, all_competition_ids, load_competition  # noqa: E402
 
 IDENTICAL, EQUAL, DIFFERS = "identical", "equal", "differs"
@@ -123,6 +124,8 @@ def compare_file(name: str, ours: bytes, v1: bytes) -> FileResult:
             return compare_json(ours, v1, lines=kind == "jsonl")
         if kind in ("zip", "tar", "7z"):
             return compare_archives(kind, ours, v1)
+        if kind == "tfrecord":
+            return compare_tfrecords(ours, v1)
     except Exception as exc:  # noqa: BLE001 - an unreadable file is a difference, named
         return FileResult(DIFFERS, f"cannot be read as {kind}", [f"{type(exc).__name__}: {str(exc)[:200]}"])
     return FileResult(DIFFERS, "bytes differ", [f"{len(ours)} bytes (ours) vs {len(v1)} (v1)"])
@@ -140,6 +143,7 @@ def file_kind(name: str) -> str:
         ((".zip",), "zip"),
         ((".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz"), "tar"),
         ((".7z",), "7z"),
+        ((".tfrec", ".tfrecord", ".tfrecords"), "tfrecord"),
     ):
         if lower.endswith(suffixes):
             return kind
@@ -300,6 +304,30 @@ def compare_archives(kind: str, ours: bytes, v1: bytes) -> FileResult:
     if diffs:
         return FileResult(DIFFERS, "members differ", diffs[:MAX_DIFFS])
     return FileResult(EQUAL, ", ".join(sorted({f"{kind} metadata", *reasons})))
+
+
+def compare_tfrecords(ours: bytes, v1: bytes) -> FileResult:
+    """Compare two TFRecord files record by record, as decoded tf.train.Example features."""
+    with tempfile.TemporaryDirectory(prefix="crosscheck-tfrec-") as tmp:
+        records = []
+        for side, data in (("ours", ours), ("v1", v1)):
+            path = Path(tmp) / side
+            path.write_bytes(data)
+            records.append([decode_example(r) for r in read_records(path)])
+    a, b = records
+    diffs = [f"{len(a)} records (ours) vs {len(b)} (v1)"] if len(a) != len(b) else []
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            only_ours, only_v1 = sorted(set(x) - set(y)), sorted(set(y) - set(x))
+            changed = sorted(k for k in set(x) & set(y) if x[k] != y[k])
+            diffs.append(
+                f"record {i}: features only in ours {only_ours}, only in v1 {only_v1}, other values {changed}"
+            )
+        if len(diffs) >= MAX_DIFFS:
+            break
+    if diffs:
+        return FileResult(DIFFERS, "records differ", diffs)
+    return FileResult(EQUAL, "TFRecord encoding")
 
 
 def compare_trees(ours: Path, v1: Path) -> dict[str, FileResult]:

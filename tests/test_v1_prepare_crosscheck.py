@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import py7zr
 
+from mlebench.data.tfrecord import bytes_feature, encode_example, int64_feature, write_records
 from mlebench.spec.declarations import KnownIssue, load_competition
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -182,3 +183,21 @@ def test_prepare_deviations_come_from_the_declaration() -> None:
     other = KnownIssue(summary="y", files=["public/train.csv"])
     comp = comp.model_copy(update={"known_issues": [issue, other]})
     assert crosscheck.deviation_globs(comp) == ["private/test.csv"]
+
+
+def test_tfrecords_compare_record_by_record(tmp_path: Path) -> None:
+    def records(name: str, with_target: bool) -> bytes:
+        examples = []
+        for i in range(3):
+            features = {"image_name": bytes_feature(f"img{i}".encode())}
+            if with_target:
+                features["target"] = int64_feature(i % 2)
+            examples.append(encode_example(features))
+        write_records(tmp_path / name, examples)
+        return (tmp_path / name).read_bytes()
+
+    ours, v1 = records("ours.tfrec", False), records("v1.tfrec", True)
+    result = crosscheck.compare_file("t.tfrec", ours, v1)
+    assert result.status == "differs"
+    assert result.diffs[0] == "record 0: features only in ours [], only in v1 ['target'], other values []"
+    assert crosscheck.compare_file("t.tfrec", v1, records("again.tfrec", True)).status == "identical"
