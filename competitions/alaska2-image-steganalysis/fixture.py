@@ -1,7 +1,8 @@
 """A small stand-in for Kaggle's alaska2-image-steganalysis download.
 
 Cover/<nnnnn>.jpg and, under the same names, the stego versions JMiPOD/, JUNIWARD/ and UERD/ (plus Kaggle's
-own Test/ and sample_submission.csv, which MLE-bench v1 does not use).
+own Test/ and sample_submission.csv, which MLE-bench v1 does not use). v1's prepare holds out 5,000 covers,
+so there are those and 80 more to train on; each image is 8x8 pixels.
 """
 
 import io
@@ -14,7 +15,7 @@ from PIL import Image
 from authoring.grading_inputs import GradingInputs, binary
 from mlebench.spec.declarations import Competition, RealSize
 
-SPLIT = {"test_size": 30}
+N_COVERS = 5_080
 FOLDERS = ["Cover", "JMiPOD", "JUNIWARD", "UERD"]
 
 
@@ -28,12 +29,12 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     """Write the small download into ``dest``."""
     for folder in FOLDERS + ["Test"]:
         (dest / folder).mkdir()
-    for n in range(1, 81):
-        cover = rng.integers(0, 256, size=(8, 8, 3), dtype=np.uint8)
-        for folder in FOLDERS:
-            noise = rng.integers(-1, 2, size=cover.shape) if folder != "Cover" else 0
-            pixels = np.clip(cover.astype(int) + noise, 0, 255).astype(np.uint8)
-            (dest / folder / f"{n:05d}.jpg").write_bytes(_jpeg(pixels))
+    covers = rng.integers(0, 256, size=(N_COVERS, 8, 8, 3)).astype(np.int16)
+    noise = rng.integers(-1, 2, size=(len(FOLDERS) - 1, *covers.shape)).astype(np.int16)
+    images = np.clip(np.concatenate([covers[None], covers[None] + noise]), 0, 255).astype(np.uint8)
+    for folder, pixels in zip(FOLDERS, images, strict=True):  # Cover, then each algorithm's stego image
+        for n, image in enumerate(pixels, start=1):
+            (dest / folder / f"{n:05d}.jpg").write_bytes(_jpeg(image))
     for n in range(1, 6):
         (dest / "Test" / f"{n:04d}.jpg").write_bytes(_jpeg(rng.integers(0, 256, (8, 8, 3), dtype=np.uint8)))
     pd.DataFrame({"Id": [f"{n:04d}.jpg" for n in range(1, 6)], "Label": 0.5}).to_csv(

@@ -2,7 +2,8 @@
 
 train.csv/test.csv, 16 train TFRecord files of tf.train.Example records (image, image_name, label-encoded
 metadata, diagnosis and target), DICOM stubs under train/ and test/, and JPEGs under jpeg/train/ and
-jpeg/test/.
+jpeg/test/. Files 00 and 06 hold 2,071 records each, as in the real download (v1's prepare reads its test
+images from the files named train00-2071.tfrec and train06-2071.tfrec); the others hold 14.
 """
 
 from pathlib import Path
@@ -15,7 +16,8 @@ from authoring.kaggle_standin import image_bytes
 from mlebench.data.tfrecord import bytes_feature, encode_example, int64_feature, write_records
 from mlebench.spec.declarations import Competition, RealSize
 
-N_FILES, PER_FILE = 16, 14
+N_FILES, PER_FILE, REAL_PER_FILE = 16, 14, 2071
+COUNTS = [REAL_PER_FILE if k in (0, 6) else PER_FILE for k in range(N_FILES)]
 METADATA_SITE = "anatom_site_general_challenge"
 SITES = ["torso", "lower extremity", "upper extremity", "head/neck", ""]
 
@@ -50,9 +52,9 @@ def _write_images(dest: Path, split: str, names: list[str], rng: np.random.Gener
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
     """Write the small download into ``dest``, all randomness from ``rng``."""
-    numbers = rng.choice(9_999_999, size=N_FILES * PER_FILE + 30, replace=False)
+    numbers = rng.choice(9_999_999, size=sum(COUNTS) + 30, replace=False)
     names = [f"ISIC_{i:07d}" for i in numbers]
-    train_names, test_names = names[: N_FILES * PER_FILE], names[N_FILES * PER_FILE :]
+    train_names, test_names = names[: sum(COUNTS)], names[sum(COUNTS) :]
     train = _metadata(rng, train_names)
     train["target"] = (rng.random(len(train)) < 0.3).astype(int)
     train["diagnosis"] = np.where(train["target"] == 1, "melanoma", "nevus")
@@ -66,8 +68,9 @@ def make_download(dest: Path, rng: np.random.Generator) -> None:
     _write_images(dest, "test", test_names, rng)
     (dest / "tfrecords").mkdir()
     rows = train.to_dict("records")
+    starts = np.cumsum([0, *COUNTS])
     for k in range(N_FILES):
-        chunk = rows[k * PER_FILE : (k + 1) * PER_FILE]
+        chunk = rows[starts[k] : starts[k + 1]]
         records = [
             encode_example(
                 {

@@ -1,7 +1,8 @@
 """A small stand-in for Kaggle's vinbigdata-chest-xray-abnormalities-detection download.
 
 train.csv has one row per box and radiologist (class 14, No finding, has empty boxes); train/*.dicom
-are tiny DICOM-shaped files (preamble, DICM magic, a few bytes), which prepare only copies.
+are tiny DICOM-shaped files (preamble, DICM magic, a few bytes), which prepare only copies. There are
+15,000 images, as in the real download: v1's prepare checks for exactly 13,500 train and 1,500 test images.
 """
 
 from pathlib import Path
@@ -13,12 +14,13 @@ from authoring.grading_inputs import GradingInputs
 from authoring.synthetic import ids
 from mlebench.spec.declarations import Competition, RealSize
 
+N_IMAGES = 15_000
 _CLASSES = ["Aortic enlargement", "Atelectasis", "Calcification", "Cardiomegaly", "Consolidation"]
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:
     """Write the small download into ``dest``, every random choice drawn from ``rng``."""
-    images = [rng.bytes(16).hex() for _ in range(300)]
+    images = [rng.bytes(16).hex() for _ in range(N_IMAGES)]
     rows = []
     for image_id in images:
         radiologists = rng.choice([f"R{i}" for i in range(1, 18)], size=3, replace=False)

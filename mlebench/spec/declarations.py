@@ -328,6 +328,12 @@ class KnownIssue(_Strict):
     changing v1's split) or ``flagged`` (kept for v1 compatibility; reports mark the competition's score).
     ``files`` are globs, relative to the prepared folder, of the public files that carry a flagged leak;
     the leak audit accepts findings there as known.
+
+    ``kind: prepare_deviation`` is a known difference between our prepared files and those v1's prepare
+    writes from the same raw files: ``files`` then names exactly the prepared files allowed to differ
+    (globs relative to the prepared folder, e.g. ``public/sample_submission.csv``,
+    ``private/answers.csv``), and ``summary`` says what differs and why (a fixed leak, a v1 bug, ...).
+    ``benchmarks/v1_prepare_crosscheck.py`` accepts differences there and nowhere else.
     """
 
     summary: str
