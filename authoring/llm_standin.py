@@ -1,4 +1,4 @@
-"""A model API without a model: a loopback server that speaks OpenAI's chat-completions protocol.
+r"""A model API without a model: a loopback server that speaks OpenAI's chat-completions protocol.
 
 Tests point any OpenAI-compatible client (the ``openai`` SDK, an agent's scaffold, the integrity judge) at
 :attr:`StandinLLM.base_url` and get scripted replies, with and without streaming, as text or tool calls.
@@ -9,9 +9,10 @@ Two ways to script replies:
   belongs to the conversation whose key appears in its system messages or its first user message (the
   longest key that appears wins); each request of that conversation gets the next turn, whatever history
   it sends, so a client that keeps the whole history (a tool loop) and one that asks afresh each time
-  (AIDE) are served alike. A turn is a string (the reply's text) or a dict with ``content`` (text or
-  None) and ``tool_calls``: a list of ``{"name": ..., "arguments": {...} | "json text"}``. Past the last
-  turn a conversation answers ``default``.
+  (AIDE) are served alike. A turn is a string (the reply's text), a dict with ``content`` (text or
+  None) and ``tool_calls`` (a list of ``{"name": ..., "arguments": {...} | "json text"}``), or a function
+  of the request's messages returning either (a reply that reads what it answers, e.g. a review quoting
+  the metric a script printed). Past the last turn a conversation answers ``default``.
 - ``script`` (when no conversation matches): a function of the request's messages returning the reply's
   text, or a list of ``(regex, reply)`` rules tried in order against the concatenated message contents
   (the first match wins, else ``default``).
@@ -25,7 +26,7 @@ makes the next N requests answer HTTP 500, to exercise retries. ``host`` is the 
 Usage: every non-streamed reply carries ``usage``, and a streamed one ends with a usage chunk when the
 request sets ``stream_options.include_usage`` (OpenAI's protocol). Tokens are counted honestly from the
 text, not with a model tokenizer: a token is a run of word characters or one other non-space character
-(regex ``\\w+|[^\\w\\s]``). ``prompt_tokens`` counts every message's text content, the names and arguments
+(regex ``\w+|[^\w\s]``). ``prompt_tokens`` counts every message's text content, the names and arguments
 of the tool calls it carries and its ``tool_call_id``, plus the JSON of the request's ``tools``;
 ``completion_tokens`` counts the reply's content and its tool calls' names and arguments.
 
@@ -53,7 +54,7 @@ from urllib.parse import urlsplit
 __all__ = ["Script", "StandinLLM", "Turn", "count_tokens"]
 
 Script = Callable[[list[dict[str, Any]]], str] | list[tuple[str, str]]
-Turn = str | dict[str, Any]
+Turn = str | dict[str, Any] | Callable[[list[dict[str, Any]]], "str | dict[str, Any]"]
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _PIECE_TOKENS = 4  # tokens per streamed content or arguments delta
 
@@ -133,7 +134,7 @@ class StandinLLM:
                 self._next_turn[key] = index + 1
             turns = self.conversations[key]
             turn = turns[index] if index < len(turns) else self.default
-            return _message(turn, index), key, index
+            return _message(turn(messages) if callable(turn) else turn, index), key, index
         if callable(self.script):
             return _message(self.script(messages), 0), None, None
         text = "\n".join(_text(m.get("content")) for m in messages)
@@ -151,7 +152,7 @@ class StandinLLM:
 
 
 def _text(content: Any) -> str:
-    """The text of a message's content: a string, or the text parts of a list of content parts."""
+    """Return the text of a message's content: a string, or the text parts of a list of content parts."""
     if content is None:
         return ""
     if isinstance(content, list):
@@ -159,8 +160,8 @@ def _text(content: Any) -> str:
     return str(content)
 
 
-def _message(turn: Turn, index: int) -> dict[str, Any]:
-    """An assistant message (OpenAI's shape) from a scripted turn."""
+def _message(turn: str | dict[str, Any], index: int) -> dict[str, Any]:
+    """Return an assistant message (OpenAI's shape) for a scripted turn."""
     if isinstance(turn, str):
         return {"role": "assistant", "content": turn}
     calls = []
@@ -247,7 +248,11 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(500, "scripted failure")
         message, key, index = self.standin.reply(messages)
         prompt, completion = _prompt_tokens(request), _completion_tokens(message)
-        usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+        usage = {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "total_tokens": prompt + completion,
+        }
         with self.standin._lock:
             self.standin.served.append({"conversation": key, "turn": index, "usage": usage})
             number = len(self.standin.served)
@@ -283,7 +288,9 @@ class _Handler(BaseHTTPRequestHandler):
         for n, call in enumerate(message.get("tool_calls") or []):
             function = call["function"]
             first = {"index": n, "id": call["id"], "type": "function"}
-            self._event(chunk({"tool_calls": [{**first, "function": {"name": function["name"], "arguments": ""}}]}))
+            self._event(
+                chunk({"tool_calls": [{**first, "function": {"name": function["name"], "arguments": ""}}]})
+            )
             for piece in _pieces(function["arguments"]):
                 self._event(chunk({"tool_calls": [{"index": n, "function": {"arguments": piece}}]}))
         self._event(chunk({}, finish))

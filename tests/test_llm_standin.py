@@ -1,4 +1,4 @@
-"""The LLM stand-in through the real ``openai`` SDK: plain and streamed replies, tool calls, usage, scripts."""
+"""The LLM stand-in through the real ``openai`` SDK: plain and streamed replies, tool calls, usage."""
 
 from __future__ import annotations
 
@@ -27,7 +27,10 @@ TOOLS = [
 CODE = "import pandas as pd\nprint(pd.read_csv('train.csv').shape)  # «rows», cols\n"
 SCRIPT = {
     "titanic-lite": [
-        {"content": "Writing the solution.", "tool_calls": [{"name": "write_file", "arguments": {"path": "a.py", "content": CODE}}]},
+        {
+            "content": "Writing the solution.",
+            "tool_calls": [{"name": "write_file", "arguments": {"path": "a.py", "content": CODE}}],
+        },
         "All done: the submission is written.",
     ],
     "titanic": ["the shorter key loses to the longer one"],
@@ -36,7 +39,7 @@ SCRIPT = {
 
 @pytest.fixture(autouse=True)
 def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The session's Kaggle stand-in sets HTTP_PROXY; the LLM stand-in is on loopback."""
+    """Clear the proxy the session's Kaggle stand-in sets: the LLM stand-in is on loopback."""
     for var in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"):
         monkeypatch.delenv(var, raising=False)
 
@@ -161,7 +164,7 @@ def test_a_wrong_key_is_refused_and_scripted_failures_are_retried(llm: StandinLL
 def test_it_binds_the_host_it_is_given() -> None:
     with StandinLLM(host="0.0.0.0") as llm:
         assert llm.base_url == f"http://0.0.0.0:{llm.port}/v1"
-        reply = openai.OpenAI(base_url=f"http://127.0.0.1:{llm.port}/v1", api_key="x").chat.completions.create(
-            model="m", messages=[{"role": "user", "content": "hi"}]
-        )
+        reply = openai.OpenAI(
+            base_url=f"http://127.0.0.1:{llm.port}/v1", api_key="x"
+        ).chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}])
         assert reply.choices[0].message.content == llm.default

@@ -44,6 +44,14 @@ class Disclosures(_Strict):
     web_search: bool
 
 
+class Prices(_Strict):
+    """What a model's tokens cost: per 1,000 prompt and per 1,000 completion tokens, in ``currency``."""
+
+    prompt_per_1k: float = Field(ge=0)
+    completion_per_1k: float = Field(ge=0)
+    currency: str = "USD"
+
+
 class AgentConfig(_Strict):
     """One agent: its folder (main.py, requirements.txt, Dockerfile), the command that starts it, its options.
 
@@ -51,6 +59,8 @@ class AgentConfig(_Strict):
     all) or ``egress`` (the engine's default bridge, e.g. for an LLM API). It is recorded in the lineage.
     ``disclosures`` is what the agent declares (:class:`Disclosures`): required of every agent a plan
     holds (:class:`Plan`), optional here only so a test can build a bare config to run.
+    ``prices`` (optional, :class:`Prices`) prices the tokens the agent's usage file reports: run.json's
+    ``usage.cost`` (:mod:`mlebench.reporting.usage`).
     """
 
     path: str
@@ -58,12 +68,15 @@ class AgentConfig(_Strict):
     kwargs: dict[str, Any] = {}
     network: Literal["none", "egress"] = "none"
     disclosures: Disclosures | None = None
+    prices: Prices | None = None
 
     @model_serializer(mode="wrap")
     def _without_undeclared(self, handler: Any) -> dict[str, Any]:
         data = handler(self)
         if self.disclosures is None:
             data.pop("disclosures", None)
+        if self.prices is None:
+            data.pop("prices", None)
         return data
 
 
@@ -138,6 +151,8 @@ class TextSettings(_Strict):
         if self.source == "mlebench" and not self.checkout:
             raise ValueError("descriptions.source 'mlebench' needs descriptions.checkout: a v1 checkout")
         return self
+
+
 class DataSettings(_Strict):
     """Where the grade stage reads the private answers.
 
