@@ -168,3 +168,15 @@ def test_it_binds_the_host_it_is_given() -> None:
             base_url=f"http://127.0.0.1:{llm.port}/v1", api_key="x"
         ).chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}])
         assert reply.choices[0].message.content == llm.default
+
+
+def test_a_turn_may_be_a_function_of_the_request() -> None:
+    def review(messages: list[dict]) -> dict:
+        metric = float(messages[0]["content"].rsplit(":", 1)[1])
+        return {"content": None, "tool_calls": [{"name": "submit_review", "arguments": {"metric": metric}}]}
+
+    with StandinLLM(conversations={"comp-x": [review]}) as llm:
+        client = openai.OpenAI(base_url=llm.base_url, api_key="x", max_retries=0)
+        messages = [{"role": "system", "content": "comp-x printed validation accuracy: 0.8125"}]
+        reply = client.chat.completions.create(model="m", messages=messages)
+    assert json.loads(reply.choices[0].message.tool_calls[0].function.arguments) == {"metric": 0.8125}
