@@ -3,8 +3,10 @@
 The stand-in (authoring/llm_standin.py) replays a scripted conversation per competition
 (tests/llm_conversations.py) that hands each agent the solution in tests/agents/llm_scripts. Each run goes
 through the run stage's own path (:func:`mlebench.execution.runners.run_cell`: the Docker runner, then the
-usage file into run.json), is graded, and is aggregated into the report. The agents reach the stand-in over
-the network policy ``egress`` on the Docker bridge's gateway address.
+usage file into run.json), is graded, and is aggregated into the report. The stand-in listens on the Docker
+bridge's gateway address. Where the network policy ``llm`` exists (``AgentConfig.network``), the agents
+reach it through the egress proxy, with it as the only endpoint and the key passed by ``api_key_env`` (the
+stand-in refuses other keys); otherwise over ``egress`` without a key.
 """
 
 # ruff: noqa: F811 - fixtures are imported from container_fixtures and then named as test parameters
@@ -19,7 +21,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from cells import cell
@@ -37,6 +39,8 @@ pytestmark = pytest.mark.docker
 
 HW = Hardware(name="llm-test", cpus=1, memory="1g", shm_size="64m", pids=256, gpus=0, time_limit_secs=600)
 PRICES = Prices(prompt_per_1k=0.15, completion_per_1k=0.6)
+POLICY = "llm" if "llm" in get_args(AgentConfig.model_fields["network"].annotation) else "egress"
+KEY_ENV, KEY = "MLEBENCH_TEST_LLM_KEY", "sk-standin-5f0c9a7e"
 AGENTS = {
     "toolcall": (toolcall_turns, {"model": "standin-toolcall", "temperature": 0.2, "max_steps": 8}),
     "aide": (
@@ -80,16 +84,25 @@ def llm_cell(
             turns, kwargs = AGENTS[agent]
             prepared = prepare_once(competition_id)
             out = tmp_path_factory.mktemp(f"{agent}-{competition_id}")
-            with StandinLLM(conversations={competition_id: turns(competition_id)}, host=gateway) as llm:
+            conversation = {competition_id: turns(competition_id)}
+            key = KEY if POLICY == "llm" else None
+            with StandinLLM(conversations=conversation, host=gateway, key=key) as llm:
+                policy: dict[str, Any] = {"network": POLICY}
+                if POLICY == "llm":
+                    policy.update(endpoints=[f"{gateway}:{llm.port}"], api_key_env=KEY_ENV)
                 config = AgentConfig(
                     path=f"agents/{agent}",
                     command=["python", "main.py"],
-                    kwargs={**kwargs, "base_url": llm.base_url},
-                    network="egress",
+                    kwargs={**kwargs, "base_url": llm.base_url, "api_key_env": KEY_ENV},
                     prices=PRICES,
+                    **policy,
                 )
                 c = cell(competition_id, agent, config, HW, 0, prepared.public, out, ROOT, prepared.private)
-                run_cell(c, "docker", settings)
+                os.environ[KEY_ENV] = KEY
+                try:
+                    run_cell(c, "docker", settings)
+                finally:
+                    del os.environ[KEY_ENV]
             record = grade_cell(c, grader="host").to_json()
             done[(agent, competition_id)] = LLMRun(
                 llm, json.loads((out / "run.json").read_text()), record, out
@@ -162,6 +175,16 @@ def test_aide_kwargs_reach_aide_and_its_review_is_a_function_call(llm_cell) -> N
     assert len(journal["nodes"]) == 2  # steps: 2
     printed = result.llm.served[3]
     assert printed["conversation"] == "titanic-lite"
+
+
+def test_the_key_reached_the_standin_and_is_in_no_output_file(llm_cell) -> None:
+    if POLICY != "llm":
+        pytest.skip("the network policy llm (and api_key_env) is not in this checkout yet")
+    for agent in AGENTS:
+        result = llm_cell(agent, "titanic-lite")
+        assert result.llm.requests and result.run["network"] == "llm"
+        leaked = [p for p in result.out.rglob("*") if p.is_file() and KEY.encode() in p.read_bytes()]
+        assert leaked == [] and KEY not in json.dumps(result.grade)
 
 
 def test_the_report_sums_usage_per_agent(llm_cell) -> None:
