@@ -67,3 +67,66 @@ def test_unknown_runner_names_the_key() -> None:
         resolve({**GOOD, "runner": "k8s"})
     with pytest.raises(ConfigError, match="runner"):
         get_runner("k8s", DockerSettings())
+
+
+def _with_agent(**fields: object) -> dict:
+    return {**GOOD, "agent": {"dummy": {**GOOD["agent"]["dummy"], **fields}}}
+
+
+def test_llm_needs_endpoints_and_only_llm_takes_them() -> None:
+    plan = validate_plan(
+        _with_agent(network="llm", endpoints=["172.17.0.1:8000", "api.example.com:443"]), "p"
+    )
+    assert plan.agent["dummy"].endpoints == ["172.17.0.1:8000", "api.example.com:443"]
+    with pytest.raises(ConfigError, match=r"agent\.dummy.*network 'llm' needs `endpoints"):
+        validate_plan(_with_agent(network="llm"), "params.yaml")
+    for network in ("none", "egress"):
+        with pytest.raises(ConfigError, match=rf"agent\.dummy.*only applies to network 'llm'.*{network}"):
+            validate_plan(_with_agent(network=network, endpoints=["a.example:443"]), "params.yaml")
+    with pytest.raises(ConfigError, match="network"):
+        validate_plan(_with_agent(network="anywhere"), "params.yaml")
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "problem"),
+    [
+        ("api.example.com", "expected host:port"),
+        (":443", "expected host:port"),
+        ("api.example.com:0", "port"),
+        ("api.example.com:65536", "port"),
+        ("api.example.com:https", "port"),
+        ("1.2.3.256:443", "not an IPv4 address"),
+        ("[2001:db8::1]:443", "IPv6"),
+        ("bad_name.example:443", "not a DNS name"),
+        ("a..b:443", "not a DNS name"),
+        ("all\nhttp_access allow all:443", "not a DNS name"),  # nothing can reach the proxy's config
+        ("x:443 dstdomain .", "port"),
+    ],
+)
+def test_bad_endpoints_are_refused_with_the_problem(endpoint: str, problem: str) -> None:
+    with pytest.raises(ConfigError, match=problem):
+        validate_plan(_with_agent(network="llm", endpoints=[endpoint]), "params.yaml")
+
+
+def test_api_key_env_is_a_variable_name_the_runner_does_not_set() -> None:
+    assert validate_plan(_with_agent(api_key_env="OPENAI_API_KEY"), "p").agent["dummy"].api_key_env == (
+        "OPENAI_API_KEY"
+    )
+    for bad, problem in (
+        ("1KEY", "not an environment variable name"),
+        ("A-B", "not an environment"),
+        ("HTTPS_PROXY", "the runner sets"),
+        ("path", "the runner sets"),
+    ):
+        with pytest.raises(ConfigError, match=problem):
+            validate_plan(_with_agent(api_key_env=bad), "params.yaml")
+
+
+def test_new_agent_fields_serialise_only_when_set() -> None:
+    """Agents without endpoints or a key keep the params (and so the DVC hashes) they had."""
+    plain = validate_plan(GOOD, "p").agent["dummy"].model_dump()
+    assert set(plain) == {"path", "command", "kwargs", "network", "disclosures"}
+    llm = validate_plan(_with_agent(network="llm", endpoints=["h.example:443"], api_key_env="K_EY"), "p")
+    dumped = llm.agent["dummy"].model_dump()
+    assert dumped["endpoints"] == ["h.example:443"] and dumped["api_key_env"] == "K_EY"
+    assert validate_plan({**GOOD, "agent": {"dummy": dumped}}, "p").agent["dummy"].model_dump() == dumped

@@ -362,6 +362,27 @@ def test_answer_only_columns_are_required_in_the_answers_and_may_be_public_featu
         prepare_competition(lacking, raw, tmp_path / "bad", folder=folder)
 
 
+def test_a_sample_may_carry_unread_columns_only_where_the_grader_drops_them(tmp_path: Path) -> None:
+    """v1's facebook sample keeps Title and Body before Tags; its grader reads Id and Tags alone."""
+    comp, folder, raw = _toy(
+        tmp_path,
+        GOOD_BODY.replace('{"id": [3, 4], "y": [0, 0]}', '{"id": [3, 4], "x": [0.1, 0.2], "y": [0, 0]}'),
+    )
+    with pytest.raises(DataError, match=r"has columns \['id', 'x', 'y'\]; expected \['id', 'y'\]$"):
+        prepare_competition(comp, raw, tmp_path / "strict", folder=folder)
+    ignoring = comp.model_copy(
+        update={"submission": comp.submission.model_copy(update={"extra_columns": "ignore"})}
+    )
+    prepare_competition(ignoring, raw, tmp_path / "ok", folder=folder)
+    swapped = GOOD_BODY.replace('{"id": [3, 4], "y": [0, 0]}', '{"y": [0, 0], "id": [3, 4]}')
+    comp, folder, raw = _toy(tmp_path / "swapped", swapped)
+    ignoring = comp.model_copy(
+        update={"submission": comp.submission.model_copy(update={"extra_columns": "ignore"})}
+    )
+    with pytest.raises(DataError, match=r"expected \['id', 'y'\] in this order, others allowed"):
+        prepare_competition(ignoring, raw, tmp_path / "bad", folder=folder)
+
+
 def test_answer_columns_may_not_repeat_submission_columns() -> None:
     with pytest.raises(ValueError, match="answer_columns"):
         Submission(id_column="id", columns=["id", "y"], answer_columns=["y"])

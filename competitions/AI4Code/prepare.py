@@ -3,7 +3,8 @@
 v1 shuffles the rows of train_ancestors.csv (sample(frac=1, random_state=0)), walks the ancestor_id groups
 in order of first appearance and puts a whole group into test while it fits in the remaining budget of
 20,000 notebooks, so forks of one ancestor never straddle the split. The notebook JSON files are copied
-unchanged into train/ or test/; train_orders.csv and train_ancestors.csv lose the test ids; the answers are
+unchanged into train/ or test/; train_orders.csv (in its own order) and train_ancestors.csv (in the
+shuffled order, as v1 writes the frame it shuffled) lose the test ids; the answers are
 test_orders.csv (id, cell_order); the sample submission's cell_order is each test notebook's stored key
 order.
 """
@@ -18,8 +19,7 @@ from mlebench.spec.declarations import Competition
 from mlebench.spec.errors import DataError
 
 
-def _test_ids(ancestors: pd.DataFrame, size: int, seed: int) -> set[str]:
-    shuffled = ancestors.sample(frac=1, random_state=seed)
+def _test_ids(shuffled: pd.DataFrame, size: int) -> set[str]:
     chosen: list[str] = []
     for _, group in shuffled.groupby("ancestor_id", sort=False):
         if len(chosen) + len(group) <= size:
@@ -33,7 +33,8 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     """Prepare ``raw`` into ``public`` and ``private`` as MLE-bench v1 does."""
     ancestors = pd.read_csv(raw / "train_ancestors.csv", dtype=str, keep_default_na=False)
     orders = pd.read_csv(raw / "train_orders.csv", dtype=str, keep_default_na=False)
-    in_test = _test_ids(ancestors, comp.split.test_size, comp.split.seed)
+    ancestors = ancestors.sample(frac=1, random_state=comp.split.seed)
+    in_test = _test_ids(ancestors, comp.split.test_size)
     test_orders = orders[orders["id"].isin(in_test)]
     write_csv(orders[~orders["id"].isin(in_test)], public / "train_orders.csv")
     write_csv(ancestors[~ancestors["id"].isin(in_test)], public / "train_ancestors.csv")

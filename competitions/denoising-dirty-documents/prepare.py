@@ -2,7 +2,8 @@
 
 train.zip and train_cleaned.zip are extracted into public/; the test pages move to public/test/ and their
 cleaned versions leave public. private/answers.csv has one row per test pixel, id = {stem}_{row}_{col}
-(1-based) and value = cleaned gray level / 255; public/sampleSubmission.csv has the same ids, value 1.
+(1-based) and value = cleaned gray level / 255, the test pages in file-name order;
+public/sampleSubmission.csv has the same ids, value 1.
 """
 
 import shutil
@@ -33,7 +34,7 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     _, test = train_test_split(pages, test_size=size, random_state=comp.split.seed)
     (public / "test").mkdir()
     answers = []
-    for page in test:
+    for page in sorted(test):
         shutil.move(page, public / "test" / page.name)
         cleaned = public / "train_cleaned" / page.name
         answers.append(_pixels(cleaned))

@@ -1,7 +1,8 @@
 """facebook-recruiting-iii-keyword-extraction: v1 splits the rows of Train.csv (TTS 0.1, seed 0).
 
-public: train.csv, test.csv (without Tags), sample_submission.csv (every Tags = "javascript c# python php
-java"); private: test.csv (with Tags). Rows keep train_test_split's shuffled order, as in v1.
+public: train.csv, test.csv (without Tags), sample_submission.csv (the test rows, Id, Title and Body, with
+every Tags = "javascript c# python php java"; the grader reads only Id and Tags); private: test.csv (with
+Tags). Rows keep train_test_split's shuffled order, as in v1.
 
 Train.csv is several GB, so this runs out of core: one pass counts the rows, train_test_split permutes
 their positions, a second pass scatters the rows into buckets of output positions, and each bucket is
@@ -71,5 +72,5 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
             header = first == 0
             part.to_csv(private / "test.csv", index=False, mode="a", header=header)
             part.drop(columns=["Tags"]).to_csv(public / "test.csv", index=False, mode="a", header=header)
-            sample = part[["Id"]].assign(Tags=SAMPLE_TAGS)
+            sample = part.drop(columns=["Tags"]).assign(Tags=SAMPLE_TAGS)
             sample.to_csv(public / "sample_submission.csv", index=False, mode="a", header=header)

@@ -3,13 +3,14 @@
 train_test_split over the records of train_metadata.json, test_size = the number of validation records,
 random_state = 0. public: train/<record_id>/ (bands and masks), test/<record_id>/ (the nine bands only),
 train_metadata.json (new train records), validation/ and validation_metadata.json (as-is, with masks),
-sample_submission.csv (encoded_pixels randomly "1 3 10 5" or "-", seeded; v1's also has height and
-width, which our layout keeps out of the sample). private: answers.csv with
-record_id, the column-major 1-based run-length encoding of human_pixel_masks ("-" when empty), and the
-height and width of band_08.
+sample_submission.csv (the answers' columns, encoded_pixels replaced by "1 3 10 5" or "-", one
+``random.choice`` per row from Python's generator seeded with the split seed, as v1 draws them; the grader
+ignores its height and width). private: answers.csv with record_id, the column-major 1-based run-length
+encoding of human_pixel_masks ("-" when empty), and the height and width of band_08.
 """
 
 import json
+import random
 import shutil
 from pathlib import Path
 
@@ -55,6 +56,6 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     shutil.copytree(raw / "validation", public / "validation")
     answers = pd.DataFrame([_answer(raw / "train" / record["record_id"]) for record in test])
     answers.to_csv(private / "answers.csv", index=False)
-    rng = np.random.default_rng(comp.split.seed)
-    sample = answers[["record_id"]].assign(encoded_pixels=rng.choice(["1 3 10 5", "-"], size=len(answers)))
+    draw = random.Random(comp.split.seed)
+    sample = answers.assign(encoded_pixels=[draw.choice(["1 3 10 5", "-"]) for _ in range(len(answers))])
     sample.to_csv(public / "sample_submission.csv", index=False)

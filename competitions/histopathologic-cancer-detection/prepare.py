@@ -2,7 +2,8 @@
 
 v1 holds out the share of Kaggle's test set in all of Kaggle's images (test / (train + test), counting
 Kaggle's test/*.tif) from train_labels.csv with train_test_split(random_state=0); the held-out patches are
-copied to public/test/ and Kaggle's own test images are not used.
+copied to public/test/ and Kaggle's own test images are not used. Both sides keep train_labels.csv's row
+order (v1 selects their rows by id), and so do the answers and the sample submission.
 """
 
 import shutil
@@ -26,7 +27,9 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     labels = pd.read_csv(raw / "train_labels.csv")
     n_kaggle_test = sum(1 for _ in (raw / "test").glob("*.tif"))
     ratio = n_kaggle_test / (len(labels) + n_kaggle_test)
-    train, test = train_test_split(labels, test_size=ratio, random_state=comp.split.seed)
+    train, test = (
+        side.sort_index() for side in train_test_split(labels, test_size=ratio, random_state=comp.split.seed)
+    )
     write_csv(train, public / "train_labels.csv")
     write_csv(test, private / comp.submission.answers)
     write_csv(test[["id"]].assign(label=0), public / "sample_submission.csv")

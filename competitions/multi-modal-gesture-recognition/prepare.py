@@ -3,7 +3,8 @@
 The test ids are the last 4 digits of each ``SampleNNNNN.zip`` in ``training4.tar.gz``, which is published
 unchanged as ``test.tar.gz`` (its ``_data.mat`` files still hold the labels, as in v1). ``training.csv``
 loses the test rows, which become the answers; ``randomPredictions.csv`` is the sample submission, a
-seeded random permutation of the 20 gestures per test id. Every other archive is copied as it is.
+random order of the 20 gestures per test id: ``sample(range(1, 21), 20)`` from Python's generator seeded
+with the split seed, drawn in test-id order, as v1 does. Every other archive is copied as it is.
 """
 
 import random
@@ -48,11 +49,8 @@ def archive_ids(archive: Path) -> list[str]:
 
 
 def random_predictions(test_ids: list[str], seed: int) -> pd.DataFrame:
-    """One random order of gestures 1..20 per test id, from ``random.Random(seed)``."""
+    """One random order of gestures 1..20 per test id, each ``sample`` of ``random.Random(seed)``."""
     rng = random.Random(seed)
-    sequences = []
-    for _ in test_ids:
-        gestures = list(range(1, GESTURES + 1))
-        rng.shuffle(gestures)
-        sequences.append(" ".join(map(str, gestures)))
+    gestures = range(1, GESTURES + 1)
+    sequences = [" ".join(map(str, rng.sample(gestures, GESTURES))) for _ in test_ids]
     return pd.DataFrame({"Id": test_ids, "Sequence": sequences})

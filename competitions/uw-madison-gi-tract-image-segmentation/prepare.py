@@ -4,7 +4,8 @@ v1 splits the unique cases (order of appearance) with TTS(0.1, seed 42); those c
 A training case scanned on more than 4 days also gives its days after the 4th (by day number) to test.
 Public: train.csv (id, class, segmentation), test.csv (id, class), the scan folders under train/ and
 test/ (``<case>/<case>_<day>/scans``), sample_submission.csv (predicted ``1 1 5 2``). Private: test.csv
-(id, class, predicted = segmentation, image_width, image_height), the sizes read from the scan file names.
+(id, class, predicted = segmentation, image_width, image_height), the sizes read from the scan file names
+and written as floats (``266.0``): v1 fills them into a new column cell by cell, which pandas makes float.
 """
 
 import re
@@ -44,7 +45,8 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     sizes = _sizes(public / "test")
     answers = test.rename(columns={"segmentation": "predicted"})
     answers = answers.assign(
-        image_width=[sizes[i][0] for i in answers["id"]], image_height=[sizes[i][1] for i in answers["id"]]
+        image_width=[float(sizes[i][0]) for i in answers["id"]],
+        image_height=[float(sizes[i][1]) for i in answers["id"]],
     )
     answers.to_csv(private / comp.submission.answers, index=False)
 

@@ -7,7 +7,7 @@ import pandas as pd
 
 from .._cells import as_text
 from ..rle import Runs, parse_rles
-from ._tables import check_variant, tables
+from ._tables import check_variant, floats, tables
 from .dice_rle import _overlap
 
 DICE_WEIGHT, HAUSDORFF_WEIGHT = 0.4, 0.6
@@ -65,8 +65,7 @@ def dice_hausdorff(
     """
     check_variant(variant)
     y_true, y_pred = tables(y_true, y_pred)
-    heights = y_true[height_column].astype(int).to_numpy()
-    widths = y_true[width_column].astype(int).to_numpy()
+    heights, widths = _lengths(y_true, height_column), _lengths(y_true, width_column)
     ids = y_true[id_column].astype(str).to_numpy()
     true_runs = _runs(y_true[mask_column].to_numpy(dtype=object), heights * widths, "y_true")
     if variant == "v1":
@@ -88,6 +87,17 @@ def dice_hausdorff(
         [_hausdorff(t, p, shape, grid) for t, p, shape in zip(true_vox, pred_vox, shapes, strict=True)]
     )
     return float(DICE_WEIGHT * dice + HAUSDORFF_WEIGHT * (1 - hausdorff))
+
+
+def _lengths(frame: pd.DataFrame, column: str) -> np.ndarray:
+    """Return an image-size column as integers (v1's answers write ``266.0``, other tables ``266``)."""
+    values = floats(frame, column)
+    bad = ~(np.isfinite(values) & (values > 0) & (values == np.round(values)))
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        value = frame[column].iloc[row]
+        raise ValueError(f"y_true row {row}: {column} {value!r} is not a positive whole number")
+    return values.astype(np.int64)
 
 
 def _runs(rles: np.ndarray, sizes: np.ndarray, name: str, *, clip: bool = False) -> Runs:

@@ -8,7 +8,9 @@ the same raw files always give the same bytes.
 Layout checked after every prepare:
 
 - ``public/description.md`` exists, and so does the sample submission (``submission.sample``);
-- the sample has exactly ``submission.columns``; the answers (``private/<submission.answers>``) have those
+- the sample has exactly ``submission.columns`` (where the grader drops the columns it does not read,
+  ``submission.extra_columns: ignore``, it may hold others among them, as v1's contrails and facebook
+  samples do); the answers (``private/<submission.answers>``) have those
   and ``submission.answer_columns`` (and may keep more, as v1's held-out rows do), where a column the
   grader derives (``submission.derived_columns``) is held under the name it is copied from;
 - both list the same ids, each once (``match: occurrence``: as many times; ``position``: in the same order;
@@ -30,7 +32,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -116,7 +118,14 @@ def check_layout(comp: Competition, public: Path, private: Path) -> list[str]:
     """Every way ``public``/``private`` break the layout in this module's docstring (empty when fine)."""
     spec = comp.submission
     problems = [] if (public / "description.md").is_file() else ["public/description.md is missing"]
-    sample = _read_checked(spec.sample_path(public, private), spec.sample, spec.columns, problems, spec)
+    sample = _read_checked(
+        spec.sample_path(public, private),
+        spec.sample,
+        spec.columns,
+        problems,
+        spec,
+        exact="among" if spec.extra_columns == "ignore" else True,
+    )
     answers_label = f"private/{spec.answers}"
     answers = _read_checked(
         private / spec.answers, answers_label, spec.answers_file_layout, problems, spec, exact=False
@@ -229,14 +238,27 @@ def write_png(array: np.ndarray, path: Path) -> None:
 
 
 def _read_checked(
-    path: Path, label: str, columns: list[str], problems: list[str], spec: Submission, *, exact: bool = True
+    path: Path,
+    label: str,
+    columns: list[str],
+    problems: list[str],
+    spec: Submission,
+    *,
+    exact: bool | Literal["among"] = True,
 ) -> pd.DataFrame | None:
+    """Read ``path`` as text, noting in ``problems`` what is wrong with it.
+
+    ``exact``: its columns must be ``columns`` (``among``: those in that order, others allowed between
+    them; ``False``: at least those).
+    """
     if not path.is_file():
         problems.append(f"{label} is missing")
         return None
     frame = read_csv_text(path)
-    if exact and list(frame.columns) != columns:
-        problems.append(f"{label} has columns {list(frame.columns)}; expected {columns}")
+    found = [c for c in frame.columns if c in columns] if exact == "among" else list(frame.columns)
+    if exact and found != columns:
+        more = " in this order, others allowed" if exact == "among" else ""
+        problems.append(f"{label} has columns {list(frame.columns)}; expected {columns}{more}")
         return None
     lacking = [c for c in columns if c not in frame.columns]
     if lacking:

@@ -47,7 +47,11 @@ def held_out_count(n: int, split: Split) -> int:
 
 
 def split_frame(df: pd.DataFrame, split: Split) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Split ``df`` into ``(train, test)`` as ``split`` declares; both keep ``df``'s row order and index."""
+    """Split ``df`` into ``(train, test)`` as ``split`` declares, keeping ``df``'s index.
+
+    Both keep ``df``'s row order, except under ``train_test_split``: its rows come in scikit-learn's
+    shuffled order, which is what v1 writes wherever it saves the split frames unsorted.
+    """
     rng = np.random.default_rng(split.seed)
     if split.method == "train_test_split":
         return _sklearn_split(df, split)

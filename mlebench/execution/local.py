@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from mlebench.execution.secrets import agent_secret, redact_run
 from mlebench.reporting.records import RunRecord
 from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError
@@ -73,6 +74,7 @@ def run_local(cell: Cell) -> RunRecord:
         raise ConfigError(
             f"{cell.public} is missing: run `dvc repro` for the prepare stage of {cell.competition_id}"
         )
+    secret = agent_secret(agent, cell.agent)
     out = cell.run_dir
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f"mlebench-{cell.competition_id}-") as tmp:
@@ -85,6 +87,8 @@ def run_local(cell: Cell) -> RunRecord:
         shutil.copytree(agent_dir, dirs["agent"], ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         shutil.copy(instructions_file(cell), home / "instructions.txt")
         env = agent_env(cell, home, dirs)
+        if secret is not None:
+            env.update(secret.env())
         command = [sys.executable if part == "python" else part for part in agent.command]
         started, t0 = utc_now(), time.monotonic()
         status, code = _supervise(
@@ -96,6 +100,8 @@ def run_local(cell: Cell) -> RunRecord:
         exists = _copy_file_out(dirs["submission"] / "submission.csv", out / "submission.csv", notes)
         _copy_tree_out(dirs["code"], out / "code", notes)
         _copy_tree_out(dirs["logs"], out / "logs", notes)
+    if secret is not None:
+        notes = redact_run(out, secret, notes)
     return RunRecord(
         competition_id=cell.competition_id,
         agent=cell.agent,

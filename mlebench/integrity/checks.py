@@ -59,8 +59,8 @@ class Context:
 
     @property
     def egress(self) -> bool:
-        """Whether the agent's network policy lets it reach other hosts."""
-        return self.agent.network == "egress"
+        """Whether the agent's network policy lets it reach other hosts (everywhere, or its endpoints)."""
+        return self.agent.network in ("egress", "llm")
 
     @property
     def models_allowed(self) -> bool:

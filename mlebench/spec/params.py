@@ -7,6 +7,7 @@ instead of escaping DVC's tracking.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -56,7 +57,13 @@ class AgentConfig(_Strict):
     """One agent: its folder (main.py, requirements.txt, Dockerfile), the command that starts it, its options.
 
     ``network`` is what the Docker runner gives the agent's container: ``none`` (the default: no network at
-    all) or ``egress`` (the engine's default bridge, e.g. for an LLM API). It is recorded in the lineage.
+    all), ``egress`` (the engine's default bridge: everywhere) or ``llm`` (only the ``endpoints``, through
+    an egress proxy; see :mod:`mlebench.execution.docker.egress`). It is recorded in the lineage.
+    ``endpoints``: the ``host:port`` pairs an ``llm`` agent may reach (a DNS name or an IPv4 address, and a
+    port); required under ``llm`` and refused under any other policy. ``api_key_env``: the name of the
+    runner's environment variable that holds the agent's API key; that one variable (read at run time)
+    reaches the agent under the same name, and its value is redacted from everything the run keeps.
+    Both serialise only when set, so the params of agents without them are what they were.
     ``disclosures`` is what the agent declares (:class:`Disclosures`): required of every agent a plan
     holds (:class:`Plan`), optional here only so a test can build a bare config to run.
     ``prices`` (optional, :class:`Prices`) prices the tokens the agent's usage file reports: run.json's
@@ -66,18 +73,102 @@ class AgentConfig(_Strict):
     path: str
     command: list[str] = Field(min_length=1)
     kwargs: dict[str, Any] = {}
-    network: Literal["none", "egress"] = "none"
+    network: Literal["none", "egress", "llm"] = "none"
+    endpoints: list[str] = []
+    api_key_env: str | None = None
     disclosures: Disclosures | None = None
     prices: Prices | None = None
+
+    @model_validator(mode="after")
+    def _endpoints_for_llm(self) -> AgentConfig:
+        if self.network == "llm" and not self.endpoints:
+            raise ValueError(
+                f"agent at {self.path}: network 'llm' needs `endpoints: [host:port, ...]`, the model API "
+                "endpoints its proxy lets through"
+            )
+        if self.network != "llm" and self.endpoints:
+            raise ValueError(
+                f"agent at {self.path}: `endpoints` only applies to network 'llm' (this agent has network "
+                f"{self.network!r}): set `network: llm` or drop them"
+            )
+        for endpoint in self.endpoints:
+            problem = endpoint_problem(endpoint)
+            if problem:
+                raise ValueError(f"agent at {self.path}: endpoint {endpoint!r}: {problem}")
+        if self.api_key_env is not None:
+            if not _ENV_NAME.fullmatch(self.api_key_env):
+                raise ValueError(
+                    f"agent at {self.path}: api_key_env {self.api_key_env!r} is not an environment variable "
+                    "name (letters, digits and _, not starting with a digit)"
+                )
+            if self.api_key_env.upper() in RESERVED_ENV:
+                raise ValueError(
+                    f"agent at {self.path}: api_key_env {self.api_key_env!r} is a variable the runner sets "
+                    "itself: name the variable that holds the key, e.g. OPENAI_API_KEY"
+                )
+        return self
 
     @model_serializer(mode="wrap")
     def _without_undeclared(self, handler: Any) -> dict[str, Any]:
         data = handler(self)
-        if self.disclosures is None:
-            data.pop("disclosures", None)
-        if self.prices is None:
-            data.pop("prices", None)
+        for key in ("disclosures", "api_key_env", "prices"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        if not self.endpoints:
+            data.pop("endpoints", None)
         return data
+
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_HOSTNAME = re.compile(rf"(?=.{{1,253}}$){_LABEL}(?:\.{_LABEL})*")
+RESERVED_ENV = frozenset(
+    {
+        "PATH",
+        "HOME",
+        "LANG",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "NO_PROXY",
+        "ALL_PROXY",
+        "DATA_DIR",
+        "SUBMISSION_DIR",
+        "CODE_DIR",
+        "LOGS_DIR",
+        "AGENT_DIR",
+        "INSTRUCTIONS_FILE",
+        "COMPETITION_ID",
+        "SEED",
+        "TIME_LIMIT_SECS",
+        "AGENT_KWARGS",
+        "LD_PRELOAD",
+        "LD_LIBRARY_PATH",
+        "PYTHONPATH",
+    }
+)
+"""Variables the runner sets (or that change what runs): never the name of an API key."""
+
+
+def endpoint_problem(endpoint: str) -> str | None:
+    """Return what is wrong with a ``host:port`` endpoint (DNS name or IPv4, port 1-65535), or None."""
+    import ipaddress
+
+    host, sep, port = endpoint.rpartition(":")
+    if not sep or not host:
+        return "expected host:port, e.g. api.openai.com:443"
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        return f"port {port!r} is not a number from 1 to 65535"
+    if host.startswith("["):
+        return "IPv6 addresses are not supported (the agent's network has no IPv6): use a name or IPv4"
+    if re.fullmatch(r"[0-9.]+", host):
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            return f"{host!r} is not an IPv4 address"
+        return None
+    if not _HOSTNAME.fullmatch(host):
+        return f"{host!r} is not a DNS name (letters, digits, '-' and '.') or an IPv4 address"
+    return None
 
 
 class Hardware(_Strict):

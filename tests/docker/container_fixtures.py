@@ -126,15 +126,27 @@ class HostileRun:
 def hostile(
     env_ref: ImageRef, settings: DockerSettings, titanic: Competition, tmp_path: Path
 ) -> Callable[..., HostileRun]:
-    """Run the hostile agent with an attack (and its kwargs) on titanic-lite; return what came out."""
+    """Run the hostile agent with an attack (and its kwargs) on titanic-lite; return what came out.
+
+    ``network``, ``endpoints`` and ``api_key_env`` are the agent config's; the other keywords are kwargs.
+    """
     import time
 
-    def run(attack: str, hardware: Hardware = HW, network: str = "none", **kwargs: Any) -> HostileRun:
+    def run(
+        attack: str,
+        hardware: Hardware = HW,
+        network: str = "none",
+        endpoints: tuple[str, ...] = (),
+        api_key_env: str | None = None,
+        **kwargs: Any,
+    ) -> HostileRun:
         agent = AgentConfig(
             path=HOSTILE,
             command=["python", "hostile.py"],
             kwargs={"attack": attack, **kwargs},
             network=network,
+            endpoints=list(endpoints),
+            api_key_env=api_key_env,
         )
         out = tmp_path / "runs" / attack
         t0 = time.monotonic()

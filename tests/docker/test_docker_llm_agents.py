@@ -3,10 +3,10 @@
 The stand-in (authoring/llm_standin.py) replays a scripted conversation per competition
 (tests/llm_conversations.py) that hands each agent the solution in tests/agents/llm_scripts. Each run goes
 through the run stage's own path (:func:`mlebench.execution.runners.run_cell`: the Docker runner, then the
-usage file into run.json), is graded, and is aggregated into the report. The stand-in listens on the Docker
-bridge's gateway address. Where the network policy ``llm`` exists (``AgentConfig.network``), the agents
-reach it through the egress proxy, with it as the only endpoint and the key passed by ``api_key_env`` (the
-stand-in refuses other keys); otherwise over ``egress`` without a key.
+usage file into run.json), is graded, and is aggregated into the report. The agents run under the network
+policy ``llm``: the stand-in listens on the Docker bridge's gateway (as the ``llm_endpoint`` fixture's does;
+one stand-in per cell here, so each cell runs once per module) and is the only endpoint their egress proxy
+lets through; the key reaches them by ``api_key_env`` (the stand-in refuses any other).
 """
 
 # ruff: noqa: F811 - fixtures are imported from container_fixtures and then named as test parameters
@@ -21,12 +21,13 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 import pytest
 from cells import cell
 from container_fixtures import ROOT, docker_client, env_ref, settings  # noqa: F401 - fixtures
 from llm_conversations import SCRIPTS, aide_turns, toolcall_turns
+from llm_fixtures import bridge_gateway
 
 from authoring.llm_standin import StandinLLM
 from graders.grade import grade
@@ -39,7 +40,6 @@ pytestmark = pytest.mark.docker
 
 HW = Hardware(name="llm-test", cpus=1, memory="1g", shm_size="64m", pids=256, gpus=0, time_limit_secs=600)
 PRICES = Prices(prompt_per_1k=0.15, completion_per_1k=0.6)
-POLICY = "llm" if "llm" in get_args(AgentConfig.model_fields["network"].annotation) else "egress"
 KEY_ENV, KEY = "MLEBENCH_TEST_LLM_KEY", "sk-standin-5f0c9a7e"
 AGENTS = {
     "toolcall": (toolcall_turns, {"model": "standin-toolcall", "temperature": 0.2, "max_steps": 8}),
@@ -68,8 +68,8 @@ class LLMRun:
 
 @pytest.fixture(scope="module")
 def gateway(docker_client: Any) -> str:
-    """Return the address containers on the default bridge reach this host at."""
-    return docker_client.networks.get("bridge").attrs["IPAM"]["Config"][0]["Gateway"]
+    """Return the address the egress proxy's container reaches this host at."""
+    return bridge_gateway(docker_client)
 
 
 @pytest.fixture(scope="module")
@@ -85,17 +85,15 @@ def llm_cell(
             prepared = prepare_once(competition_id)
             out = tmp_path_factory.mktemp(f"{agent}-{competition_id}")
             conversation = {competition_id: turns(competition_id)}
-            key = KEY if POLICY == "llm" else None
-            with StandinLLM(conversations=conversation, host=gateway, key=key) as llm:
-                policy: dict[str, Any] = {"network": POLICY}
-                if POLICY == "llm":
-                    policy.update(endpoints=[f"{gateway}:{llm.port}"], api_key_env=KEY_ENV)
+            with StandinLLM(conversations=conversation, host=gateway, key=KEY) as llm:
                 config = AgentConfig(
                     path=f"agents/{agent}",
                     command=["python", "main.py"],
                     kwargs={**kwargs, "base_url": llm.base_url, "api_key_env": KEY_ENV},
+                    network="llm",
+                    endpoints=[f"{gateway}:{llm.port}"],
+                    api_key_env=KEY_ENV,
                     prices=PRICES,
-                    **policy,
                 )
                 c = cell(competition_id, agent, config, HW, 0, prepared.public, out, ROOT, prepared.private)
                 os.environ[KEY_ENV] = KEY
@@ -178,8 +176,6 @@ def test_aide_kwargs_reach_aide_and_its_review_is_a_function_call(llm_cell) -> N
 
 
 def test_the_key_reached_the_standin_and_is_in_no_output_file(llm_cell) -> None:
-    if POLICY != "llm":
-        pytest.skip("the network policy llm (and api_key_env) is not in this checkout yet")
     for agent in AGENTS:
         result = llm_cell(agent, "titanic-lite")
         assert result.llm.requests and result.run["network"] == "llm"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from container_fixtures import docker_client, env_ref, hostile, hw, settings, titanic  # noqa: F401 - fixtures
+from llm_fixtures import llm_endpoint  # noqa: F401 - a fixture
 
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.hashing import sha256_tree
@@ -203,3 +204,171 @@ def test_no_container_is_left_behind(docker_client, hostile) -> None:
         docker_client.containers.list(all=True, filters={"label": "mlebench.cell=hostile/titanic-lite/0"})
         == []
     )
+
+
+def _llm_probes(host: str, port: int) -> dict:
+    """Every way around the allowed endpoint ``host:port`` (documentation addresses and names outside)."""
+    return {
+        "connect": [  # CONNECT through the proxy to anything but the endpoint
+            f"{host}:{port + 1}",
+            f"{host}:22",
+            f"{host}:2375",
+            "192.0.2.1:443",
+            "198.51.100.7:80",
+            "example.com:443",
+            "localhost:3128",
+            "[2001:db8::1]:443",
+        ],
+        "get": [  # absolute-URI plain http through the proxy
+            f"http://{host}:{port + 1}/v1/models",
+            f"http://{host}:22/",
+            "http://192.0.2.1/",
+            "http://example.com/",
+            "http://127.0.0.1:3128/squid-internal-mgr/info",
+        ],
+        "tcp": [  # straight out, bypassing the proxy
+            [host, port],
+            [host, 22],
+            ["172.17.0.1", 2375],
+            ["192.0.2.1", 443],
+            ["203.0.113.9", 53],
+            ["2001:db8::1", 443],
+            ["::ffff:192.0.2.1", 443],
+        ],
+        "dns": ["example.com", "example.net", "proxy.example"],
+        "udp": [["192.0.2.1", 53], [host, 53], ["2001:db8::53", 53]],
+    }
+
+
+def _left(docker_client, cell: str = "hostile/titanic-lite/0") -> list[str]:
+    label = {"label": f"mlebench.cell={cell}"}
+    return [c.name for c in docker_client.containers.list(all=True, filters=label)] + [
+        n.name for n in docker_client.networks.list(filters=label)
+    ]
+
+
+def test_llm_policy_reaches_only_the_allowed_endpoint(hostile, llm_endpoint, docker_client) -> None:
+    ep = llm_endpoint
+    ep.standin.script = [("ping", "pong from the stand-in")]
+    probes = _llm_probes(ep.host, ep.port)
+    run = hostile(
+        "llm", network="llm", endpoints=[ep.endpoint], base_url=ep.base_url, endpoint=ep.endpoint, **probes
+    )
+    result, record = run.result, run.record
+    assert record.status == "ok", (record.reason, (run.out / "agent_output.log").read_text()[-3000:])
+    attempts = result["attempts"]
+    expected = 3 + 1 + sum(len(probes[k]) for k in ("connect", "get", "tcp", "dns", "udp")) + 4
+    assert len(attempts) == expected, sorted(attempts)
+    blocked = [
+        label for label, outcome in attempts.items() if label.startswith("allowed") and not outcome["ok"]
+    ]
+    through = [
+        label for label, outcome in attempts.items() if not label.startswith("allowed") and outcome["ok"]
+    ]
+    assert blocked == [] and through == [], {label: attempts[label] for label in blocked + through}
+    assert attempts["allowed GET models (HTTP_PROXY)"]["value"].startswith("200 ")
+    assert "pong from the stand-in" in attempts["allowed POST chat (HTTP_PROXY)"]["value"]
+    assert attempts["allowed CONNECT tunnel"]["value"] == "HTTP/1.1 200 OK"
+    assert [r["messages"][0]["content"] for r in ep.standin.requests] == ["ping"]
+    for label in (f"proxy CONNECT {ep.host}:{ep.port + 1}", "proxy CONNECT example.com:443"):
+        assert "403" in attempts[label]["error"], attempts[label]  # the proxy refused; nothing was tried
+    assert "403" in attempts[f"proxy GET http://{ep.host}:{ep.port + 1}/v1/models"]["error"]
+    # the namespace: one interface besides lo, no default route, no IPv6 route off the loopback
+    assert sorted(result["interfaces"]) == ["eth0", "lo"]
+    assert all(dest != "00000000" for _iface, dest, _gw in result["routes"]), result["routes"]
+    assert set(result["ipv6_routes"]) <= {"lo"}, result["ipv6_routes"]
+    proxy = result["proxy_env"]
+    assert proxy["HTTPS_PROXY"] == proxy["http_proxy"] and proxy["HTTPS_PROXY"].endswith(":3128")
+    assert ep.endpoint in result["instructions"] and "unreachable" in result["instructions"]
+    # recorded: the policy, the allow-list and the proxy image, in run.json and the grading lineage
+    assert record.network == "llm" and record.egress["endpoints"] == [ep.endpoint]
+    assert record.egress["proxy_image"]["tag"].startswith("mlebench-egress-proxy:")
+    lineage = record.lineage()
+    assert lineage["agent_network"] == "llm" and lineage["agent_endpoints"] == ep.endpoint
+    log = (run.out / "proxy_access.log").read_text()
+    assert "TCP_DENIED/403" in log and f"CONNECT {ep.endpoint}" in log and "example.com:443" in log
+    assert _left(docker_client) == []
+
+
+def test_llm_resources_are_removed_when_the_agent_fails(hostile, llm_endpoint, docker_client) -> None:
+    run = hostile("exit", network="llm", endpoints=[llm_endpoint.endpoint], code=7)
+    assert run.record.status == "agent_error" and run.record.exit_code == 7
+    assert _left(docker_client) == []
+
+
+HOSTILE = "tests/docker/hostile_agent"
+KILLED_RUN = """import json, sys
+sys.path[:0] = [{tests!r}, {root!r}]
+from pathlib import Path
+from cells import run_docker
+from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
+a = json.loads(Path({args!r}).read_text())
+run_docker("titanic-lite", "killed", AgentConfig(**a["agent"]), Hardware(**a["hardware"]), 0,
+           Path(a["public"]), Path(a["out"]), Path({root!r}), DockerSettings(**a["settings"]))
+"""
+
+
+def test_llm_resources_are_removed_when_the_run_is_killed(
+    docker_client, llm_endpoint, titanic, settings, tmp_path
+) -> None:
+    """A run killed mid-cell (its scheduler's reaper gets SIGTERM) leaves nothing in the engine."""
+    import json
+    import sys
+    import time
+
+    from mlebench.execution.executors.base import kill_group, run_command
+
+    cell = "killed/titanic-lite/0"
+    args = {
+        "agent": {
+            "path": HOSTILE,
+            "command": ["python", "hostile.py"],
+            "kwargs": {"attack": "sleep", "secs": 600},
+            "network": "llm",
+            "endpoints": [llm_endpoint.endpoint],
+        },
+        "hardware": HW_SHORT.model_copy(update={"time_limit_secs": 300}).model_dump(),
+        "public": str(titanic.public),
+        "out": str(tmp_path / "out"),
+        "settings": settings.model_dump(),
+    }
+    (tmp_path / "args.json").write_text(json.dumps(args))
+    script = tmp_path / "run_killed.py"
+    script.write_text(
+        KILLED_RUN.format(tests=str(ROOT / "tests"), root=str(ROOT), args=str(tmp_path / "args.json"))
+    )
+    import threading
+
+    started: list[int] = []
+    done: list[dict] = []
+    worker = threading.Thread(
+        target=lambda: done.append(
+            run_command(
+                f"{sys.executable} {script}", str(ROOT), str(tmp_path / "job.log"), {}, started.append
+            )
+        )
+    )
+    worker.start()
+    deadline = time.monotonic() + 240
+    roles: set[str] = set()
+    while time.monotonic() < deadline and "agent" not in roles:
+        time.sleep(0.5)
+        roles = {
+            c.labels.get("mlebench.role", "")
+            for c in docker_client.containers.list(filters={"label": f"mlebench.cell={cell}"})
+        }
+    assert roles == {"agent", "egress-proxy", "llm-sandbox"}, (
+        roles,
+        (tmp_path / "job.log").read_text()[-3000:],
+    )
+    kill_group(started[0])
+    worker.join(timeout=120)
+    assert done and done[0]["returncode"] < 0
+    # The reaper's sweep runs in a session of its own, so it outlives the SIGKILL that follows the grace
+    # period: give it time to finish.
+    deadline = time.monotonic() + 120
+    while _left(docker_client, cell) and time.monotonic() < deadline:
+        time.sleep(1)
+    log = (tmp_path / "job.log").read_text()
+    assert _left(docker_client, cell) == [], log[-3000:]
+    assert "removed mlebench-proxy-" in log and "(its run was killed)" in log, log[-3000:]  # by the sweep

@@ -245,9 +245,23 @@ def _run(status: str, notes: list[str], rejected: str = "") -> RunRecord:
     from mlebench.execution.docker.agent import ContainerRunRecord
 
     fields = dict(
-        competition_id="c", agent="a", seed=0, runner="docker", status=status, exit_code=0, started_at="",
-        finished_at="", agent_seconds=0.0, time_limit_secs=1, hardware={}, limits_enforced=[],
-        submission_exists=False, extraction_notes=notes, agent_sha256="", config_sha256="", public_sha256="",
+        competition_id="c",
+        agent="a",
+        seed=0,
+        runner="docker",
+        status=status,
+        exit_code=0,
+        started_at="",
+        finished_at="",
+        agent_seconds=0.0,
+        time_limit_secs=1,
+        hardware={},
+        limits_enforced=[],
+        submission_exists=False,
+        extraction_notes=notes,
+        agent_sha256="",
+        config_sha256="",
+        public_sha256="",
         python="",
     )
     return ContainerRunRecord(**fields, submission_rejected=rejected) if rejected else RunRecord(**fields)
@@ -275,6 +289,7 @@ def test_gpus_become_device_requests_and_limits_reach_create() -> None:
     image = ImageRef("t:1", "sha256:x", "c", built=False, seconds=0.0)
     agent = AgentConfig(path="a", command=["python", "main.py"])
     gpu = Hardware(name="g", cpus=2, memory="1g", shm_size="1g", pids=10, gpus=2, time_limit_secs=5)
+
     def at(agent: AgentConfig, hardware: Hardware) -> Any:
         return cell("c", "a", agent, hardware, 0, Path("/tmp"), Path("/out"), Path("/r"))
 
@@ -339,3 +354,98 @@ def test_docker_tests_skip_without_engine_only_outside_ci(ci: str, expect_rc: in
     )
     assert proc.returncode == expect_rc, proc.stdout[-2000:]
     assert expect_text in proc.stdout, proc.stdout[-2000:]
+
+
+def test_llm_containers_join_the_sandbox_with_the_proxy_and_only_the_named_key() -> None:
+    from types import SimpleNamespace
+
+    from mlebench.execution.docker.agent import _create_kwargs, network_note
+    from mlebench.execution.docker.egress import Egress
+    from mlebench.execution.docker.images import ImageRef
+    from mlebench.execution.secrets import Secret
+
+    image = ImageRef("t:1", "sha256:x", "c", built=False, seconds=0.0)
+    agent = AgentConfig(
+        path="a", command=["python"], network="llm", endpoints=["172.17.0.1:8000"], api_key_env="KEY_X"
+    )
+    at = cell("c", "a", agent, HW, 0, Path("/tmp"), Path("/out"), Path("/r"))
+    sealed = Egress(network=None, sandbox=SimpleNamespace(id="abc123"), proxy_ip="10.9.0.2")
+    kwargs = _create_kwargs(image, at, secret=Secret("KEY_X", "value-of-the-key"), sealed=sealed)
+    assert kwargs["network_mode"] == "container:abc123" and "hostname" not in kwargs
+    env = kwargs["environment"]
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        assert env[name] == "http://10.9.0.2:3128"
+    assert env["KEY_X"] == "value-of-the-key" and "127.0.0.1" in env["NO_PROXY"]
+    assert kwargs["cap_drop"] == ["ALL"] and kwargs["user"] == "1000:1000"
+    assert kwargs["labels"]["mlebench.owner"].split(":")[1] == str(os.getpid())
+    with pytest.raises(ValueError, match="sandbox"):
+        _create_kwargs(image, at)
+    note = network_note(agent)
+    assert "172.17.0.1:8000" in note and "$KEY_X" in note and "value-of-the-key" not in note
+
+
+def test_the_proxy_allows_exactly_the_endpoints_and_the_sandbox_only_the_proxy() -> None:
+    from mlebench.execution.docker.egress import sandbox_script, squid_config
+
+    conf = squid_config(["172.17.0.1:8000", "api.example.com:443"], "10.9.0.0/16").splitlines()
+    access = [line for line in conf if line.startswith("http_access")]
+    assert access[0] == "http_access deny !agent" and access[-1] == "http_access deny all"
+    assert "acl agent src 10.9.0.0/16" in conf
+    assert "acl endpoint0_host dstdomain -n 172.17.0.1" in conf and "acl endpoint0_port port 8000" in conf
+    assert "acl endpoint1_host dstdomain -n api.example.com" in conf and "acl endpoint1_port port 443" in conf
+    allowed = [line for line in access if " allow " in line]
+    assert allowed == [
+        f"http_access allow {kind} endpoint{i}_host endpoint{i}_port"
+        for i in range(2)
+        for kind in ("CONNECT", "plain_http")
+    ]
+    script = sandbox_script("10.9.0.2")
+    assert "ip route del default" in script and "-d 10.9.0.2 --dport 3128 -j ACCEPT" in script
+    assert script.index("-P OUTPUT DROP") < script.index("exec sleep infinity")
+
+
+def test_sweep_owners_are_this_host_and_a_live_process(tmp_path: Path) -> None:
+    import socket
+
+    from mlebench.execution.docker.egress import owner, owner_gone
+
+    assert not owner_gone(owner())
+    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True)
+    assert owner_gone(f"{socket.gethostname()}:{int(child.stdout)}:1")
+    host, pid, started = owner().split(":")
+    assert owner_gone(f"{host}:{pid}:{int(started) + 1}")  # the same pid, a later process
+    assert not owner_gone(f"another-host:{pid}:1") and not owner_gone("garbage")
+
+
+def test_llm_lineage_names_the_policy_and_allow_list() -> None:
+    from mlebench.execution.docker.agent import ContainerRunRecord
+
+    base = dict(
+        competition_id="c",
+        agent="a",
+        seed=0,
+        runner="docker",
+        status="ok",
+        exit_code=0,
+        started_at="",
+        finished_at="",
+        agent_seconds=1.0,
+        time_limit_secs=1,
+        hardware={},
+        limits_enforced=[],
+        submission_exists=True,
+        extraction_notes=[],
+        agent_sha256="",
+        config_sha256="",
+        public_sha256="",
+        python="",
+    )
+    plain = ContainerRunRecord(**base, network="none")
+    assert plain.lineage() == {"agent_network": "none"}
+    egress = {"endpoints": ["h:1", "g:2"], "proxy": "squid", "proxy_image": {"id": "sha256:p"}}
+    llm = ContainerRunRecord(**base, network="llm", egress=egress, api_key_env="K")
+    assert llm.lineage() == {
+        "agent_network": "llm",
+        "agent_endpoints": "h:1,g:2",
+        "proxy_image_id": "sha256:p",
+    }

@@ -49,3 +49,12 @@ def test_a_run_past_the_last_pixel_is_cut_there_as_v1(run, want):
     # v1 paints runs with a slice of a flat array, which stops silently at the end (values from v1's code).
     y_true, y_pred = _slices_40x30(["1 20", "", run, "", "", "50 10"])
     assert abs(dice_hausdorff(y_true, y_pred) - want) <= 1e-12
+
+
+def test_image_sizes_written_as_floats_score_the_same_and_others_are_refused():
+    # v1's private test.csv writes the sizes as 30.0 and 40.0 (a column pandas filled cell by cell).
+    y_true, y_pred = _slices_40x30(["1 20", "", "300 40", "", "", "40 10"])
+    as_floats = y_true.assign(image_width="30.0", image_height="40.0")
+    assert dice_hausdorff(as_floats, y_pred) == dice_hausdorff(y_true, y_pred)
+    with pytest.raises(ValueError, match="image_width '30.5' is not a positive whole number"):
+        dice_hausdorff(y_true.assign(image_width="30.5"), y_pred)

@@ -7,7 +7,8 @@ of the public split, with ``description.md``), ``/home/instructions.txt``, empty
 image's ``agent-entry`` before the agent's command; ``/home/validate_submission.sh``). The private
 answers are never mounted, copied or named: the only host path the container is given is the public split.
 It runs as the unprivileged uid 1000 with every capability dropped and ``no-new-privileges``, without
-network unless the agent opts into ``egress``, and under the hardware profile's limits (CPUs, memory
+network unless the agent opts into ``egress`` (everywhere) or ``llm`` (only its configured endpoints, through
+a per-cell egress proxy: :mod:`.egress`), and under the hardware profile's limits (CPUs, memory
 without swap, shm, pids, GPUs as device requests). The wall-clock limit is enforced here: at the limit the
 container is stopped (SIGTERM, then SIGKILL after a grace period) and the
 cell is ``agent_timeout``; whatever submission exists then is kept.
@@ -33,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mlebench.execution.docker import extract
+from mlebench.execution.docker import egress, extract
 from mlebench.execution.docker.engine import (
     InfraError,
     connect,
@@ -43,6 +44,7 @@ from mlebench.execution.docker.engine import (
 )
 from mlebench.execution.docker.images import ImageRef, agent_image, context_sources, env_context, env_image
 from mlebench.execution.local import INSTRUCTIONS, agent_env, instructions_file
+from mlebench.execution.secrets import Secret, agent_secret, redact_run
 from mlebench.reporting.records import RunRecord
 from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError
@@ -70,6 +72,8 @@ AGENT_USER = "1000:1000"
 KILL_GRACE_SECS = 5
 MAX_LOG_BYTES = 64 * 1024 * 1024
 LIMITS_ENFORCED = ["time_limit_secs", "cpus", "memory (no swap)", "shm_size", "pids", "gpus", "network"]
+PROXY_LOG = "proxy_access.log"
+"""Under network ``llm``: the egress proxy's access log (one line per request or tunnel), in the run dir."""
 CONTAINER_NOTE = """
 In this container:
 - `validate [path]` checks a submission's format (default: $SUBMISSION_DIR/submission.csv) against
@@ -89,7 +93,9 @@ class ContainerRunRecord(RunRecord):
     ``docker``;
     ``agent_seconds`` is the container's run time, from start to exit or kill). In addition: ``reason`` (why
     the agent failed: exit code, out of memory, killed at the limit, or the infrastructure error);
-    ``network`` (``none`` or ``egress``); ``images`` (tag, content-addressed id and build-context hash of
+    ``network`` (``none``, ``egress`` or ``llm``); ``egress`` (under ``llm``: the allowed ``endpoints``,
+    the proxy and its image; empty otherwise); ``api_key_env`` (the name of the variable the agent's key came
+    from, never its value; empty when none); ``images`` (tag, content-addressed id and build-context hash of
     the env and agent images, and the base image's name and id); ``docker`` (the settings, the engine's
     version, the container's uid); ``oom_killed``; ``submission_rejected`` (why a submission.csv that
     existed was not collected: a symlink, a folder, too large; empty otherwise); ``attempts`` (container
@@ -100,6 +106,8 @@ class ContainerRunRecord(RunRecord):
 
     reason: str = ""
     network: str = "none"
+    egress: dict = field(default_factory=dict)
+    api_key_env: str = ""
     images: dict = field(default_factory=dict)
     docker: dict = field(default_factory=dict)
     oom_killed: bool = False
@@ -117,8 +125,11 @@ class ContainerRunRecord(RunRecord):
         return ""
 
     def lineage(self) -> dict[str, str]:
-        """Return the images the agent ran in and its network, for the grading record."""
+        """Return the agent's images and network (and allow-list), for the grading record."""
         found = {f"{n}_image_id": self.images[n]["id"] for n in ("agent", "env") if n in self.images}
+        if self.egress:
+            found["agent_endpoints"] = ",".join(self.egress["endpoints"])
+            found["proxy_image_id"] = self.egress["proxy_image"]["id"]
         return {**found, "agent_network": self.network}
 
 
@@ -215,6 +226,7 @@ def run_docker(
         raise ConfigError(f"{public} is missing: run `dvc repro` for the prepare stage of {competition_id}")
     spec = validation_spec(competition_id, root)
     instructions_file(cell)  # a v1 text that does not match its pin is a ConfigError before anything starts
+    secret = agent_secret(agent, agent_name)  # unset: a ConfigError before anything starts
     out.mkdir(parents=True, exist_ok=True)
     _clear(out)
     agent_dir = (root / agent.path).resolve()
@@ -223,23 +235,28 @@ def run_docker(
     attempts = 0
     overhead: dict[str, float] = {}
     engine: dict[str, Any] = {}
+    egress_facts: dict[str, Any] = {}
     try:
         client = with_retries(connect, "connecting to the Docker engine", settings.infra_retries, sleep)
         engine = {"engine_version": client.version().get("Version", "unknown"), "user": AGENT_USER}
         _check_hardware(client, hardware)
+        egress.sweep(client)  # what killed runs left behind (their owner process is gone)
         t0 = time.monotonic()
         env_ref = env_image(client, settings, root)
         agent_ref = agent_image(client, agent_name, agent, env_ref, root, settings.infra_retries)
+        proxy_ref = egress.proxy_image(client, settings, root) if agent.network == "llm" else None
         overhead["images"] = round(time.monotonic() - t0, 3)
         images = {
             "base_image": {"name": settings.base_image, "id": client.images.get(settings.base_image).id},
             "env": env_ref.lineage(),
             "agent": agent_ref.lineage(),
         }
+        if proxy_ref is not None:
+            egress_facts = egress.lineage(proxy_ref, agent.endpoints)
         for attempt in range(settings.infra_retries + 1):
             attempts = attempt + 1
             try:
-                outcome = _attempt(client, agent_ref, cell, spec, settings.runtime)
+                outcome = _attempt(client, agent_ref, cell, spec, settings.runtime, proxy_ref, secret)
                 break
             except Exception as exc:  # noqa: BLE001 - engine failures are retried, anything else re-raised
                 if not is_engine_failure(exc):
@@ -262,6 +279,8 @@ def run_docker(
         log_path = out / "infra_error.log"
         log_path.write_text(outcome.reason + "\n\n" + outcome.traceback, encoding="utf-8")
         log = log_path.name
+    if secret is not None:
+        _redact(outcome, out, secret)
     rejected = (
         next((n for n in outcome.notes if n.startswith("submission.csv:")), "")
         if outcome.submission == "refused"
@@ -288,6 +307,8 @@ def run_docker(
         python="(the agent image's)",
         reason=outcome.reason,
         network=agent.network,
+        egress=egress_facts,
+        api_key_env=agent.api_key_env or "",
         images=images,
         docker={**settings.model_dump(), **engine},
         oom_killed=outcome.oom_killed,
@@ -300,7 +321,35 @@ def run_docker(
 
 
 def _attempt(
-    client: docker.DockerClient, image: ImageRef, cell: Cell, spec: dict[str, Any] | None, runtime: str
+    client: docker.DockerClient,
+    image: ImageRef,
+    cell: Cell,
+    spec: dict[str, Any] | None,
+    runtime: str,
+    proxy: ImageRef | None = None,
+    secret: Secret | None = None,
+) -> _Outcome:
+    agent = cell.running()[0]
+    if proxy is None:
+        return _run_container(client, image, cell, spec, runtime, secret, None)
+    t0 = time.monotonic()
+    with egress.egress(client, proxy, agent.endpoints, _cell_label(cell), cell.run_dir / PROXY_LOG) as sealed:
+        setup = time.monotonic() - t0
+        outcome = _run_container(client, image, cell, spec, runtime, secret, sealed)
+        t1 = time.monotonic()
+    outcome.overhead["egress"] = round(setup + time.monotonic() - t1, 3)
+    outcome.notes += sealed.notes
+    return outcome
+
+
+def _run_container(
+    client: docker.DockerClient,
+    image: ImageRef,
+    cell: Cell,
+    spec: dict[str, Any] | None,
+    runtime: str,
+    secret: Secret | None,
+    sealed: egress.Egress | None,
 ) -> _Outcome:
     agent, hardware = cell.running()
     out = cell.run_dir
@@ -309,7 +358,7 @@ def _attempt(
     container = None
     try:
         with _timed(spent, "create"):
-            container = client.containers.create(**_create_kwargs(image, cell, runtime))
+            container = client.containers.create(**_create_kwargs(image, cell, runtime, secret, sealed))
             container.put_archive("/", _runtime_files(agent, spec, instructions_file(cell)))
         with _timed(spent, "start"):
             container.start()
@@ -338,11 +387,26 @@ def _attempt(
     return outcome
 
 
-def _create_kwargs(image: ImageRef, cell: Cell, runtime: str = "runc") -> dict[str, Any]:
+def _cell_label(cell: Cell) -> str:
+    return f"{cell.agent}/{cell.competition_id}/{cell.seed}"
+
+
+def _create_kwargs(
+    image: ImageRef,
+    cell: Cell,
+    runtime: str = "runc",
+    secret: Secret | None = None,
+    sealed: egress.Egress | None = None,
+) -> dict[str, Any]:
     from docker.types import DeviceRequest, LogConfig, Mount
 
     agent, hardware = cell.running()
     competition_id, agent_name, seed = cell.competition_id, cell.agent, cell.seed
+    environment = container_env(cell)
+    if sealed is not None:
+        environment.update(sealed.env())
+    if secret is not None:
+        environment.update(secret.env())
     kwargs: dict[str, Any] = dict(
         image=image.id,
         entrypoint=[ENTRYPOINT],
@@ -350,14 +414,13 @@ def _create_kwargs(image: ImageRef, cell: Cell, runtime: str = "runc") -> dict[s
         working_dir=CONTRACT_DIRS["AGENT_DIR"],
         user=AGENT_USER,
         runtime=runtime,
-        environment=container_env(cell),
+        environment=environment,
         name=f"mlebench-{agent_name}-{competition_id}-s{seed}-{uuid.uuid4().hex[:8]}"[:200],
-        labels={"mlebench.role": "agent", "mlebench.cell": f"{agent_name}/{competition_id}/{seed}"},
-        hostname="agent",
+        labels=egress.labels("agent", _cell_label(cell)),
         detach=True,
         init=True,
         stdin_open=False,
-        network_mode="bridge" if agent.network == "egress" else "none",
+        network_mode=_network_mode(agent.network, sealed),
         mounts=[
             Mount(
                 target=CONTRACT_DIRS["DATA_DIR"],
@@ -375,6 +438,8 @@ def _create_kwargs(image: ImageRef, cell: Cell, runtime: str = "runc") -> dict[s
         security_opt=["no-new-privileges:true"],
         log_config=LogConfig(type="json-file", config={"max-size": "32m", "max-file": "2"}),
     )
+    if sealed is None:  # in the sandbox's namespace, the sandbox's hostname ("agent") is the agent's
+        kwargs["hostname"] = "agent"
     if hardware.gpus > 0:
         assigned = [g for g in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if g]
         kwargs["device_requests"] = [  # the devices an executor assigned, else any N of the engine's
@@ -385,15 +450,35 @@ def _create_kwargs(image: ImageRef, cell: Cell, runtime: str = "runc") -> dict[s
     return kwargs
 
 
+def _network_mode(policy: str, sealed: egress.Egress | None) -> str:
+    if policy == "llm":
+        if sealed is None:
+            raise ValueError("network 'llm' needs the cell's egress sandbox")
+        return sealed.network_mode()
+    return "bridge" if policy == "egress" else "none"
+
+
+def network_note(agent: AgentConfig) -> str:
+    """Return the line of the container note that tells the agent what it can reach."""
+    if agent.network == "egress":
+        return "Outbound network access is available (this agent opted into egress)."
+    if agent.network == "llm":
+        key = (
+            f" Your API key is in the environment variable ${agent.api_key_env}." if agent.api_key_env else ""
+        )
+        return (
+            "The network reaches only these endpoints, through the proxy in $HTTPS_PROXY / $HTTP_PROXY "
+            f"(set for you; CONNECT for https, absolute URLs for http): {', '.join(agent.endpoints)}. "
+            f"Every other host, port and DNS name is unreachable.{key}"
+        )
+    return "There is no network access."
+
+
 def _runtime_files(
     agent: AgentConfig, spec: dict[str, Any] | None, instructions: Path = INSTRUCTIONS
 ) -> bytes:
     """Return a tar (extracted at /) of the instructions and the validation spec, root-owned, read-only."""
-    network = (
-        "Outbound network access is available (this agent opted into egress)."
-        if agent.network == "egress"
-        else "There is no network access."
-    )
+    network = network_note(agent)
     files = {
         INSTRUCTIONS_PATH: instructions.read_text(encoding="utf-8") + CONTAINER_NOTE.format(network=network)
     }
@@ -476,8 +561,14 @@ def _check_hardware(client: docker.DockerClient, hardware: Hardware) -> None:
         )
 
 
+def _redact(outcome: _Outcome, out: Path, secret: Secret) -> None:
+    """Remove the key's value from everything the run leaves: the run dir's files and the outcome's text."""
+    outcome.notes = redact_run(out, secret, outcome.notes)
+    outcome.reason, outcome.traceback = secret.redact(outcome.reason), secret.redact(outcome.traceback)
+
+
 def _clear(out: Path) -> None:
-    for name in ("submission.csv", "agent_output.log", "run.json", "infra_error.log"):
+    for name in ("submission.csv", "agent_output.log", "run.json", "infra_error.log", PROXY_LOG):
         (out / name).unlink(missing_ok=True)
     for name in ("code", "logs"):
         if (out / name).is_symlink():

@@ -125,7 +125,7 @@ class BuildContext:
 
 def env_image(client: docker.DockerClient, settings: DockerSettings, root: Path) -> ImageRef:
     """Return the base environment image for ``settings.base_image``, building it if its tag is new."""
-    base_id = _base_image_id(client, settings.base_image)
+    base_id = base_image_id(client, settings.base_image)
     ctx = env_context(root)
     ctx.files["build-ca.pem"] = build_ca_bundle()
     args = {"BASE_IMAGE": settings.base_image}
@@ -258,7 +258,8 @@ def build_ca_bundle() -> bytes:
     return b""
 
 
-def _base_image_id(client: docker.DockerClient, name: str) -> str:
+def base_image_id(client: docker.DockerClient, name: str) -> str:
+    """Return the id of the base image ``name``, pulled if absent; a clear ConfigError if it cannot be."""
     import docker.errors
 
     try:

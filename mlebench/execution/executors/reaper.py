@@ -7,6 +7,11 @@ when the command dies. It gets SIGTERM when its own parent dies (``PR_SET_PDEATH
 the scheduler or a Ray worker reaches it) and on SIGTERM, or once the command ended, it kills every process
 left under it. It then exits as the command did (re-raising a killing signal), so the executor still tells
 a killed command from a failed one.
+
+A killed command cannot clean up after itself: when it was killed (or this reaper was), the reaper then
+runs the Docker runner's sweep (``python -m mlebench.execution.docker.egress``), which removes the agent
+containers, egress proxies, sandboxes and networks whose owner process is gone (bounded in time; a
+machine without an engine is a no-op).
 """
 
 from __future__ import annotations
@@ -60,6 +65,20 @@ def reap_all(deadline_secs: float = 10.0) -> None:
         time.sleep(0.05)
 
 
+def sweep_containers(timeout_secs: float = 60.0) -> None:
+    """Remove what the killed command left in the Docker engine (see the module); never raise."""
+    try:
+        subprocess.run(
+            [sys.executable, "-m", "mlebench.execution.docker.egress"],
+            stdin=subprocess.DEVNULL,
+            timeout=timeout_secs,
+            check=False,
+            start_new_session=True,  # outlives a SIGKILL of this reaper's group once its grace runs out
+        )
+    except (OSError, subprocess.SubprocessError):
+        pass
+
+
 def main(argv: list[str]) -> int:
     """Run ``argv[0]`` (a shell command) as the module docstring says; return or re-raise its ending."""
     parent = os.getppid()
@@ -80,6 +99,8 @@ def main(argv: list[str]) -> int:
     reap_all()
     proc.wait()
     code = proc.returncode if not stop else -signal.SIGTERM
+    if code < 0:
+        sweep_containers()
     if code < 0:
         if -code != signal.SIGKILL:
             signal.signal(-code, signal.SIG_DFL)

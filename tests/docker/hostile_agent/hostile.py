@@ -156,6 +156,119 @@ def network() -> None:
     RESULT["listening"] = listening()
 
 
+def _proxy() -> tuple[str, int]:
+    from urllib.parse import urlsplit
+
+    url = urlsplit(os.environ["HTTPS_PROXY"])
+    return url.hostname or "", url.port or 3128
+
+
+def _connect_via_proxy(target: str, then: bytes = b"") -> str:
+    """Ask the proxy for a tunnel to ``target``; raise unless it answers 200 (then send ``then`` through)."""
+    with socket.create_connection(_proxy(), timeout=10) as s:
+        s.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
+        head = s.recv(4096).decode("latin-1")
+        status = head.split("\r\n")[0]
+        if " 200 " not in status + " ":
+            raise ConnectionRefusedError(f"proxy answered {status!r}")
+        if not then:
+            return status
+        s.sendall(then)
+        reply = b""
+        while chunk := s.recv(65536):
+            reply += chunk
+        return reply.decode("utf-8", "replace").split("\r\n")[0]
+
+
+def _via_proxy(url: str, data: bytes | None = None, headers: dict | None = None) -> str:
+    """Fetch ``url`` with urllib through the proxy the environment names (as OpenAI clients do)."""
+    import urllib.request
+
+    request = urllib.request.Request(url, data=data, headers=headers or {})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return f"{response.status} {response.read(200).decode('utf-8', 'replace')}"
+
+
+def llm() -> None:
+    """Under network ``llm``: the allowed endpoint through the proxy, then every way around it.
+
+    Labels starting ``allowed`` must succeed; every other probe must fail. Targets come from the test.
+    """
+    RESULT["proxy_env"] = {k: v for k, v in os.environ.items() if "proxy" in k.lower()}
+    base, endpoint = KWARGS["base_url"], KWARGS["endpoint"]
+    key = os.environ.get(KWARGS.get("key_env", ""), "none")
+    auth = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "ping"}]}).encode()
+    attempt("allowed GET models (HTTP_PROXY)", lambda: _via_proxy(f"{base}/models", headers=auth))
+    attempt("allowed POST chat (HTTP_PROXY)", lambda: _via_proxy(f"{base}/chat/completions", body, auth))
+    models = f"GET /v1/models HTTP/1.1\r\nHost: {endpoint}\r\nConnection: close\r\n\r\n".encode()
+    attempt("allowed CONNECT tunnel", lambda: _connect_via_proxy(endpoint, models))
+    for target in KWARGS.get("connect", []):
+        attempt(f"proxy CONNECT {target}", lambda t=target: _connect_via_proxy(t))
+    for url in KWARGS.get("get", []):
+        attempt(f"proxy GET {url}", lambda u=url: _via_proxy(u))
+
+    def tcp(host: str, port: int) -> str:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.settimeout(3)
+            s.connect((host, port))
+            return "connected"
+
+    proxy_host, proxy_port = _proxy()
+    gateway = proxy_host.rsplit(".", 1)[0] + ".1"  # the internal network's bridge, the host's side of it
+    around = [[proxy_host, 22], [proxy_host, 80], [gateway, 22], [gateway, proxy_port]]
+    for host, port in [*KWARGS.get("tcp", []), *around]:
+        attempt(f"direct tcp {host}:{port}", lambda h=host, p=port: tcp(h, p))
+    for name in KWARGS.get("dns", []):
+        attempt(f"dns {name}", lambda n=name: socket.getaddrinfo(n, 443))
+    attempt("allowed dns of the proxy", lambda: socket.gethostbyname("egress-proxy"))
+    for host, port in KWARGS.get("udp", []):
+
+        def udp(host: str = host, port: int = port) -> str:
+            family = socket.AF_INET6 if ":" in host else socket.AF_INET
+            with socket.socket(family, socket.SOCK_DGRAM) as s:
+                s.settimeout(3)
+                s.sendto(
+                    b"\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x07example\x03com\x00\x00\x01\x00\x01",
+                    (host, port),
+                )
+                return f"answered {s.recv(512)[:4]!r}"
+
+        attempt(f"udp {host}:{port}", udp)
+    RESULT["interfaces"] = [
+        line.split(":")[0].strip() for line in Path("/proc/net/dev").read_text().splitlines()[2:]
+    ]
+    RESULT["routes"] = routes()
+    RESULT["ipv6_routes"] = (
+        [line.split()[-1] for line in Path("/proc/net/ipv6_route").read_text().splitlines()]
+        if os.path.exists("/proc/net/ipv6_route")
+        else []
+    )
+    RESULT["resolv_conf"] = Path("/etc/resolv.conf").read_text()
+    RESULT["instructions"] = Path(os.environ["INSTRUCTIONS_FILE"]).read_text()
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
+
+
+def leak_key() -> None:
+    """Print the API key and write it wherever the agent can: the runner must keep it out of every output."""
+    key = os.environ[KWARGS["key_env"]]
+    print(f"my key is {key}", flush=True)
+    print(f"stderr key {key}", file=sys.stderr, flush=True)
+    (CODE / "key.txt").write_text(f"OPENAI_API_KEY={key}\n")
+    (CODE / f"named-{key}.py").write_text("print('a file named with the key')\n")
+    (LOGS / "trace.jsonl").write_text(json.dumps({"headers": {"Authorization": f"Bearer {key}"}}) + "\n")
+    if KWARGS.get("base_url"):
+        attempt(
+            "allowed call with the key",
+            lambda: _via_proxy(
+                f"{KWARGS['base_url']}/models?api_key={key}", headers={"Authorization": f"Bearer {key}"}
+            ),
+        )
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
+    RESULT["key_length"] = len(key)
+
+
 def routes() -> list[list[str]]:
     """Return the IPv4 routes as (interface, destination, gateway): a sealed container has none."""
     return [line.split()[:3] for line in Path("/proc/net/route").read_text().splitlines()[1:]]
@@ -383,6 +496,8 @@ ATTACKS = {
     "env": env,
     "read_answers": read_answers,
     "network": network,
+    "llm": llm,
+    "leak_key": leak_key,
     "write_outside": write_outside,
     "symlinks": symlinks,
     "special_submission": special_submission,

@@ -1,0 +1,13 @@
+# The egress proxy of network policy `llm` (mlebench/execution/docker/egress.py), tag
+# mlebench-egress-proxy:<content hash>. Squid from Debian is the proxy; iptables and iproute2 are for the
+# agent's network sandbox, a second container from this image that seals the agent's network namespace
+# (no route, nothing but the proxy's port) before the agent joins it. The squid configuration is written
+# per cell by the runner; nothing of the checkout is in this image.
+ARG BASE_IMAGE=mlebench-debian:bookworm
+FROM ${BASE_IMAGE}
+
+ENV DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 LC_ALL=C.UTF-8
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends squid iptables iproute2 \
+ && rm -rf /var/lib/apt/lists/* \
+ && rm -f /etc/squid/squid.conf

@@ -1,0 +1,334 @@
+"""Network policy ``llm``: the agent reaches its endpoints through an egress proxy, and nothing else.
+
+Per cell, the runner makes (all labelled ``mlebench.role`` and ``mlebench.owner``, and removed afterwards):
+
+- an *internal* Docker network (``mlebench-llm-<id>``): no traffic from it is forwarded anywhere;
+- the **proxy**: squid from Debian (``environment/proxy.Dockerfile``, ``mlebench-egress-proxy:<hash>``) on
+  the engine's default bridge and on the internal network. Its configuration allows, from the internal
+  network only, ``CONNECT host:port`` (https) and absolute-URI plain-http requests to exactly the configured
+  ``host:port`` pairs (names compared as written, never by their addresses) and denies everything else;
+  it resolves the allowed names itself.
+- the **sandbox**: a container of the same image on the internal network that holds the agent's network
+  namespace. With ``NET_ADMIN`` in that namespace only, it deletes the default route (the engine gives
+  internal networks one, through which the host's own addresses answer) and installs a firewall whose
+  only way out is TCP to the proxy's port (loopback apart; all IPv6 dropped), then sleeps. The agent joins
+  its namespace (``network_mode=container:…``) with every capability dropped, so it can change none of it.
+  Docker's embedded resolver (127.0.0.11, inside that namespace) still answers the proxy's name, but its
+  queries for any other name are forwarded from the namespace, so the firewall drops them: the agent
+  resolves nothing but the proxy, and reaches the allowed hosts by name through the proxy.
+
+The agent's environment gets ``HTTP_PROXY``/``HTTPS_PROXY`` (and lowercase) pointing at the proxy, and
+``NO_PROXY`` for the loopback (the validation server). A run killed before it could clean up leaves
+resources whose owner process is gone: :func:`sweep` removes them (the runner calls it before every cell,
+and the scheduler's reaper when a stage was killed).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import socket
+import tarfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mlebench.execution.docker.engine import InfraError, is_engine_failure
+from mlebench.execution.docker.images import ENVIRONMENT, BuildContext, ImageRef, base_image_id, ensure_image
+from mlebench.spec.params import DockerSettings
+
+if TYPE_CHECKING:
+    import docker
+
+PROXY_REPO = "mlebench-egress-proxy"
+PROXY_DOCKERFILE = "proxy.Dockerfile"
+PROXY_PORT = 3128
+PROXY_ALIAS = "egress-proxy"
+SQUID_CONF = "/etc/squid/mlebench.conf"
+ROLE = "mlebench.role"
+OWNER = "mlebench.owner"
+READY_SECS = 60
+_SANDBOX_READY = "mlebench-sandbox-ready"
+_SQUID_READY = "Accepting HTTP Socket connections"
+
+
+def proxy_context(root: Path) -> BuildContext:
+    """Return the proxy image's build context: its Dockerfile alone."""
+    ctx = BuildContext()
+    ctx.add_file("Dockerfile", root / ENVIRONMENT / PROXY_DOCKERFILE)
+    return ctx
+
+
+def proxy_image(client: docker.DockerClient, settings: DockerSettings, root: Path) -> ImageRef:
+    """Return the proxy image for ``settings.base_image``, building it if its tag is new."""
+    return ensure_image(
+        client,
+        PROXY_REPO,
+        proxy_context(root),
+        "Dockerfile",
+        {"BASE_IMAGE": settings.base_image},
+        parent_id=base_image_id(client, settings.base_image),
+        retries=settings.infra_retries,
+    )
+
+
+def squid_config(endpoints: list[str], clients: str) -> str:
+    """Return squid's configuration: the ``host:port`` endpoints for requests from ``clients`` (a CIDR).
+
+    The endpoints are checked by :class:`mlebench.spec.params.AgentConfig` (a DNS name or IPv4, a port),
+    so nothing in them can add a directive.
+    """
+    lines = [
+        "# Written by the runner for one cell: the allowed endpoints, and nothing else.",
+        f"http_port {PROXY_PORT}",
+        "pid_filename none",
+        "cache deny all",
+        "cache_mem 8 MB",
+        "cache_log stdio:/dev/stderr",
+        "access_log stdio:/dev/stdout",
+        "logfile_rotate 0",
+        "coredump_dir /tmp",
+        "pinger_enable off",
+        "shutdown_lifetime 1 seconds",
+        "via off",
+        "forwarded_for delete",
+        "acl CONNECT method CONNECT",
+        "acl plain_http proto HTTP",
+        f"acl agent src {clients}",
+        "http_access deny !agent",
+    ]
+    for i, endpoint in enumerate(endpoints):
+        host, _, port = endpoint.rpartition(":")
+        lines += [
+            f"acl endpoint{i}_host dstdomain -n {host}",
+            f"acl endpoint{i}_port port {int(port)}",
+            f"http_access allow CONNECT endpoint{i}_host endpoint{i}_port",
+            f"http_access allow plain_http endpoint{i}_host endpoint{i}_port",
+        ]
+    lines += ["http_access deny all", ""]
+    return "\n".join(lines)
+
+
+def sandbox_script(proxy_ip: str) -> str:
+    """Return the shell script that seals a network namespace so only ``proxy_ip:PROXY_PORT`` is reachable."""
+    return f"""set -eu
+ip route del default 2>/dev/null || true
+ip -6 route flush table main 2>/dev/null || true
+for t in iptables ip6tables; do
+  $t -w -P INPUT DROP; $t -w -P FORWARD DROP; $t -w -P OUTPUT DROP
+  $t -w -A INPUT -i lo -j ACCEPT; $t -w -A OUTPUT -o lo -j ACCEPT
+done
+iptables -w -A INPUT -m state --state ESTABLISHED,RELATED -j ACCEPT
+iptables -w -A OUTPUT -p tcp -d {proxy_ip} --dport {PROXY_PORT} -j ACCEPT
+iptables -w -A OUTPUT -j REJECT
+ip6tables -w -A OUTPUT -j REJECT
+echo {_SANDBOX_READY}
+exec sleep infinity
+"""
+
+
+@dataclass
+class Egress:
+    """One cell's egress: the internal network, the proxy, the sandbox whose namespace the agent joins."""
+
+    network: Any
+    proxy: Any = None
+    sandbox: Any = None
+    proxy_ip: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def proxy_url(self) -> str:
+        """Where the agent's HTTP clients send everything: ``http://<proxy ip>:3128``."""
+        return f"http://{self.proxy_ip}:{PROXY_PORT}"
+
+    def env(self) -> dict[str, str]:
+        """Return the proxy variables of the agent's environment (upper and lower case: clients differ)."""
+        env = {}
+        for name in ("HTTP_PROXY", "HTTPS_PROXY"):
+            env[name] = env[name.lower()] = self.proxy_url
+        env["NO_PROXY"] = env["no_proxy"] = "localhost,127.0.0.1,::1"
+        return env
+
+    def network_mode(self) -> str:
+        """Return the agent container's ``network_mode``: the sandbox's namespace."""
+        return f"container:{self.sandbox.id}"
+
+
+def owner() -> str:
+    """Return the owner label of what this process creates: ``host:pid:start time``."""
+    return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
+
+
+def owner_gone(label: str) -> bool:
+    """Whether the process an owner label names has ended (only for this host; another host's: False)."""
+    host, _, rest = label.partition(":")
+    pid, _, started = rest.partition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    return _start_time(int(pid)) != started
+
+
+def labels(role: str, cell_label: str) -> dict[str, str]:
+    """Return the labels every per-cell resource carries."""
+    return {ROLE: role, "mlebench.cell": cell_label, OWNER: owner()}
+
+
+@contextmanager
+def egress(
+    client: docker.DockerClient,
+    image: ImageRef,
+    endpoints: list[str],
+    cell_label: str,
+    proxy_log: Path,
+) -> Iterator[Egress]:
+    """Make the cell's network, proxy and sandbox; remove them when the block ends, however it ends.
+
+    The proxy's access log is saved to ``proxy_log`` before it is removed. Raises :class:`InfraError` when
+    the proxy or the sandbox does not come up (with their output).
+    """
+    suffix = uuid.uuid4().hex[:10]
+    net = client.networks.create(
+        f"mlebench-llm-{suffix}",
+        driver="bridge",
+        internal=True,
+        enable_ipv6=False,
+        labels=labels("llm-network", cell_label),
+    )
+    state = Egress(network=net)
+    try:
+        net.reload()
+        subnet = net.attrs["IPAM"]["Config"][0]["Subnet"]
+        state.proxy = client.containers.create(
+            image.id,
+            command=["squid", "-N", "-f", SQUID_CONF],
+            name=f"mlebench-proxy-{suffix}",
+            labels=labels("egress-proxy", cell_label),
+            network="bridge",
+            user="proxy",
+            cap_drop=["ALL"],
+            security_opt=["no-new-privileges:true"],
+            mem_limit="256m",
+            pids_limit=256,
+            detach=True,
+        )
+        net.connect(state.proxy, aliases=[PROXY_ALIAS])
+        state.proxy.put_archive("/", _tar({SQUID_CONF: squid_config(endpoints, subnet)}))
+        state.proxy.start()
+        _wait_for(state.proxy, _SQUID_READY, "the egress proxy")
+        state.proxy.reload()
+        state.proxy_ip = state.proxy.attrs["NetworkSettings"]["Networks"][net.name]["IPAddress"]
+        state.sandbox = client.containers.create(
+            image.id,
+            command=["sh", "-c", sandbox_script(state.proxy_ip)],
+            name=f"mlebench-sandbox-{suffix}",
+            labels=labels("llm-sandbox", cell_label),
+            network=net.name,
+            hostname="agent",
+            cap_drop=["ALL"],
+            cap_add=["NET_ADMIN"],
+            security_opt=["no-new-privileges:true"],
+            mem_limit="64m",
+            pids_limit=16,
+            init=True,
+            detach=True,
+        )
+        state.sandbox.start()
+        _wait_for(state.sandbox, _SANDBOX_READY, "the network sandbox")
+        yield state
+    finally:
+        if state.proxy is not None:
+            _save_log(state.proxy, proxy_log, state.notes)
+        for container in (state.sandbox, state.proxy):
+            if container is not None:
+                _remove(container.remove, f"container {container.name}", state.notes, force=True)
+        _remove(net.remove, f"network {net.name}", state.notes)
+
+
+def sweep(client: docker.DockerClient) -> list[str]:
+    """Remove the containers and networks of runs whose owner process has ended; return their names."""
+    removed = []
+    for container in client.containers.list(all=True, filters={"label": OWNER}):
+        if owner_gone(container.labels.get(OWNER, "")):
+            _remove(container.remove, container.name, [], force=True)
+            removed.append(container.name)
+    for net in client.networks.list(filters={"label": OWNER}):
+        if owner_gone(net.attrs.get("Labels", {}).get(OWNER, "")):
+            _remove(net.remove, net.name, [])
+            removed.append(net.name)
+    return removed
+
+
+def lineage(image: ImageRef, endpoints: list[str]) -> dict[str, Any]:
+    """Return what run.json keeps of a cell's egress: the allow-list and the proxy image."""
+    return {"endpoints": list(endpoints), "proxy": "squid", "proxy_image": image.lineage()}
+
+
+def _wait_for(container: Any, marker: str, what: str) -> None:
+    deadline = time.monotonic() + READY_SECS
+    while time.monotonic() < deadline:
+        output = container.logs(stdout=True, stderr=True).decode("utf-8", "replace")
+        if marker in output:
+            return
+        container.reload()
+        if container.status not in ("created", "running"):
+            raise InfraError(f"{what} exited before it was ready:\n{output[-4000:]}")
+        time.sleep(0.2)
+    raise InfraError(f"{what} was not ready within {READY_SECS} s")
+
+
+def _save_log(container: Any, path: Path, notes: list[str]) -> None:
+    try:
+        data = container.logs(stdout=True, stderr=False)
+    except Exception as exc:  # noqa: BLE001 - a lost log must not cost the cell its result
+        if not is_engine_failure(exc):
+            raise
+        notes.append(f"proxy log not saved ({exc})")
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+def _remove(remove: Any, what: str, notes: list[str], **kwargs: Any) -> None:
+    for attempt in range(3):
+        try:
+            remove(**kwargs)
+            return
+        except Exception as exc:  # noqa: BLE001 - a leftover must not cost the cell its result
+            if not is_engine_failure(exc):
+                raise
+            if "not found" in str(exc).lower() or "no such" in str(exc).lower():
+                return
+            if attempt == 2:
+                notes.append(f"{what}: not removed ({exc})")
+            time.sleep(0.5)
+
+
+def _tar(files: dict[str, str]) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for path, text in files.items():
+            data = text.encode("utf-8")
+            info = tarfile.TarInfo(path.lstrip("/"))
+            info.size, info.mode, info.mtime = len(data), 0o444, int(time.time())
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def _start_time(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return ""
+
+
+if __name__ == "__main__":  # the reaper's hook: python -m mlebench.execution.docker.egress
+    from mlebench.execution.docker.engine import connect, engine_problem
+
+    if engine_problem() is None:
+        for name in sweep(connect()):
+            print(f"removed {name} (its run was killed)")

@@ -1,0 +1,74 @@
+"""The model endpoint for container tests under network ``llm``: the LLM stand-in, reachable from the proxy.
+
+Use it like the other container fixtures (import it by name from this module, then name it as a test
+parameter)::
+
+    from container_fixtures import docker_client  # noqa: F401 - llm_endpoint needs it in the module
+    from llm_fixtures import llm_endpoint  # noqa: F401 - a fixture
+
+    def test_something(llm_endpoint, hostile):
+        llm_endpoint.standin.script = [("hello", "hi")]          # the StandinLLM itself
+        agent = AgentConfig(..., network="llm", endpoints=[llm_endpoint.endpoint])
+        # inside the container the agent calls llm_endpoint.base_url, through the proxy in HTTPS_PROXY
+
+``llm_endpoint`` (one per test) starts a :class:`authoring.llm_standin.StandinLLM` bound to the Docker
+engine's default-bridge gateway (the host side of ``docker0``, where the egress proxy's container reaches
+the host) on a free port, and yields an :class:`LLMEndpoint`:
+
+- ``.standin``: the running stand-in (set ``.script``, ``.key``, ``.fail``; read ``.requests``);
+- ``.base_url``: ``http://<gateway>:<port>/v1``, the URL the agent's OpenAI client uses (through the proxy);
+- ``.endpoint``: ``"<gateway>:<port>"``, what goes into ``AgentConfig.endpoints``;
+- ``.host`` and ``.port``: its parts.
+
+The stand-in answers anyone who reaches that address; the agent itself cannot (its namespace only reaches
+the proxy), which is what the red-team tests check. Host-side requests to it must bypass the session's
+HTTP proxy (``urllib.request.build_opener(urllib.request.ProxyHandler({}))``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from container_fixtures import docker_client  # noqa: F401 - a fixture this one needs
+
+from authoring.llm_standin import StandinLLM
+
+
+@dataclass(frozen=True)
+class LLMEndpoint:
+    """A running stand-in model API and how an ``llm`` agent names and calls it."""
+
+    standin: StandinLLM
+    host: str
+    port: int
+
+    @property
+    def endpoint(self) -> str:
+        """The ``host:port`` entry for ``AgentConfig.endpoints``."""
+        return f"{self.host}:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI ``base_url`` the agent uses: ``http://host:port/v1``."""
+        return f"http://{self.endpoint}/v1"
+
+
+def bridge_gateway(client: Any) -> str:
+    """Return the default bridge network's gateway address (the host, as containers on it see it)."""
+    config = client.networks.get("bridge").attrs["IPAM"]["Config"]
+    gateways = [c["Gateway"] for c in config if c.get("Gateway") and ":" not in c["Gateway"]]
+    if not gateways:
+        raise RuntimeError(f"the engine's bridge network has no IPv4 gateway: {config}")
+    return gateways[0]
+
+
+@pytest.fixture
+def llm_endpoint(docker_client: Any) -> Iterator[LLMEndpoint]:  # noqa: F811 - the imported fixture
+    """Yield a StandinLLM on the bridge gateway, for agents under network ``llm`` (see the module)."""
+    host = bridge_gateway(docker_client)
+    with StandinLLM(host=host) as standin:
+        assert standin._server is not None
+        yield LLMEndpoint(standin, host, int(standin._server.server_address[1]))
