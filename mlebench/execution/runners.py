@@ -21,6 +21,7 @@ from typing import ClassVar, Protocol
 from mlebench.execution.docker.agent import DockerRunner
 from mlebench.execution.local import LocalRunner, instructions_file
 from mlebench.reporting.records import RunRecord
+from mlebench.reporting.usage import read_usage
 from mlebench.spec.cell import Cell
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.errors import ConfigError, DataError
@@ -107,7 +108,11 @@ def run_cell(cell: Cell, requested: str, settings: DockerSettings) -> RunRecord:
     executor = executor_lineage()
     if executor:
         record = dataclasses.replace(record, executor=executor)
-    declared = cell.running()[0].disclosures
+    agent = cell.running()[0]
+    usage = read_usage(cell.run_dir, agent.prices.model_dump() if agent.prices else None)
+    if usage:
+        record = dataclasses.replace(record, usage=usage)
+    declared = agent.disclosures
     if declared is not None:
         record = dataclasses.replace(record, disclosures=declared.model_dump())
     if why:

@@ -40,7 +40,7 @@ def to_markdown(report: dict[str, Any]) -> str:
     lines += ["", f"Headline: {report.get('headline_rule', '')}."]
     lines += ["", "Leaderboard row (any medal %, mean ± SEM):", ""]
     lines += [f"- {agent}: {leaderboard_row(entry['groups'])}" for agent, entry in report["agents"].items()]
-    lines += _as_scored(report) + _integrity(report) + _disclosures(report)
+    lines += _as_scored(report) + _integrity(report) + _disclosures(report) + _usage(report)
     lines += _statuses(report) + _comparisons(report) + _cells(report)
     lines += _mode_differences(report)
     lines += ["", *anytime_lines(report)]
@@ -139,6 +139,34 @@ def _disclosures(report: dict[str, Any]) -> list[str]:
                 f"{d.get('web_search', 'undeclared')} |"
             )
     return lines
+
+
+def _usage(report: dict[str, Any]) -> list[str]:
+    usage = {agent: entry.get("usage") or {} for agent, entry in report["agents"].items()}
+    if not any(u.get("cells") or u.get("problems") for u in usage.values()):
+        return []
+    lines = [
+        "",
+        "## Model usage",
+        "",
+        "| agent | cells | requests | prompt tokens | completion tokens | cost |",
+    ]
+    lines.append("|---|---|---|---|---|---|")
+    for agent, u in usage.items():
+        if u.get("cells"):
+            cost = (
+                "" if u["cost"] is None else f"{u['cost']:.4f} {u['currency']} ({u['priced_cells']} priced)"
+            )
+            counts = " | ".join(
+                str(u[k]) for k in ("cells", "requests", "prompt_tokens", "completion_tokens")
+            )
+            lines.append(f"| {agent} | {counts} | {cost} |")
+    notes = [
+        f"- {a}: {u['problems']} cell(s) with a malformed usage file, not counted"
+        for a, u in usage.items()
+        if u.get("problems")
+    ]
+    return lines + ([""] + notes if notes else [])
 
 
 def _statuses(report: dict[str, Any]) -> list[str]:

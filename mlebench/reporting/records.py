@@ -23,6 +23,8 @@ Ours on top:
   reach the network and the Docker socket). An unisolated cell is graded for a quick look but never counts
   in a headline or a leaderboard row.
 - ``disclosures``: what the agent's config declares (models, uses_test_feedback, web_search), from run.json.
+- ``usage`` (only when the run reported any): requests, prompt and completion tokens and the cost where
+  prices are configured, from run.json (:mod:`mlebench.reporting.usage`).
 - ``lineage`` (:class:`Lineage`): sha256 of the public split, the private answers, the submission, the agent
   folder, the resolved cell config, the grader code (``graders/``) and the competition folder's declaration
   and leaderboard; the git revision when available; where grading ran; the runner's own facts (image ids,
@@ -100,10 +102,14 @@ class RunRecord:
     """The texts the agent read (:func:`mlebench.spec.texts.text_lineage`): source, git blob ids, sha256."""
     disclosures: dict = field(default_factory=dict)
     """What the agent config declares (models, uses_test_feedback, web_search); empty if it declares none."""
+    usage: dict = field(default_factory=dict)
+    """The agent's model usage from its usage file (:mod:`mlebench.reporting.usage`); written when any."""
 
     def to_json(self) -> dict[str, Any]:
         """Return the record as ``run.json`` holds it (fallback fields only when there was a fallback)."""
         data = asdict(self)
+        if not self.usage:
+            data.pop("usage")
         if not self.runner_requested:
             data.pop("runner_requested")
             data.pop("runner_note")
@@ -251,6 +257,8 @@ class GradeRecord:
     disclosures: dict = field(default_factory=dict)
     snapshots: list = field(default_factory=list)
     """The graded any-time snapshots (:func:`snapshot_grade`), by mark; written only when there are any."""
+    usage: dict = field(default_factory=dict)
+    """The run's model usage (run.json's ``usage``), written when the run reported any."""
 
     def to_json(self) -> dict[str, Any]:
         """Return the record as written: MLE-bench's fields first, in their order, then ours."""
@@ -273,6 +281,8 @@ class GradeRecord:
         )
         if self.snapshots:
             data["snapshots"] = list(self.snapshots)
+        if self.usage:
+            data["usage"] = self.usage
         return data
 
     def write(self, path: Path) -> None:
@@ -356,7 +366,11 @@ def grade_record(
             agent_seconds=run.agent_seconds if run else None,
             grade_seconds=outcome.grade_seconds,
         ),
-        **({"isolation_reason": run.unisolated(), "disclosures": run.disclosures} if run else {}),
+        **(
+            {"isolation_reason": run.unisolated(), "disclosures": run.disclosures, "usage": run.usage}
+            if run
+            else {}
+        ),
     )
 
 

@@ -16,7 +16,8 @@ cell as scored (flagged and unisolated included): a quick look, never the headli
 isolation and integrity verdict, every integrity flag (``integrity``: cell, check, evidence), the cells
 left out of the headline (``excluded``), each agent's disclosures, paired comparisons of every two agents
 (:mod:`mlebench.reporting.compare`, as scored), known leaks, and any-time curves when snapshot records
-exist, with the any-time table (:mod:`mlebench.reporting.anytime`). ``report.md``, ``report.html``
+exist, with the any-time table (:mod:`mlebench.reporting.anytime`). Each agent's ``usage`` sums its
+cells' model usage (:func:`mlebench.reporting.usage.sum_usage`). ``report.md``, ``report.html``
 (:mod:`mlebench.reporting.html`) and ``headline.csv`` (the DVC plot) are rendered from it.
 """
 
@@ -44,6 +45,7 @@ from mlebench.reporting.stats import (
     split_figures,
     split_members,
 )
+from mlebench.reporting.usage import sum_usage
 from mlebench.reporting.verdicts import UNCHECKED, counted, is_isolated, load_verdict
 from mlebench.spec.declarations import Competition, all_competition_ids, load_competition
 from mlebench.spec.files import write_json, write_text
@@ -200,6 +202,7 @@ def aggregate(
         keys = [(r["agent"], r["competition_id"], r["seed"]) for r in agent_records]
         entry["verdict_counts"] = dict(Counter(verdicts.get(k, UNCHECKED)["verdict"] for k in keys))
         entry["disclosures"] = _distinct([r.get("disclosures") or {} for r in agent_records])
+        entry["usage"] = sum_usage(agent_records)
         for cid in competition_ids:
             entry["per_competition"][cid] = [
                 _cell_row(by_cell.get((agent, cid, s)), s, verdicts.get((agent, cid, s), UNCHECKED))

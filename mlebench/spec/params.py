@@ -45,6 +45,14 @@ class Disclosures(_Strict):
     web_search: bool
 
 
+class Prices(_Strict):
+    """What a model's tokens cost: per 1,000 prompt and per 1,000 completion tokens, in ``currency``."""
+
+    prompt_per_1k: float = Field(ge=0)
+    completion_per_1k: float = Field(ge=0)
+    currency: str = "USD"
+
+
 class AgentConfig(_Strict):
     """One agent: its folder (main.py, requirements.txt, Dockerfile), the command that starts it, its options.
 
@@ -58,6 +66,8 @@ class AgentConfig(_Strict):
     Both serialise only when set, so the params of agents without them are what they were.
     ``disclosures`` is what the agent declares (:class:`Disclosures`): required of every agent a plan
     holds (:class:`Plan`), optional here only so a test can build a bare config to run.
+    ``prices`` (optional, :class:`Prices`) prices the tokens the agent's usage file reports: run.json's
+    ``usage.cost`` (:mod:`mlebench.reporting.usage`).
     """
 
     path: str
@@ -67,6 +77,7 @@ class AgentConfig(_Strict):
     endpoints: list[str] = []
     api_key_env: str | None = None
     disclosures: Disclosures | None = None
+    prices: Prices | None = None
 
     @model_validator(mode="after")
     def _endpoints_for_llm(self) -> AgentConfig:
@@ -100,7 +111,7 @@ class AgentConfig(_Strict):
     @model_serializer(mode="wrap")
     def _without_undeclared(self, handler: Any) -> dict[str, Any]:
         data = handler(self)
-        for key in ("disclosures", "api_key_env"):
+        for key in ("disclosures", "api_key_env", "prices"):
             if data.get(key) is None:
                 data.pop(key, None)
         if not self.endpoints:
