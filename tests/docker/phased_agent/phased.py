@@ -11,12 +11,9 @@ import os
 import time
 from pathlib import Path
 
-KWARGS = json.loads(os.environ.get("AGENT_KWARGS") or "{}")
-SUBMISSION = Path(os.environ["SUBMISSION_DIR"]) / "submission.csv"
 
-
-def put(phase: dict) -> None:
-    tmp = SUBMISSION.with_name(".submission.csv.tmp")
+def put(phase: dict, submission: Path) -> None:
+    tmp = submission.with_name(".submission.csv.tmp")
     if "csv" in phase:
         tmp.write_text(phase["csv"], encoding="utf-8")
     elif "symlink" in phase:
@@ -25,12 +22,19 @@ def put(phase: dict) -> None:
         tmp.write_bytes(b"x" * int(phase["bytes"]))
     else:
         return
-    os.replace(tmp, SUBMISSION)
+    os.replace(tmp, submission)
 
 
-if KWARGS.get("pid_file"):
-    Path(KWARGS["pid_file"]).write_text(str(os.getpid()), encoding="utf-8")
-for phase in KWARGS.get("phases", []):
-    put(phase)
-    print(f"phase {sorted(phase)} at {time.monotonic():.1f}", flush=True)
-    time.sleep(float(phase.get("sleep", 0)))
+def main() -> None:
+    kwargs = json.loads(os.environ.get("AGENT_KWARGS") or "{}")
+    submission = Path(os.environ["SUBMISSION_DIR"]) / "submission.csv"
+    if kwargs.get("pid_file"):
+        Path(kwargs["pid_file"]).write_text(str(os.getpid()), encoding="utf-8")
+    for phase in kwargs.get("phases", []):
+        put(phase, submission)
+        print(f"phase {sorted(phase)} at {time.monotonic():.1f}", flush=True)
+        time.sleep(float(phase.get("sleep", 0)))
+
+
+if __name__ == "__main__":
+    main()
