@@ -16,6 +16,8 @@ from embedded_fixtures import EMBEDDED
 
 from authoring.leaderboards.build import rescore
 from authoring.leaderboards.engineered import recipe_for
+from authoring.leaderboards.tasks import load_task
+from graders.registry import get_metric
 from mlebench.spec.declarations import load_competition
 
 WITH_RECIPE = [cid for cid in EMBEDDED if recipe_for(cid) is not None]
@@ -29,6 +31,19 @@ def _sample(table: pd.DataFrame) -> list[str]:
 
 def test_recipes_cover_the_tabular_competitions() -> None:
     assert {"ames-house-prices", "credit-scoring", "titanic-lite", "chicago-ridership"} <= set(WITH_RECIPE)
+
+
+@pytest.mark.parametrize("competition_id", WITH_RECIPE)
+def test_committed_leaderboard_is_the_current_population(competition_id: str, prepare_once) -> None:
+    """Every team of the population is on the committed leaderboard and nothing else (else rebuild it)."""
+    comp = load_competition(competition_id)
+    task = load_task(comp, prepare_once(competition_id).public, get_metric(comp.metric.name))
+    committed = set(pd.read_csv(comp.leaderboard_path)["team"])
+    expected = {s.team for s in task.population()}
+    assert committed == expected, (
+        f"{competition_id}: leaderboard.csv is stale; rebuild it with `mlebench leaderboard -c {competition_id}`"
+        f" (missing {sorted(expected - committed)[:5]}, extra {sorted(committed - expected)[:5]})"
+    )
 
 
 @pytest.mark.skipif(bool(MISSING), reason=f"the authoring extra is not installed ({', '.join(MISSING)})")
