@@ -22,8 +22,8 @@ from mlebench.spec.declarations import load_competition
 from mlebench.spec.paths import competitions_dir, private_dir, public_dir
 
 MODULES = [
-    "build", "columns", "images", "models", "outputs", "population", "report", "sampling", "scoring",
-    "segmentation", "series", "solution", "tabular", "tasks", "transduction",
+    "boosting", "build", "columns", "engineered", "images", "models", "outputs", "population", "report",
+    "sampling", "scoring", "segmentation", "series", "solution", "tabular", "tasks", "transduction",
 ]  # fmt: skip
 
 

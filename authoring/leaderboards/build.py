@@ -39,7 +39,14 @@ from mlebench.spec.declarations import load_competition
 from mlebench.spec.errors import DataError
 from mlebench.spec.paths import competitions_dir, private_dir, public_dir
 
-__all__ = ["COLUMNS", "LeaderboardError", "build_leaderboard", "build_leaderboards", "leaderboard_frame"]
+__all__ = [
+    "COLUMNS",
+    "LeaderboardError",
+    "build_leaderboard",
+    "build_leaderboards",
+    "leaderboard_frame",
+    "rescore",
+]
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +65,7 @@ class Entry:
     solution: Solution
     score: float
     seconds: float
+    cpu_seconds: float = 0.0
 
 
 def build_leaderboard(competition_id: str, root: Path | None = None, jobs: int = 1) -> Path:
@@ -103,7 +111,7 @@ def build_leaderboard(competition_id: str, root: Path | None = None, jobs: int =
     info = BuildInfo(
         comp, metric, table, entries, limits, sample, answers, jobs, time.perf_counter() - started
     )
-    write_report(path.with_suffix(".md"), info, task.kind)
+    write_report(path.with_suffix(".md"), info, task.kind, getattr(task, "notes", ()))
     log.info("%s: wrote %s (%d teams) in %.1f s", comp.id, path, len(table), info.seconds)
     return path
 
@@ -111,6 +119,22 @@ def build_leaderboard(competition_id: str, root: Path | None = None, jobs: int =
 def build_leaderboards(competition_ids: Iterable[str], root: Path | None = None, jobs: int = 1) -> list[Path]:
     """:func:`build_leaderboard` for several competitions, one after another."""
     return [build_leaderboard(cid, root=root, jobs=jobs) for cid in competition_ids]
+
+
+def rescore(competition_id: str, teams: Iterable[str], prepared: Path, root: Path | None = None) -> dict[str, float]:
+    """Train and score again the named teams of a competition's population, from ``prepared``
+    (a folder with ``public/`` and ``private/``); return each team's score, to compare with the
+    committed ``leaderboard.csv``."""
+    comp = load_competition(competition_id, root)
+    metric = get_metric(comp.metric.name)
+    task = load_task(comp, prepared / "public", metric)
+    by_team = {s.team: s for s in task.population()}
+    unknown = sorted(set(teams) - set(by_team))
+    if unknown:
+        raise LeaderboardError(f"{comp.id}: teams {unknown} are not in the reference population")
+    with tempfile.TemporaryDirectory(prefix=f"rescore-{comp.id}-") as tmp:
+        scorer = Scorer.create(comp, prepared / "private", Path(tmp))
+        return {team: _run(task, by_team[team], scorer, Path(tmp)).score for team in teams}
 
 
 def leaderboard_frame(entries: list[Entry], higher_is_better: bool) -> pd.DataFrame:
@@ -150,7 +174,7 @@ def _check_population(competition_id: str, solutions: list[Solution]) -> None:
 
 def _run(task: Task, solution: Solution, scorer: Scorer, workdir: Path) -> Entry:
     """Fit one solution, write its submission, score it."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     with threadpool_limits(limits=1), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # convergence notes of deliberately small or weak models
         frame = task.predict(solution)
@@ -158,4 +182,4 @@ def _run(task: Task, solution: Solution, scorer: Scorer, workdir: Path) -> Entry
     frame.to_csv(path, index=False)
     score = scorer.score(path)
     path.unlink()
-    return Entry(solution, score, time.perf_counter() - started)
+    return Entry(solution, score, time.perf_counter() - started, time.process_time() - cpu)

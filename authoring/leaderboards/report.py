@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import platform
+import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import pandas as pd
@@ -17,6 +19,8 @@ from mlebench.spec.declarations import Competition
 __all__ = ["BuildInfo", "write_report"]
 
 _PACKAGES = ("numpy", "pandas", "scipy", "scikit-learn", "pillow", "joblib")
+_OPTIONAL = ("lightgbm", "catboost")  # authoring extras, listed when installed
+TOP = 10
 
 
 @dataclass(frozen=True)
@@ -63,18 +67,55 @@ def _families(table: pd.DataFrame, higher_is_better: bool) -> list[str]:
     return rows
 
 
+# What a build runs: the authoring tools, the graders and library, the competitions' declarations and
+# preparation (not the leaderboard files a build writes).
+_CODE = ("authoring", "graders", "mlebench", ":(glob)competitions/*/*.py", ":(glob)competitions/*/*.yaml")
+
+
+def _code_version(folder: Path) -> str:
+    """The checkout's commit (``+ uncommitted changes`` when its code differs from it), or ``unknown``."""
+    try:
+        run = lambda *a: subprocess.run(  # noqa: E731
+            ["git", *a], cwd=folder, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        commit = run("rev-parse", "--short=12", "HEAD")
+        dirty = run("-C", run("rev-parse", "--show-toplevel"), "status", "--porcelain", "--", *_CODE)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return f"{commit} + uncommitted changes" if dirty else commit
+
+
+def _versions() -> str:
+    found = [(name, version(name)) for name in _PACKAGES]
+    for name in _OPTIONAL:
+        try:
+            found.append((name, version(name)))
+        except PackageNotFoundError:
+            pass
+    return ", ".join(f"{name} {v}" for name, v in found)
+
+
+def _top(table: pd.DataFrame) -> list[str]:
+    rows = ["| rank | team | score | model | features |", "|---|---|---|---|---|"]
+    for row in table.head(TOP).itertuples():
+        rows.append(f"| {row.rank} | `{row.team}` | {_fmt(row.score)} | {row.model} | {row.features} |")
+    return rows
+
+
 def _counts(column: pd.Series) -> str:
     return ", ".join(f"{key:g}: {n}" for key, n in column.value_counts().sort_index().items())
 
 
-def write_report(path: Path, info: BuildInfo, kind: str) -> None:
-    """Write the Markdown report for one build to ``path``."""
+def write_report(path: Path, info: BuildInfo, kind: str, notes: Sequence[str] = ()) -> None:
+    """Write the Markdown report for one build to ``path``; ``notes`` describe a task's own population."""
     comp, metric, table, t = info.competition, info.metric, info.table, info.thresholds
     n = len(table)
     gold, silver, bronze = medal_positions(n)
     direction = "higher" if metric.higher_is_better else "lower"
     slowest = max(info.entries, key=lambda e: e.seconds)
-    versions = ", ".join(f"{name} {version(name)}" for name in _PACKAGES)
+    versions = _versions()
+    command = f"mlebench leaderboard -c {comp.id}" + (f" --jobs {info.jobs}" if info.jobs > 1 else "")
+    cpu = sum(getattr(e, "cpu_seconds", 0.0) for e in info.entries)
     lines = [
         f"# Reference leaderboard: {comp.id}",
         "",
@@ -86,14 +127,17 @@ def write_report(path: Path, info: BuildInfo, kind: str) -> None:
         "",
         "## How it was made",
         "",
-        f"- Command: `mlebench leaderboard -c {comp.id}`; library call:",
-        f"  `authoring.leaderboards.build_leaderboard({comp.id!r})`. This build used {info.jobs} job(s).",
+        f"- Command: `{command}`; library call:",
+        f"  `authoring.leaderboards.build_leaderboard({comp.id!r}, jobs={info.jobs})`.",
+        f"- Code version: {_code_version(path.parent)}.",
         f"- Date (UTC): {datetime.now(timezone.utc).date().isoformat()}. Build time: {info.seconds:.1f} s",
-        f"  (slowest solution `{slowest.solution.team}`, {slowest.seconds:.1f} s).",
+        f"  wall clock with {info.jobs} job(s), {cpu:.1f} s of CPU over all solutions (slowest solution",
+        f"  `{slowest.solution.team}`, {slowest.seconds:.1f} s).",
         f"- Python {platform.python_version()}; {versions}.",
         f"- Task kind `{kind}`. The population design is in `authoring/leaderboards/population.py`:",
         "  a few trivial entries, a zoo of model families with varied features and hyper-parameters,",
         "  learning curves on smaller training fractions, and reseeded copies of randomised models.",
+        *notes,
         "- Every solution uses fixed seeds and runs single-threaded, so a rebuild gives the same scores",
         "  whatever the number of jobs.",
         f"- Training fractions (teams): {_counts(table['train_fraction'])}.",
@@ -104,6 +148,10 @@ def write_report(path: Path, info: BuildInfo, kind: str) -> None:
         "JSON.",
         "",
         *_families(table, metric.higher_is_better),
+        "",
+        "## Top entries",
+        "",
+        *_top(table),
         "",
         "## Medal thresholds",
         "",

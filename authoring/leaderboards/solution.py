@@ -37,6 +37,8 @@ _ABBREVIATIONS = {
     "ngram": "n",
     "components": "pc",
     "pixels": "px",
+    "family": "",
+    "members": "",
 }
 
 

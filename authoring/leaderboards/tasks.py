@@ -13,7 +13,8 @@ The rules, checked in order:
 3. a ``train/`` folder of images is present → :class:`~.images.ImageTask`;
 4. labels or text are graded and the training answers are mostly distinct strings (an answer is
    generated, not chosen from a few classes) → :class:`~.transduction.TransductionTask`;
-5. anything else → :class:`~.tabular.TabularTask`.
+5. anything else → :class:`~.tabular.TabularTask`, wrapped in an
+   :class:`~.engineered.EngineeredTask` when the competition has a feature-engineering recipe.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Protocol
 
 import pandas as pd
 
+from authoring.leaderboards.engineered import EngineeredTask, recipe_for
 from authoring.leaderboards.images import ImageTask
 from authoring.leaderboards.outputs import infer_output
 from authoring.leaderboards.segmentation import SegmentationTask
@@ -67,4 +69,6 @@ def load_task(comp: Competition, public: Path, metric: Metric) -> Task:
     generated = not pd.api.types.is_numeric_dtype(target) and target.nunique() > len(train) / 2
     if metric.kind in (LABELS, TEXT) and generated:
         return TransductionTask.load(public, id_column, columns[0])
-    return TabularTask.load(public, infer_output(id_column, columns, metric.kind, target))
+    task = TabularTask.load(public, infer_output(id_column, columns, metric.kind, target))
+    recipe = recipe_for(comp.id)
+    return EngineeredTask.create(task, recipe, metric, public) if recipe else task
