@@ -8,7 +8,8 @@ one column per channel. Each series becomes a fixed-length vector; feature sets:
 - ``resample5`` / ``resample10``: every channel linearly interpolated to 5 or 10 evenly spaced points,
   plus the series length;
 - ``ends``: the first and the last frame;
-- ``none``: no features (constant predictors).
+- ``none``: no features (constant predictors, and the strong entries of :mod:`.signals`, which work on
+  the series themselves).
 
 With a probabilities metric the answer is one column per class, the class labels being the column names.
 """
@@ -25,6 +26,7 @@ from authoring.leaderboards.models import SCALED, make_estimator
 from authoring.leaderboards.outputs import Output
 from authoring.leaderboards.population import series_population
 from authoring.leaderboards.sampling import subsample
+from authoring.leaderboards.signals import STRONG_MODELS, strong_population, strong_proba
 from authoring.leaderboards.solution import Solution
 
 __all__ = ["SeriesTask", "series_features"]
@@ -92,12 +94,19 @@ class SeriesTask:
         return cls(output, train, labels[label_column].astype(str).to_numpy(), test, test_ids)
 
     def population(self) -> list[Solution]:
-        """Return the reference population."""
-        return series_population()
+        """The summary-feature population of :mod:`.population` plus the strong entries of :mod:`.signals`.
+
+        The strong entries resample every series to about the median training length (at most 128 steps).
+        """
+        median = int(np.median([len(s) for s in self.train]))
+        return [*series_population(), *strong_population(min(128, max(8, median)))]
 
     def predict(self, solution: Solution) -> pd.DataFrame:
         """Fit ``solution`` on its share of the training series and return class probabilities."""
         rows = subsample(len(self.train), solution.train_fraction, solution.seed, self.target)
+        if solution.model in STRONG_MODELS:
+            classes, proba = strong_proba(solution, [self.train[r] for r in rows], self.target[rows], self.test)
+            return self.output.frame(self.test_ids, self.output.probabilities(proba, list(classes)))
         x = series_features([self.train[r] for r in rows], solution.features)
         test = series_features(self.test, solution.features)
         if solution.model in SCALED:
