@@ -7,10 +7,11 @@ what the time-series classification literature does well on the UEA/UCR archive:
   length, convolved with random dilated kernels over random channel subsets, and each kernel gives two
   features (the share of positive outputs and the maximum); a regularised logistic regression reads them.
 - ``dtw``: k nearest neighbours under dynamic time warping (squared Euclidean frame cost, optional
-  Sakoe-Chiba band), on resampled series; class probabilities are a softmax of each class's mean distance to its k nearest.
-- ``slda``: linear discriminant analysis with Ledoit-Wolf shrinkage on all frames of the resampled series;
-- ``blend``: the (weighted) mean of the class probabilities of a ROCKET model, an LDA on resampled frames and a
-  DTW neighbour vote.
+  Sakoe-Chiba band), on resampled series; class probabilities are a softmax of each class's mean
+  distance to its k nearest.
+- ``slda``: linear discriminant analysis with fixed or Ledoit-Wolf shrinkage on all resampled frames;
+- ``blend``: the (weighted) mean of the class probabilities of a ROCKET model, a shrunk LDA on
+  resampled frames and a DTW neighbour vote.
 
 Everything is seeded by ``Solution.seed`` and pure numpy/scikit-learn.
 """
@@ -25,7 +26,14 @@ from sklearn.linear_model import LogisticRegression
 
 from authoring.leaderboards.solution import Solution, solution
 
-__all__ = ["STRONG_MODELS", "dtw_distances", "resample_all", "rocket_features", "strong_population", "strong_proba"]
+__all__ = [
+    "STRONG_MODELS",
+    "dtw_distances",
+    "resample_all",
+    "rocket_features",
+    "strong_population",
+    "strong_proba",
+]
 
 STRONG_MODELS = frozenset({"rocket", "dtw", "slda", "blend"})
 
@@ -131,7 +139,9 @@ def _standardise(train: np.ndarray, test: np.ndarray) -> tuple[np.ndarray, np.nd
     return (train - mean) / std, (test - mean) / std
 
 
-def _dtw_proba(train: np.ndarray, y: np.ndarray, test: np.ndarray, classes: np.ndarray, options: dict) -> np.ndarray:
+def _dtw_proba(
+    train: np.ndarray, y: np.ndarray, test: np.ndarray, classes: np.ndarray, options: dict
+) -> np.ndarray:
     """Class probabilities from the mean DTW distance to each class's ``k`` nearest training series.
 
     ``p(class) ∝ exp(-d_class / (temperature * d_typical))``, ``d_typical`` being the median distance of a
@@ -163,7 +173,9 @@ def _rocket_proba(train: np.ndarray, y: np.ndarray, test: np.ndarray, options: d
     return model.predict_proba((t - mean) / std)
 
 
-def _lda_proba(train: np.ndarray, y: np.ndarray, test: np.ndarray, shrinkage: str | float = "auto") -> np.ndarray:
+def _lda_proba(
+    train: np.ndarray, y: np.ndarray, test: np.ndarray, shrinkage: str | float = "auto"
+) -> np.ndarray:
     model = LinearDiscriminantAnalysis(solver="lsqr", shrinkage=shrinkage)
     model.fit(train.reshape(len(train), -1), y)
     return model.predict_proba(test.reshape(len(test), -1))
@@ -233,7 +245,10 @@ def strong_population(points: int) -> list[Solution]:
     ]
     curves = [
         Solution(b.model, b.features, b.params, fraction, b.seed)
-        for b in (s("rocket", "none", kernels=1000, C=1.0, points=half), s("dtw", "none", k=3, temperature=0.05, band=0.1, points=min(points, 64)))
+        for b in (
+            s("rocket", "none", kernels=1000, C=1.0, points=half),
+            s("dtw", "none", k=3, temperature=0.05, band=0.1, points=min(points, 64)),
+        )
         for fraction in (0.1, 0.25, 0.5)
     ]
     reseeds = [

@@ -58,7 +58,5 @@ def _read_ts(path: Path) -> list[tuple[np.ndarray, str]]:
 def _long_series(ids: np.ndarray, cases: list[tuple[np.ndarray, str]]) -> pd.DataFrame:
     """One row per (id, reading), sorted by id then t, with the power in column ``power``."""
     order = np.argsort(ids, kind="stable")
-    frames = [
-        pd.DataFrame({"id": ids[k], "t": np.arange(_LENGTH), "power": cases[k][0]}) for k in order
-    ]
+    frames = [pd.DataFrame({"id": ids[k], "t": np.arange(_LENGTH), "power": cases[k][0]}) for k in order]
     return pd.concat(frames, ignore_index=True)
