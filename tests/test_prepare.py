@@ -24,6 +24,7 @@ from mlebench.spec.hashing import sha256_file
 # (train rows, test rows) of each embedded competition, as promised to the agents and leaderboards.
 ROWS = {
     "ames-house-prices": (2197, 733),
+    "appliance-power-signatures": (100, 100),
     "chicago-ridership": (4970, 728),
     "cmudict-g2p": (20000, 5000),
     "credit-scoring": (3340, 1114),

@@ -112,6 +112,10 @@ def build_leaderboard(competition_id: str, root: Path | None = None, jobs: int =
         comp, metric, table, entries, limits, sample, answers, jobs, time.perf_counter() - started
     )
     write_report(path.with_suffix(".md"), info, task.kind, getattr(task, "notes", ()))
+    notes = getattr(task, "report_notes", None)  # a task kind may describe its own population
+    if notes is not None:
+        with path.with_suffix(".md").open("a", encoding="utf-8") as report:
+            report.write(notes(table))
     log.info("%s: wrote %s (%d teams) in %.1f s", comp.id, path, len(table), info.seconds)
     return path
 
