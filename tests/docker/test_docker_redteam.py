@@ -269,7 +269,9 @@ def test_llm_policy_reaches_only_the_allowed_endpoint(hostile, llm_endpoint, doc
     assert attempts["allowed GET models (HTTP_PROXY)"]["value"].startswith("200 ")
     assert "pong from the stand-in" in attempts["allowed POST chat (HTTP_PROXY)"]["value"]
     assert attempts["allowed CONNECT tunnel"]["value"] == "HTTP/1.1 200 OK"
-    assert [r["messages"][0]["content"] for r in ep.standin.requests] == ["ping"]
+    # only the allowed chat request reached the model (squid may resend it once on a stale kept-alive
+    # connection to the stand-in, so the count is not fixed; what matters is that nothing else arrived)
+    assert {r["messages"][0]["content"] for r in ep.standin.requests} == {"ping"}
     for label in (f"proxy CONNECT {ep.host}:{ep.port + 1}", "proxy CONNECT example.com:443"):
         assert "403" in attempts[label]["error"], attempts[label]  # the proxy refused; nothing was tried
     assert "403" in attempts[f"proxy GET http://{ep.host}:{ep.port + 1}/v1/models"]["error"]
