@@ -7,8 +7,8 @@ sample_submission.csv (invasive 0.5), which is the sample the declaration points
 v1's public 7z archives hold no image: it passes each image folder to py7zr's write(), which stores
 only the folder's own entry (only writeall() recurses). We keep v1's files by default, so scores compare
 with runs on data v1 prepared: each archive holds one directory entry, ``train`` or ``test``, and nothing
-else (v1 names the entry by the path it prepared in, which no other machine can reproduce; a declared
-deviation, see competition.yaml). The task therefore has no images, as in v1 (a known issue).
+else (v1 names the entry by the path it prepared in, which no other machine can reproduce). The task
+therefore has no images, as in v1 (a known issue, see competition.yaml).
 """
 
 import os
