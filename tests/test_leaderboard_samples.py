@@ -30,7 +30,7 @@ def _sample(table: pd.DataFrame) -> list[str]:
 
 
 def test_recipes_cover_the_tabular_competitions() -> None:
-    assert {"titanic-lite"} <= set(WITH_RECIPE)
+    assert {"titanic-lite", "credit-scoring", "chicago-ridership"} <= set(WITH_RECIPE)
 
 
 @pytest.mark.parametrize("competition_id", WITH_RECIPE)
