@@ -156,6 +156,7 @@ def _parser() -> argparse.ArgumentParser:
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("-c", "--competition-id", metavar="ID")
     group.add_argument("-s", "--competition-set", metavar="NAME")
+    p.add_argument("--jobs", type=int, default=1, help="solutions trained at once (scores do not depend on it)")
     p.set_defaults(func=_leaderboard)
     return parser
 
@@ -482,7 +483,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
 
     for cid in _ids(args.competition_id, args.competition_set):
         t0 = time.monotonic()
-        path = build_leaderboard(cid)
+        path = build_leaderboard(cid, jobs=args.jobs)
         print(f"{cid}: wrote {path} in {time.monotonic() - t0:.0f} s")
     return 0
 

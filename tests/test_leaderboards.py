@@ -12,7 +12,13 @@ import pytest
 
 from authoring.leaderboards import COLUMNS, build_leaderboard, leaderboard_frame
 from authoring.leaderboards import population as pop
-from authoring.leaderboards.build import MIN_TEAMS, Entry
+from authoring.leaderboards.build import MIN_TEAMS, Entry, _run
+from authoring.leaderboards.images import extended_image_population
+from authoring.leaderboards.scoring import Scorer
+from authoring.leaderboards.segmentation import extended_segmentation_population
+from authoring.leaderboards.tasks import load_task
+from authoring.leaderboards.text import strong_text_population
+from authoring.leaderboards.transduction import extended_population
 from authoring.leaderboards.outputs import Output
 from authoring.leaderboards.solution import solution
 from authoring.leaderboards.tabular import TabularTask
@@ -22,8 +28,8 @@ from mlebench.spec.declarations import load_competition
 from mlebench.spec.paths import competitions_dir, private_dir, public_dir
 
 MODULES = [
-    "build", "columns", "images", "models", "outputs", "population", "report", "sampling", "scoring",
-    "segmentation", "series", "solution", "tabular", "tasks", "transduction",
+    "build", "columns", "graphones", "images", "models", "networks", "outputs", "population", "report",
+    "sampling", "scoring", "segmentation", "series", "solution", "tabular", "tasks", "text", "transduction",
 ]  # fmt: skip
 
 
@@ -44,6 +50,11 @@ def test_doctests(name: str) -> None:
         pop.segmentation_population(),
         pop.transduction_population(),
         pop.series_population(),
+        pop.tabular_population("classification", ["all", "text-word", "text-char"], text_only=True)
+        + strong_text_population(),
+        extended_image_population(),
+        extended_segmentation_population(),
+        extended_population(),
     ],
 )
 def test_populations_are_large_varied_and_uniquely_named(population) -> None:
@@ -157,3 +168,29 @@ def test_committed_leaderboard_is_ranked_and_large(competition_id: str) -> None:
     load_leaderboard(comp.leaderboard_path, metric.higher_is_better)  # raises unless best first
     assert table["score"].iloc[0] != metric.best  # no reference solution is perfect
     assert comp.leaderboard_path.with_suffix(".md").is_file()
+
+
+# A few entries per competition, re-run and compared with the committed leaderboard: one strong entry and
+# one or two cheap ones each. Network entries need torch (requirements-authoring.txt).
+SAMPLES = {
+    "fine-food-reviews": ["nbsvm-n3-C1-text-f1.00-s0", "mnb-a1-text-word-f1.00-s0"],
+    "cmudict-g2p": ["graphone-order5-stress1-f1.00-s0", "context-l2-r2-stress1-f1.00-s0"],
+    "digit-recognizer-5k": ["cnn-epochs2-pixels-f1.00-s0", "svm-C5-hog-f1.00-s0", "knn-k3-hog-f0.10-s0"],
+    "dsb-nuclei-tiles": ["unet-width8-steps150-f1.00-s0", "otsu-sig1-f1.00-s0"],
+}
+
+
+@pytest.mark.parametrize("competition_id", sorted(SAMPLES))
+def test_committed_rows_are_reproduced(competition_id: str, prepare_once, tmp_path: Path) -> None:
+    prepared = prepare_once(competition_id)
+    comp = load_competition(competition_id)
+    metric = get_metric(comp.metric.name)
+    committed = pd.read_csv(comp.leaderboard_path).set_index("team")["score"]
+    task = load_task(comp, prepared.public, metric)
+    population = {s.team: s for s in task.population()}
+    scorer = Scorer.create(comp, prepared.private, tmp_path)
+    for team in SAMPLES[competition_id]:
+        if population[team].model in ("cnn", "unet"):
+            pytest.importorskip("torch")
+        entry = _run(task, population[team], scorer, tmp_path)  # as the build runs it: one thread, seeded
+        assert entry.score == pytest.approx(committed[team], abs=1e-9), team
