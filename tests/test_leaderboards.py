@@ -14,14 +14,14 @@ from authoring.leaderboards import COLUMNS, build_leaderboard, leaderboard_frame
 from authoring.leaderboards import population as pop
 from authoring.leaderboards.build import MIN_TEAMS, Entry, _run
 from authoring.leaderboards.images import extended_image_population
+from authoring.leaderboards.outputs import Output
 from authoring.leaderboards.scoring import Scorer
 from authoring.leaderboards.segmentation import extended_segmentation_population
+from authoring.leaderboards.solution import solution
+from authoring.leaderboards.tabular import TabularTask
 from authoring.leaderboards.tasks import load_task
 from authoring.leaderboards.text import strong_text_population
 from authoring.leaderboards.transduction import extended_population
-from authoring.leaderboards.outputs import Output
-from authoring.leaderboards.solution import solution
-from authoring.leaderboards.tabular import TabularTask
 from graders.leaderboard import load_leaderboard
 from graders.registry import get_metric
 from mlebench.spec.declarations import load_competition

@@ -70,9 +70,7 @@ class GraphoneModel:
                 shorter = history[1:]
                 for token in following:
                     counts[k - 1][shorter][token] += 1
-        self._tables = [
-            {h: (dict(c), sum(c.values()), len(c)) for h, c in level.items()} for level in counts
-        ]
+        self._tables = [{h: (dict(c), sum(c.values()), len(c)) for h, c in level.items()} for level in counts]
         self._cache.clear()
         return self
 
@@ -98,13 +96,11 @@ class GraphoneModel:
         return list(seen) if seen else []
 
     def transcribe(self, words: list[str]) -> list[str]:
-        """The most probable pronunciation of each word ('' where the search finds none)."""
+        """Return the most probable pronunciation of each word ('' where the search finds none)."""
         keep = self.order - 1
         out = []
         for word in words:
-            beams: dict[tuple[int, ...], tuple[float, tuple[int, ...]]] = {
-                (_BOS,) * keep: (0.0, ())
-            }
+            beams: dict[tuple[int, ...], tuple[float, tuple[int, ...]]] = {(_BOS,) * keep: (0.0, ())}
             for i in range(len(word)):
                 options = self._options(word, i)
                 grown: dict[tuple[int, ...], tuple[float, tuple[int, ...]]] = {}
@@ -118,7 +114,8 @@ class GraphoneModel:
                     break
                 beams = dict(sorted(grown.items(), key=lambda kv: -kv[1][0])[: self.beam])
             finals = [
-                (score + math.log(self._prob(history, _EOS)), path) for history, (score, path) in beams.items()
+                (score + math.log(self._prob(history, _EOS)), path)
+                for history, (score, path) in beams.items()
             ]
             best = max(finals)[1] if finals and len(max(finals)[1]) == len(word) else ()
             out.append(" ".join(t for g in best for t in self.units[g]))
@@ -133,11 +130,11 @@ def graphone_population() -> list[Solution]:
     """
     s, n = solution, "none"
     orders = [s("graphone", n, order=k, stress=True) for k in (2, 3, 4, 5, 6, 7, 8)]
-    tuned = [
-        s("graphone", n, order=6, discount=d, stress=True) for d in (0.5, 0.7, 0.95)
-    ] + [
-        s("graphone", n, order=6, beam=b, stress=True) for b in (3, 50)
-    ] + [s("graphone", n, order=k) for k in (4, 6)]
+    tuned = (
+        [s("graphone", n, order=6, discount=d, stress=True) for d in (0.5, 0.7, 0.95)]
+        + [s("graphone", n, order=6, beam=b, stress=True) for b in (3, 50)]
+        + [s("graphone", n, order=k) for k in (4, 6)]
+    )
     curves = [s("graphone", n, f, order=6, stress=True) for f in (0.05, 0.1, 0.25, 0.5)]
     curves += [s("graphone", n, f, order=4, stress=True) for f in (0.1, 0.25)]
     return [*orders, *tuned, *curves]

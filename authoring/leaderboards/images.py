@@ -100,7 +100,7 @@ def image_features(images: np.ndarray, name: str) -> np.ndarray:
 
 
 def extended_image_population() -> list[Solution]:
-    """The shared image population, more tuned classical models, and small CNNs (:mod:`.networks`).
+    """Return the shared image population, more tuned classical models and small CNNs (:mod:`.networks`).
 
     >>> len(extended_image_population()) >= 100
     True
@@ -110,19 +110,26 @@ def extended_image_population() -> list[Solution]:
     svms += [s("svm", "hog", fraction, seed, C=5.0) for fraction in (0.25, 0.5) for seed in (1, 2)]
     knns = [s("knn", fs, n_neighbors=k) for fs in ("pixels", "hog") for k in (3, 10)]
     linear = [s("logistic", fs, C=c) for fs in ("pixels", "hog", "pool4") for c in (0.1, 10.0)]
-    trees = [s("hgb", "hog", learning_rate=0.1, max_iter=200), s("hgb", "pool2", learning_rate=0.1, max_iter=100)]
+    trees = [
+        s("hgb", "hog", learning_rate=0.1, max_iter=200),
+        s("hgb", "pool2", learning_rate=0.1, max_iter=100),
+    ]
     trees += [s("rf", fs, n_estimators=300) for fs in ("hog", "pool2")]
     trees += [s("et", fs, n_estimators=300) for fs in ("hog", "pool2")]
-    mlps = [s("mlp", fs, hidden_layer_sizes=(256,), alpha=a) for fs in ("pixels", "hog") for a in (1e-4, 1e-1)]
+    mlps = [
+        s("mlp", fs, hidden_layer_sizes=(256,), alpha=a) for fs in ("pixels", "hog") for a in (1e-4, 1e-1)
+    ]
     curves = [s("knn", "hog", fraction, 0, n_neighbors=3) for fraction in (0.1, 0.25, 0.5)]
     curves += [s("logistic", "hog", fraction, 0, C=1.0) for fraction in (0.05, 0.1, 0.25, 0.5)]
-    curves += [s("mlp", "hog", fraction, 0, hidden_layer_sizes=(256,), alpha=0.1) for fraction in (0.1, 0.25, 0.5)]
+    curves += [
+        s("mlp", "hog", fraction, 0, hidden_layer_sizes=(256,), alpha=0.1) for fraction in (0.1, 0.25, 0.5)
+    ]
     curves += [s("svm", "pool2", fraction, seed, C=10.0) for fraction in (0.25, 0.5) for seed in (1, 2)]
     cnns = [s("cnn", "pixels", epochs=e) for e in (2, 6)]
-    cnns += [s("cnn", "pixels", epochs=e, augment=True) for e in (6, 15)]
-    cnns += [s("cnn", "pixels", epochs=15, augment=True, width=24)]
-    cnns += [s("cnn", "pixels", 1.0, seed, epochs=15, augment=True) for seed in (1, 2)]
-    cnns += [s("cnn", "pixels", fraction, 0, epochs=15, augment=True) for fraction in (0.1, 0.25, 0.5)]
+    cnns += [s("cnn", "pixels", epochs=e, augment=True) for e in (6, 12)]
+    cnns += [s("cnn", "pixels", epochs=12, augment=True, width=24)]
+    cnns += [s("cnn", "pixels", 1.0, seed, epochs=12, augment=True) for seed in (1, 2)]
+    cnns += [s("cnn", "pixels", fraction, 0, epochs=12, augment=True) for fraction in (0.1, 0.25, 0.5)]
     population = [*image_population(), *svms, *knns, *linear, *trees, *mlps, *curves, *cnns]
     return list(dict.fromkeys(population))
 

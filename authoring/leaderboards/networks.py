@@ -85,9 +85,13 @@ def predict_cnn(
     epochs, batch = int(options.get("epochs", 10)), int(options.get("batch", 64))
     steps = epochs * ((len(x) + batch - 1) // batch)
     optimiser = torch.optim.AdamW(model.parameters(), lr=float(options.get("lr", 3e-3)), weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=optimiser.param_groups[0]["lr"], total_steps=steps)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(
+        optimiser, max_lr=optimiser.param_groups[0]["lr"], total_steps=steps
+    )
     augment = bool(options.get("augment", False))
-    rotate, shift, scale = (float(options.get(k, d)) for k, d in (("rotate", 10), ("shift", 0.1), ("scale", 0.1)))
+    rotate, shift, scale = (
+        float(options.get(k, d)) for k, d in (("rotate", 10), ("shift", 0.1), ("scale", 0.1))
+    )
     model.train()
     for _ in range(epochs):
         order = torch.randperm(len(x), generator=generator)

@@ -75,7 +75,7 @@ def pixel_features(image: np.ndarray) -> np.ndarray:
 
 
 def extended_segmentation_population() -> list[Solution]:
-    """The shared segmentation population, more tuned classifiers and thresholds, and U-Nets.
+    """Return the shared segmentation population, more tuned classifiers and thresholds, and U-Nets.
 
     >>> len(extended_segmentation_population()) >= 100
     True
@@ -83,24 +83,30 @@ def extended_segmentation_population() -> list[Solution]:
     s, n, f = solution, "none", "filters"
     thresholds = [s("local", n, sigma=sg, window=w, offset=off) for sg in (1.0, 2.0) for w in (15, 31)
                   for off in (-0.25, 0.25)]  # fmt: skip
-    thresholds += [s("learned", n, sigma=sg, min_size=m) for sg in (0.5, 1.5) for m in (0, 10)]
-    thresholds += [s("otsu", n, sigma=sg, min_size=10) for sg in (0.5, 1.5, 3.0)]
-    classifiers = [s("hgb", f, learning_rate=lr, max_iter=it, pixels=px) for lr, it in ((0.1, 200), (0.05, 300))
-                   for px in (20000, 60000)]  # fmt: skip
+    thresholds += [s("learned", n, sigma=sg, min_size=m) for sg in (0.5, 1.5, 3.0) for m in (0, 10)]
+    thresholds += [s("otsu", n, sigma=sg, min_size=10) for sg in (0.5, 1.5, 2.0, 3.0)]
+    boosting = ((0.1, 200), (0.05, 300))
+    classifiers = [
+        s("hgb", f, learning_rate=lr, max_iter=it, pixels=px) for lr, it in boosting for px in (20000, 60000)
+    ]
     classifiers += [s("mlp", f, hidden_layer_sizes=h, alpha=1e-3, pixels=60000) for h in ((32,), (64, 32))]
     classifiers += [s("et", f, n_estimators=100, min_samples_leaf=leaf, pixels=60000) for leaf in (2, 10)]
-    classifiers += [s("rf", f, n_estimators=100, min_samples_leaf=5, pixels=60000, min_size=m) for m in (0, 10)]
+    classifiers += [
+        s("rf", f, n_estimators=100, min_samples_leaf=5, pixels=60000, min_size=m) for m in (0, 10)
+    ]
     classifiers += [s("logistic", f, C=c) for c in (0.01, 100.0)]
     classifiers += [s("knn", f, n_neighbors=k) for k in (15, 150)]
-    curves = [s(m, f, frac, seed, **kw) for m, kw in (("mlp", {"hidden_layer_sizes": (32,), "alpha": 1e-3}),
-              ("et", {"n_estimators": 50, "min_samples_leaf": 5})) for frac in (0.1, 0.25, 0.5) for seed in (1, 2)]  # fmt: skip
+    families = (
+        ("mlp", {"hidden_layer_sizes": (32,), "alpha": 1e-3}),
+        ("et", {"n_estimators": 50, "min_samples_leaf": 5}),
+    )
+    curves = [s(m, f, frac, seed, **kw) for m, kw in families for frac in (0.1, 0.25, 0.5) for seed in (1, 2)]
     reseeds = [s("hgb", f, 1.0, seed, learning_rate=0.1, max_iter=200, pixels=60000) for seed in (1, 2)]
     reseeds += [s("et", f, 1.0, seed, n_estimators=100, min_samples_leaf=2, pixels=60000) for seed in (1, 2)]
-    unets = [s("unet", n, width=w, steps=st) for w in (8, 16) for st in (150, 400)]
-    unets += [s("unet", n, 1.0, seed, width=16, steps=400) for seed in (1, 2)]
-    unets += [s("unet", n, frac, 0, width=16, steps=400) for frac in (0.25, 0.5)]
-    unets += [s("unet", n, width=16, steps=400, augment=False), s("unet", n, width=16, steps=800)]
-    unets += [s("unet", n, width=32, steps=400)]
+    unets = [s("unet", n, width=8, steps=st) for st in (150, 300, 600)] + [s("unet", n, width=12, steps=300)]
+    unets += [s("unet", n, 1.0, seed, width=8, steps=300) for seed in (1, 2)]
+    unets += [s("unet", n, frac, 0, width=8, steps=300) for frac in (0.25, 0.5)]
+    unets += [s("unet", n, width=8, steps=300, augment=False)]
     population = [*segmentation_population(), *thresholds, *classifiers, *curves, *reseeds, *unets]
     return list(dict.fromkeys(population))
 
@@ -170,7 +176,9 @@ class SegmentationTask:
         elif solution.model == "unet":
             from authoring.leaderboards.networks import predict_unet  # torch only for network entries
 
-            proba = predict_unet(self.train[tiles], self.masks[tiles], self.test, solution.options, solution.seed)
+            proba = predict_unet(
+                self.train[tiles], self.masks[tiles], self.test, solution.options, solution.seed
+            )
             masks = proba > 0.5
         else:
             masks = self._classify(solution, tiles)

@@ -34,13 +34,14 @@ from sklearn.impute import SimpleImputer
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import FunctionTransformer, OneHotEncoder, OrdinalEncoder, StandardScaler
 
-from authoring.leaderboards import text
 from authoring.leaderboards.columns import TEXT, ColumnRoles, infer_roles
 from authoring.leaderboards.models import SCALED, SPARSE_OK, make_estimator
 from authoring.leaderboards.outputs import Output
 from authoring.leaderboards.population import tabular_population
 from authoring.leaderboards.sampling import subsample
 from authoring.leaderboards.solution import Solution
+from authoring.leaderboards.text import MODELS as TEXT_MODELS
+from authoring.leaderboards.text import fit_predict, strong_text_population
 
 __all__ = ["TabularTask"]
 
@@ -96,7 +97,7 @@ class TabularTask:
         population = tabular_population(
             self.output.task, self.feature_sets, text_only=text_only, log_target=log_target
         )
-        return population + text.strong_text_population() if text_only else population
+        return population + strong_text_population() if text_only else population
 
     def predict(self, solution: Solution) -> pd.DataFrame:
         """Fit ``solution`` on its share of the training rows and return its submission frame."""
@@ -110,8 +111,8 @@ class TabularTask:
             )
             model = self._estimator(solution, y).fit(x, y)
             return self.output.submission(self.test_ids, model, test)
-        if solution.model in text.MODELS:  # tuned text models (authoring.leaderboards.text)
-            proba, classes = text.fit_predict(solution, list(x[TEXT]), y, list(self.test[TEXT]))
+        if solution.model in TEXT_MODELS:  # tuned text models (authoring.leaderboards.text)
+            proba, classes = fit_predict(solution, list(x[TEXT]), y, list(self.test[TEXT]))
             return self.output.frame(self.test_ids, self.output.probabilities(proba, classes))
         model = make_pipeline(self._encoder(solution, x, y), self._estimator(solution, y))
         model.fit(x, y)

@@ -97,7 +97,9 @@ def _mlp(x, y, t, options: dict, seed: int) -> np.ndarray:
     return model.fit(x, y).predict_proba(t)
 
 
-def fit_predict(solution: Solution, train: list[str], y: np.ndarray, test: list[str]) -> tuple[np.ndarray, list]:
+def fit_predict(
+    solution: Solution, train: list[str], y: np.ndarray, test: list[str]
+) -> tuple[np.ndarray, list]:
     """Class probabilities of the test documents (columns in the order of the sorted classes)."""
     o, seed = solution.options, solution.seed
     classes = list(np.unique(y))
@@ -115,7 +117,7 @@ def fit_predict(solution: Solution, train: list[str], y: np.ndarray, test: list[
 
 
 def strong_text_population() -> list[Solution]:
-    """The tuned text entries: C grids, n-gram orders, learning curves and reseeds."""
+    """Return the tuned text entries: C grids, n-gram orders, learning curves and reseeds."""
     s = solution
     f = "text"
     wordchar = [s("wordchar", f, C=c) for c in (0.3, 1.0, 3.0, 10.0, 30.0, 100.0)] + [
@@ -126,9 +128,9 @@ def strong_text_population() -> list[Solution]:
     nbsvm = [s("nbsvm", f, ngram=n, C=c) for n in (1, 2, 3) for c in (0.1, 1.0, 10.0)]
     nbsvm += [s("nbsvm", f, ngram=3, C=1.0, alpha=a) for a in (0.25, 4.0)]
     mlp = [s("textmlp", f, hidden=h, alpha=a) for h in (16, 64) for a in (1e-4, 1e-2)]
-    curves = [
-        s("wordchar", f, fraction, C="cv") for fraction in (0.05, 0.1, 0.25, 0.5)
-    ] + [s("nbsvm", f, fraction, ngram=3, C=1.0) for fraction in (0.1, 0.25, 0.5)]
+    curves = [s("wordchar", f, fraction, C="cv") for fraction in (0.05, 0.1, 0.25, 0.5)] + [
+        s("nbsvm", f, fraction, ngram=3, C=1.0) for fraction in (0.1, 0.25, 0.5)
+    ]
     curves += [s("nbsvm", f, fraction, seed, ngram=2, C=1.0) for fraction in FRACTIONS for seed in (1, 2)]
     curves += [s("wordchar", f, fraction, 1, C=3.0) for fraction in FRACTIONS]
     nbsvm += [s("nbsvm", f, ngram=n, C=1.0, alpha=0.5) for n in (1, 2)] + [s("nbsvm", f, ngram=4, C=1.0)]

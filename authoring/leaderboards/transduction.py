@@ -299,7 +299,7 @@ class TransductionTask:
 
 
 def extended_population() -> list[Solution]:
-    """The shared transduction population, a wider grid of rule tables and classifiers, and graphones.
+    """Return the shared transduction population, more rule tables and classifiers, and graphones.
 
     >>> len(extended_population()) >= 100
     True
@@ -314,7 +314,14 @@ def extended_population() -> list[Solution]:
     classifiers += [s("logistic", n, window=w, C=c, stress=True) for w in (2, 3) for c in (0.3, 3.0)]
     classifiers += [s("et", n, window=4, n_estimators=50, stress=True), s("rf", n, window=4, n_estimators=50)]
     nearest = [s("nn", n, 0.1, ngram=3), s("nn", n, ngram=5)]
-    population = [*transduction_population(), *tables, *curves, *classifiers, *nearest, *graphone_population()]
+    population = [
+        *transduction_population(),
+        *tables,
+        *curves,
+        *classifiers,
+        *nearest,
+        *graphone_population(),
+    ]
     return list(dict.fromkeys(population))
 
 
