@@ -189,8 +189,18 @@ def test_committed_rows_are_reproduced(competition_id: str, prepare_once, tmp_pa
     task = load_task(comp, prepared.public, metric)
     population = {s.team: s for s in task.population()}
     scorer = Scorer.create(comp, prepared.private, tmp_path)
+    checked = 0
     for team in SAMPLES[competition_id]:
+        if team not in committed.index:  # the committed file predates this entry: nothing to compare yet
+            continue
         if population[team].model in ("cnn", "unet"):
             pytest.importorskip("torch")
         entry = _run(task, population[team], scorer, tmp_path)  # as the build runs it: one thread, seeded
         assert entry.score == pytest.approx(committed[team], abs=1e-9), team
+        checked += 1
+    missing = [t for t in SAMPLES[competition_id] if t not in committed.index]
+    assert checked, f"{competition_id}: no sampled entry is in the committed leaderboard"
+    if missing:
+        pytest.skip(
+            f"{competition_id}: rebuild the leaderboard (mlebench leaderboard -c); not yet in it: {missing}"
+        )
