@@ -156,7 +156,6 @@ def _parser() -> argparse.ArgumentParser:
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("-c", "--competition-id", metavar="ID")
     group.add_argument("-s", "--competition-set", metavar="NAME")
-    p.add_argument("--jobs", type=int, default=1, help="solutions trained at once (scores do not change)")
     p.set_defaults(func=_leaderboard)
     return parser
 
@@ -483,7 +482,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
 
     for cid in _ids(args.competition_id, args.competition_set):
         t0 = time.monotonic()
-        path = build_leaderboard(cid, jobs=args.jobs)
+        path = build_leaderboard(cid)
         print(f"{cid}: wrote {path} in {time.monotonic() - t0:.0f} s")
     return 0
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import platform
-import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import version
 from pathlib import Path
 
 import pandas as pd
@@ -64,28 +63,6 @@ def _families(table: pd.DataFrame, higher_is_better: bool) -> list[str]:
     return rows
 
 
-def code_version(root: Path) -> str:
-    """Return the checkout's git commit (with ``-dirty`` when it has uncommitted changes), or ``unknown``."""
-    try:
-        found = subprocess.run(
-            ["git", "-C", str(root), "describe", "--always", "--dirty", "--abbrev=12"],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return found.stdout.strip() or "unknown"
-
-
-def top_entries(table: pd.DataFrame, count: int = 10) -> list[str]:
-    """Return the best ``count`` rows as a Markdown table (rank, team, score)."""
-    rows = ["| rank | team | score |", "|---|---|---|"]
-    for rank, team, score in table[["rank", "team", "score"]].head(count).itertuples(index=False):
-        rows.append(f"| {rank} | `{team}` | {_fmt(score)} |")
-    return rows
-
-
 def _counts(column: pd.Series) -> str:
     return ", ".join(f"{key:g}: {n}" for key, n in column.value_counts().sort_index().items())
 
@@ -98,10 +75,6 @@ def write_report(path: Path, info: BuildInfo, kind: str) -> None:
     direction = "higher" if metric.higher_is_better else "lower"
     slowest = max(info.entries, key=lambda e: e.seconds)
     versions = ", ".join(f"{name} {version(name)}" for name in _PACKAGES)
-    try:  # the network entries' authoring-only dependency
-        versions += f", torch {version('torch')}"
-    except PackageNotFoundError:
-        pass
     lines = [
         f"# Reference leaderboard: {comp.id}",
         "",
@@ -117,7 +90,6 @@ def write_report(path: Path, info: BuildInfo, kind: str) -> None:
         f"  `authoring.leaderboards.build_leaderboard({comp.id!r})`. This build used {info.jobs} job(s).",
         f"- Date (UTC): {datetime.now(timezone.utc).date().isoformat()}. Build time: {info.seconds:.1f} s",
         f"  (slowest solution `{slowest.solution.team}`, {slowest.seconds:.1f} s).",
-        f"- Code version: `{code_version(path.parent)}`.",
         f"- Python {platform.python_version()}; {versions}.",
         f"- Task kind `{kind}`. The population design is in `authoring/leaderboards/population.py`:",
         "  a few trivial entries, a zoo of model families with varied features and hyper-parameters,",
@@ -147,10 +119,6 @@ def write_report(path: Path, info: BuildInfo, kind: str) -> None:
         "",
         f"Best team `{table['team'].iloc[0]}` scores {_fmt(table['score'].iloc[0])}; worst team",
         f"`{table['team'].iloc[-1]}` scores {_fmt(table['score'].iloc[-1])}.",
-        "",
-        "## Top entries",
-        "",
-        *top_entries(table),
         "",
         "## Reference submissions",
         "",
