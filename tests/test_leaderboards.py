@@ -13,17 +13,22 @@ import pytest
 from authoring.leaderboards import COLUMNS, build_leaderboard, leaderboard_frame
 from authoring.leaderboards import population as pop
 from authoring.leaderboards.build import MIN_TEAMS, Entry
+from authoring.leaderboards.images import extended_image_population
 from authoring.leaderboards.outputs import Output
+from authoring.leaderboards.segmentation import extended_segmentation_population
 from authoring.leaderboards.solution import solution
 from authoring.leaderboards.tabular import TabularTask
+from authoring.leaderboards.text import strong_text_population
+from authoring.leaderboards.transduction import extended_population
 from graders.leaderboard import load_leaderboard
 from graders.registry import get_metric
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.paths import competitions_dir, private_dir, public_dir
 
 MODULES = [
-    "boosting", "build", "columns", "engineered", "images", "models", "outputs", "population", "report",
-    "sampling", "scoring", "segmentation", "series", "solution", "tabular", "tasks", "transduction",
+    "boosting", "build", "columns", "engineered", "graphones", "images", "models", "networks", "outputs",
+    "population", "report", "sampling", "scoring", "segmentation", "series", "signals", "solution", "tabular",
+    "tasks", "text", "transduction",
 ]  # fmt: skip
 
 
@@ -44,6 +49,11 @@ def test_doctests(name: str) -> None:
         pop.segmentation_population(),
         pop.transduction_population(),
         pop.series_population(),
+        pop.tabular_population("classification", ["all", "text-word", "text-char"], text_only=True)
+        + strong_text_population(),
+        extended_image_population(),
+        extended_segmentation_population(),
+        extended_population(),
     ],
 )
 def test_populations_are_large_varied_and_uniquely_named(population) -> None:

@@ -32,6 +32,7 @@ ROWS = {
     "dsb-nuclei-tiles": (40, 24),
     "fine-food-reviews": (4000, 1000),
     "japanese-vowels-speaker": (270, 370),
+    "movielens-genres": (6334, 2715),
     "titanic-lite": (890, 419),
 }
 IMAGES = {"digit-recognizer-5k": ("L", (28, 28)), "dsb-nuclei-tiles": ("I;16", (64, 64))}

@@ -9,6 +9,8 @@ to the most common size of the training images. Feature sets:
   vector L2-normalised, in the spirit of Dalal and Triggs' HOG;
 - ``proj``: the mean of every row and every column (a deliberately weak summary);
 - ``none``: no features at all (for constant predictors).
+
+The ``cnn`` family (:mod:`.networks`, torch on CPU) learns from the pixels themselves.
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from authoring.leaderboards.models import SCALED, make_estimator
 from authoring.leaderboards.outputs import Output
 from authoring.leaderboards.population import image_population
 from authoring.leaderboards.sampling import subsample
-from authoring.leaderboards.solution import Solution
+from authoring.leaderboards.solution import Solution, solution
 
-__all__ = ["ImageTask", "image_features", "read_images"]
+__all__ = ["ImageTask", "extended_image_population", "image_features", "read_images"]
 
 
 def read_images(folder: Path, ids: pd.Series, size: tuple[int, int] | None = None) -> np.ndarray:
@@ -97,6 +99,41 @@ def image_features(images: np.ndarray, name: str) -> np.ndarray:
     raise ValueError(f"unknown image feature set {name!r}")
 
 
+def extended_image_population() -> list[Solution]:
+    """Return the shared image population, more tuned classical models and small CNNs (:mod:`.networks`).
+
+    >>> len(extended_image_population()) >= 100
+    True
+    """
+    s = solution
+    svms = [s("svm", fs, C=c) for fs in ("hog", "pool2", "pixels") for c in (1.0, 10.0)]
+    svms += [s("svm", "hog", fraction, seed, C=5.0) for fraction in (0.25, 0.5) for seed in (1, 2)]
+    knns = [s("knn", fs, n_neighbors=k) for fs in ("pixels", "hog") for k in (3, 10)]
+    linear = [s("logistic", fs, C=c) for fs in ("pixels", "hog", "pool4") for c in (0.1, 10.0)]
+    trees = [
+        s("hgb", "hog", learning_rate=0.1, max_iter=200),
+        s("hgb", "pool2", learning_rate=0.1, max_iter=100),
+    ]
+    trees += [s("rf", fs, n_estimators=300) for fs in ("hog", "pool2")]
+    trees += [s("et", fs, n_estimators=300) for fs in ("hog", "pool2")]
+    mlps = [
+        s("mlp", fs, hidden_layer_sizes=(256,), alpha=a) for fs in ("pixels", "hog") for a in (1e-4, 1e-1)
+    ]
+    curves = [s("knn", "hog", fraction, 0, n_neighbors=3) for fraction in (0.1, 0.25, 0.5)]
+    curves += [s("logistic", "hog", fraction, 0, C=1.0) for fraction in (0.05, 0.1, 0.25, 0.5)]
+    curves += [
+        s("mlp", "hog", fraction, 0, hidden_layer_sizes=(256,), alpha=0.1) for fraction in (0.1, 0.25, 0.5)
+    ]
+    curves += [s("svm", "pool2", fraction, seed, C=10.0) for fraction in (0.25, 0.5) for seed in (1, 2)]
+    cnns = [s("cnn", "pixels", epochs=e) for e in (2, 6)]
+    cnns += [s("cnn", "pixels", epochs=e, augment=True) for e in (6, 12)]
+    cnns += [s("cnn", "pixels", epochs=12, augment=True, width=24)]
+    cnns += [s("cnn", "pixels", 1.0, seed, epochs=12, augment=True) for seed in (1, 2)]
+    cnns += [s("cnn", "pixels", fraction, 0, epochs=12, augment=True) for fraction in (0.1, 0.25, 0.5)]
+    population = [*image_population(), *svms, *knns, *linear, *trees, *mlps, *curves, *cnns]
+    return list(dict.fromkeys(population))
+
+
 @dataclass
 class ImageTask:
     """An image classification competition's public data."""
@@ -120,11 +157,13 @@ class ImageTask:
 
     def population(self) -> list[Solution]:
         """Return the reference population."""
-        return image_population()
+        return extended_image_population()
 
     def predict(self, solution: Solution) -> pd.DataFrame:
         """Fit ``solution`` on its share of the training images and return its submission frame."""
         rows = subsample(len(self.train), solution.train_fraction, solution.seed, self.target)
+        if solution.model == "cnn":
+            return self._network(solution, rows)
         x = image_features(self.train[rows], solution.features)
         test = image_features(self.test, solution.features)
         if solution.model in SCALED:
@@ -134,3 +173,12 @@ class ImageTask:
         model = make_estimator(solution, "classification", probabilities=probabilities, n_samples=len(rows))
         model.fit(x, self.target[rows])
         return self.output.submission(self.test_ids, model, test)
+
+    def _network(self, solution: Solution, rows: np.ndarray) -> pd.DataFrame:
+        from authoring.leaderboards.networks import predict_cnn  # torch only for network entries
+
+        classes, codes = np.unique(self.target[rows], return_inverse=True)
+        proba = predict_cnn(self.train[rows], codes, self.test, solution.options, solution.seed)
+        if self.output.mode == "label":
+            return self.output.frame(self.test_ids, classes[proba.argmax(axis=1)])
+        return self.output.frame(self.test_ids, self.output.probabilities(proba, list(classes)))

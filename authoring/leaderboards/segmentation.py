@@ -9,6 +9,7 @@ training pixels. Two families of solutions:
   standard deviations), ``local`` (adaptive: brighter than the mean of a ``window`` by ``offset`` image
   standard deviations) and ``learned`` (one global threshold chosen to maximise Dice on the training
   tiles the solution sees);
+- a small **U-Net** (``unet``, :mod:`.networks`, torch on CPU), thresholded at probability 0.5;
 - **per-pixel classifiers** (any family of :mod:`.models`) on a stack of per-pixel filter responses,
   trained on ``pixels`` pixels sampled from the training tiles, thresholded at probability 0.5.
 
@@ -29,10 +30,10 @@ from authoring.leaderboards.images import read_images
 from authoring.leaderboards.models import SCALED, make_estimator
 from authoring.leaderboards.population import segmentation_population
 from authoring.leaderboards.sampling import subsample
-from authoring.leaderboards.solution import Solution
+from authoring.leaderboards.solution import Solution, solution
 from graders.rle import rle_decode, rle_encode
 
-__all__ = ["SegmentationTask", "otsu_threshold", "pixel_features"]
+__all__ = ["SegmentationTask", "extended_segmentation_population", "otsu_threshold", "pixel_features"]
 
 _THRESHOLDING = frozenset({"empty", "full", "otsu", "percentile", "meanstd", "local", "learned"})
 
@@ -71,6 +72,43 @@ def pixel_features(image: np.ndarray) -> np.ndarray:
         smooth - otsu_threshold(smooth),
     ]
     return np.stack([f.ravel(order="F") for f in stack], axis=1).astype(np.float32)
+
+
+def extended_segmentation_population() -> list[Solution]:
+    """Return the shared segmentation population, more tuned classifiers and thresholds, and U-Nets.
+
+    >>> len(extended_segmentation_population()) >= 100
+    True
+    """
+    s, n, f = solution, "none", "filters"
+    thresholds = [s("local", n, sigma=sg, window=w, offset=off) for sg in (1.0, 2.0) for w in (15, 31)
+                  for off in (-0.25, 0.25)]  # fmt: skip
+    thresholds += [s("learned", n, sigma=sg, min_size=m) for sg in (0.5, 1.5, 3.0) for m in (0, 10)]
+    thresholds += [s("otsu", n, sigma=sg, min_size=10) for sg in (0.5, 1.5, 2.0, 3.0)]
+    boosting = ((0.1, 200), (0.05, 300))
+    classifiers = [
+        s("hgb", f, learning_rate=lr, max_iter=it, pixels=px) for lr, it in boosting for px in (20000, 60000)
+    ]
+    classifiers += [s("mlp", f, hidden_layer_sizes=h, alpha=1e-3, pixels=60000) for h in ((32,), (64, 32))]
+    classifiers += [s("et", f, n_estimators=100, min_samples_leaf=leaf, pixels=60000) for leaf in (2, 10)]
+    classifiers += [
+        s("rf", f, n_estimators=100, min_samples_leaf=5, pixels=60000, min_size=m) for m in (0, 10)
+    ]
+    classifiers += [s("logistic", f, C=c) for c in (0.01, 100.0)]
+    classifiers += [s("knn", f, n_neighbors=k) for k in (15, 150)]
+    families = (
+        ("mlp", {"hidden_layer_sizes": (32,), "alpha": 1e-3}),
+        ("et", {"n_estimators": 50, "min_samples_leaf": 5}),
+    )
+    curves = [s(m, f, frac, seed, **kw) for m, kw in families for frac in (0.1, 0.25, 0.5) for seed in (1, 2)]
+    reseeds = [s("hgb", f, 1.0, seed, learning_rate=0.1, max_iter=200, pixels=60000) for seed in (1, 2)]
+    reseeds += [s("et", f, 1.0, seed, n_estimators=100, min_samples_leaf=2, pixels=60000) for seed in (1, 2)]
+    unets = [s("unet", n, width=8, steps=st) for st in (150, 300, 600)] + [s("unet", n, width=12, steps=300)]
+    unets += [s("unet", n, 1.0, seed, width=8, steps=300) for seed in (1, 2)]
+    unets += [s("unet", n, frac, 0, width=8, steps=300) for frac in (0.25, 0.5)]
+    unets += [s("unet", n, width=8, steps=300, augment=False)]
+    population = [*segmentation_population(), *thresholds, *classifiers, *curves, *reseeds, *unets]
+    return list(dict.fromkeys(population))
 
 
 def _remove_small(mask: np.ndarray, min_size: int) -> np.ndarray:
@@ -128,13 +166,20 @@ class SegmentationTask:
 
     def population(self) -> list[Solution]:
         """Return the reference population."""
-        return segmentation_population()
+        return extended_segmentation_population()
 
     def predict(self, solution: Solution) -> pd.DataFrame:
         """Segment every test image with ``solution`` and return the RLE submission frame."""
         tiles = subsample(len(self.train), solution.train_fraction, solution.seed)
         if solution.model in _THRESHOLDING:
             masks = self._threshold(solution, tiles)
+        elif solution.model == "unet":
+            from authoring.leaderboards.networks import predict_unet  # torch only for network entries
+
+            proba = predict_unet(
+                self.train[tiles], self.masks[tiles], self.test, solution.options, solution.seed
+            )
+            masks = proba > 0.5
         else:
             masks = self._classify(solution, tiles)
         min_size = int(solution.options.get("min_size", 0))

@@ -40,6 +40,8 @@ from authoring.leaderboards.outputs import Output
 from authoring.leaderboards.population import tabular_population
 from authoring.leaderboards.sampling import subsample
 from authoring.leaderboards.solution import Solution
+from authoring.leaderboards.text import MODELS as TEXT_MODELS
+from authoring.leaderboards.text import fit_predict, strong_text_population
 
 __all__ = ["TabularTask"]
 
@@ -92,9 +94,10 @@ class TabularTask:
         """Return the reference population for this competition."""
         text_only = bool(self.roles.text) and not self.roles.numeric_names() and not self.roles.categorical
         log_target = self.output.task == "regression" and _skewed_positive(self.target)
-        return tabular_population(
+        population = tabular_population(
             self.output.task, self.feature_sets, text_only=text_only, log_target=log_target
         )
+        return population + strong_text_population() if text_only else population
 
     def predict(self, solution: Solution) -> pd.DataFrame:
         """Fit ``solution`` on its share of the training rows and return its submission frame."""
@@ -108,6 +111,9 @@ class TabularTask:
             )
             model = self._estimator(solution, y).fit(x, y)
             return self.output.submission(self.test_ids, model, test)
+        if solution.model in TEXT_MODELS:  # tuned text models (authoring.leaderboards.text)
+            proba, classes = fit_predict(solution, list(x[TEXT]), y, list(self.test[TEXT]))
+            return self.output.frame(self.test_ids, self.output.probabilities(proba, classes))
         model = make_pipeline(self._encoder(solution, x, y), self._estimator(solution, y))
         model.fit(x, y)
         return self.output.submission(self.test_ids, model, self.test)

@@ -11,9 +11,11 @@ The rules, checked in order:
 1. the metric grades run-length encoded masks → :class:`~.segmentation.SegmentationTask`;
 2. ``train_series.csv`` is present (long-format series) → :class:`~.series.SeriesTask`;
 3. a ``train/`` folder of images is present → :class:`~.images.ImageTask`;
-4. labels or text are graded and the training answers are mostly distinct strings (an answer is
+4. the metric scores several numeric columns that are all 0/1 columns of ``train.csv`` (one per
+   label) → :class:`~.multilabel.MultiLabelTask`;
+5. labels or text are graded and the training answers are mostly distinct strings (an answer is
    generated, not chosen from a few classes) → :class:`~.transduction.TransductionTask`;
-5. anything else → :class:`~.tabular.TabularTask`, wrapped in an
+6. anything else → :class:`~.tabular.TabularTask`, wrapped in an
    :class:`~.engineered.EngineeredTask` when the competition has a feature-engineering recipe.
 """
 
@@ -26,13 +28,14 @@ import pandas as pd
 
 from authoring.leaderboards.engineered import EngineeredTask, recipe_for
 from authoring.leaderboards.images import ImageTask
+from authoring.leaderboards.multilabel import MultiLabelTask
 from authoring.leaderboards.outputs import infer_output
 from authoring.leaderboards.segmentation import SegmentationTask
 from authoring.leaderboards.series import SeriesTask
 from authoring.leaderboards.solution import Solution
 from authoring.leaderboards.tabular import TabularTask
 from authoring.leaderboards.transduction import TransductionTask
-from graders.kinds import LABELS, RLE_MASK, TEXT
+from graders.kinds import LABELS, NUMERIC_COLUMNS, RLE_MASK, TEXT
 from graders.registry import Metric
 from mlebench.spec.declarations import Competition
 
@@ -65,6 +68,9 @@ def load_task(comp: Competition, public: Path, metric: Metric) -> Task:
         target = train[columns[0]]
         return ImageTask.load(public, infer_output(id_column, columns, metric.kind, target))
     train = pd.read_csv(public / "train.csv")
+    if metric.kind is NUMERIC_COLUMNS and len(columns) > 1 and set(columns) <= set(train.columns):
+        if all(train[c].isin((0, 1)).all() for c in columns):
+            return MultiLabelTask.load(public, id_column, list(columns))
     target = train[columns[0]]
     generated = not pd.api.types.is_numeric_dtype(target) and target.nunique() > len(train) / 2
     if metric.kind in (LABELS, TEXT) and generated:

@@ -8,6 +8,8 @@ phonemes); a submission must reproduce the answer exactly. Models:
 - ``context``: each input character is rewritten by the unit seen most often in training for the
   widest matching context (up to ``left`` and ``right`` neighbours), backing off to narrower contexts
   (a letter-to-sound rule table learned from data);
+- ``graphone``: a joint-sequence n-gram model of order ``order`` over (character, unit) pairs
+  (:mod:`.graphones`), the strongest family here;
 - any family of :mod:`.models`: one classifier per input character over its neighbours within
   ``window`` (the classic per-letter decision-tree approach to letter-to-sound rules); tree families
   split the neighbours' character codes, the others see them one-hot encoded.
@@ -32,12 +34,13 @@ import pandas as pd
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.preprocessing import OneHotEncoder
 
+from authoring.leaderboards.graphones import GraphoneModel, graphone_population
 from authoring.leaderboards.models import make_estimator
 from authoring.leaderboards.population import transduction_population
 from authoring.leaderboards.sampling import subsample
-from authoring.leaderboards.solution import Solution
+from authoring.leaderboards.solution import Solution, solution
 
-__all__ = ["TransductionTask", "align", "one_primary_stress"]
+__all__ = ["TransductionTask", "align", "extended_population", "one_primary_stress"]
 
 Unit = tuple[str, ...]
 _EPSILON: Unit = ()
@@ -195,7 +198,7 @@ class TransductionTask:
 
     def population(self) -> list[Solution]:
         """Return the reference population."""
-        return transduction_population()
+        return extended_population()
 
     def predict(self, solution: Solution) -> pd.DataFrame:
         """Fit ``solution`` on its share of the training pairs and return its answers for the test inputs."""
@@ -213,6 +216,10 @@ class TransductionTask:
             pairs = [(w, u) for w, u in zip(words, units, strict=True) if u is not None]
             if solution.model == "context":
                 answers = self._context(pairs, int(solution.options["left"]), int(solution.options["right"]))
+            elif solution.model == "graphone":
+                o = solution.options
+                model = GraphoneModel(int(o["order"]), float(o.get("discount", 0.85)), int(o.get("beam", 20)))
+                answers = model.fit([w for w, _ in pairs], [u for _, u in pairs]).transcribe(self.test_words)
             else:
                 answers = self._classify(pairs, solution)
         if solution.options.get("stress"):
@@ -289,6 +296,33 @@ class TransductionTask:
             model.fit(x_train[rows], labels[rows])
             predicted[targets] = model.predict(x_test[targets])
         return self._join(test, predicted, units)
+
+
+def extended_population() -> list[Solution]:
+    """Return the shared transduction population, more rule tables and classifiers, and graphones.
+
+    >>> len(extended_population()) >= 100
+    True
+    """
+    s, n = solution, "none"
+    tables = [s("context", n, left=lf, right=rt, stress=True) for lf in range(5) for rt in range(5)]
+    curves = [
+        s("context", n, f, seed, left=3, right=3, stress=True) for f in (0.1, 0.25, 0.5) for seed in (1, 2)
+    ]
+    curves += [s("tree", n, f, window=3, stress=True) for f in (0.1, 0.25, 0.5)]
+    classifiers = [s("tree", n, window=w, stress=True) for w in (1, 2, 4)]
+    classifiers += [s("logistic", n, window=w, C=c, stress=True) for w in (2, 3) for c in (0.3, 3.0)]
+    classifiers += [s("et", n, window=4, n_estimators=50, stress=True), s("rf", n, window=4, n_estimators=50)]
+    nearest = [s("nn", n, 0.1, ngram=3), s("nn", n, ngram=5)]
+    population = [
+        *transduction_population(),
+        *tables,
+        *curves,
+        *classifiers,
+        *nearest,
+        *graphone_population(),
+    ]
+    return list(dict.fromkeys(population))
 
 
 def _mode_table(keys: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

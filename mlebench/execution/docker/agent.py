@@ -22,11 +22,9 @@ out of the running container at the plan's snapshot marks, with the same checks
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
-import tarfile
 import time
 import traceback
 import uuid
@@ -42,6 +40,7 @@ from mlebench.execution.docker.engine import (
     connect,
     engine_problem,
     is_engine_failure,
+    read_only_files_tar,
     with_retries,
 )
 from mlebench.execution.docker.images import ImageRef, agent_image, context_sources, env_context, env_image
@@ -498,14 +497,7 @@ def _runtime_files(
     }
     if spec is not None:
         files[VALIDATION_SPEC_PATH] = json.dumps(spec, indent=2, sort_keys=True) + "\n"
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w") as tar:
-        for path, text in files.items():
-            data = text.encode("utf-8")
-            info = tarfile.TarInfo(path.lstrip("/"))
-            info.size, info.mode, info.mtime = len(data), 0o444, int(time.time())
-            tar.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
+    return read_only_files_tar(files)
 
 
 def _wait(container: Any, limit: int, started: float) -> bool:

@@ -25,10 +25,8 @@ and the scheduler's reaper when a stage was killed).
 
 from __future__ import annotations
 
-import io
 import os
 import socket
-import tarfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -37,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mlebench.execution.docker.engine import InfraError, is_engine_failure
+from mlebench.execution.docker.engine import InfraError, is_engine_failure, read_only_files_tar
 from mlebench.execution.docker.images import ENVIRONMENT, BuildContext, ImageRef, base_image_id, ensure_image
 from mlebench.spec.params import DockerSettings
 
@@ -217,7 +215,7 @@ def egress(
             detach=True,
         )
         net.connect(state.proxy, aliases=[PROXY_ALIAS])
-        state.proxy.put_archive("/", _tar({SQUID_CONF: squid_config(endpoints, subnet)}))
+        state.proxy.put_archive("/", read_only_files_tar({SQUID_CONF: squid_config(endpoints, subnet)}))
         state.proxy.start()
         _wait_for(state.proxy, _SQUID_READY, "the egress proxy")
         state.proxy.reload()
@@ -306,17 +304,6 @@ def _remove(remove: Any, what: str, notes: list[str], **kwargs: Any) -> None:
             if attempt == 2:
                 notes.append(f"{what}: not removed ({exc})")
             time.sleep(0.5)
-
-
-def _tar(files: dict[str, str]) -> bytes:
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w") as tar:
-        for path, text in files.items():
-            data = text.encode("utf-8")
-            info = tarfile.TarInfo(path.lstrip("/"))
-            info.size, info.mode, info.mtime = len(data), 0o444, int(time.time())
-            tar.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
 
 
 def _start_time(pid: int) -> str:

@@ -8,7 +8,9 @@ a bounded number of times with exponential backoff; when the retries are spent t
 
 from __future__ import annotations
 
+import io
 import os
+import tarfile
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
@@ -106,3 +108,21 @@ def _where() -> str:
 def _short(exc: BaseException, limit: int = 2000) -> str:
     text = f"{type(exc).__name__}: {exc}"
     return text if len(text) <= limit else text[:limit] + " …"
+
+
+def read_only_files_tar(files: dict[str, str]) -> bytes:
+    """Return a tar of text files by absolute path, each read-only (0444), to ``put_archive`` at ``/``.
+
+    >>> import io, tarfile
+    >>> tar = tarfile.open(fileobj=io.BytesIO(read_only_files_tar({"/etc/x.conf": "a=12"})))
+    >>> [(m.name, m.mode, m.size) for m in tar.getmembers()]
+    [('etc/x.conf', 292, 4)]
+    """
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for path, text in files.items():
+            data = text.encode("utf-8")
+            info = tarfile.TarInfo(path.lstrip("/"))
+            info.size, info.mode, info.mtime = len(data), 0o444, int(time.time())
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
