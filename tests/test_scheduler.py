@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mlebench.execution.dvc_stages import atomic_lock_writes
+from mlebench.execution.dvc_stages import _libyaml_dumps, atomic_lock_writes
 from mlebench.execution.events import EventLog, read_events, unrecorded
 from mlebench.execution.executors.base import Job, Resources
 from mlebench.execution.executors.local import LocalExecutor, LocalSettings, gpu_inventory
@@ -130,6 +130,31 @@ def test_lock_writes_are_atomic(tmp_path: Path) -> None:
     with atomic_lock_writes():
         dump_yaml(lock, {"schema": "2.0", "stages": {"a": {"cmd": "x"}}})
     assert "cmd: x" in lock.read_text()
+
+
+def test_run_cache_entries_are_written_fast_and_read_back_by_dvc(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from collections import OrderedDict
+
+    from dvc.schema import COMPILED_LOCK_FILE_STAGE_SCHEMA
+    from dvc.utils.serialize import _yaml, dump_yaml, load_yaml
+
+    dep = OrderedDict(path="data/é x.csv", hash="md5", md5="0" * 32, size=12)
+    entry = OrderedDict(
+        cmd="python -m stages.grade: --x 'y'", deps=[dep], outs=[{"path": "o", "isexec": True}]
+    )
+    with _libyaml_dumps():  # data libyaml cannot hold keeps DVC's own dumper
+        dump_yaml(tmp_path / "odd", {"when": {1, 2}})
+    assert load_yaml(tmp_path / "odd") == {"when": {1, 2}}
+
+    def ruamel(*_args: object) -> None:
+        raise AssertionError("DVC's ruamel dumper was used")
+
+    monkeypatch.setattr(_yaml, "_dump", ruamel)
+    with _libyaml_dumps():  # libyaml writes it; DVC's own loader and schema read it back
+        dump_yaml(tmp_path / "entry", entry)
+    assert load_yaml(tmp_path / "entry") == COMPILED_LOCK_FILE_STAGE_SCHEMA(entry) == entry
 
 
 def test_event_log_finds_finished_but_unrecorded_stages(tmp_path: Path) -> None:
@@ -259,3 +284,43 @@ def test_a_killed_runs_leftover_jobs_are_found_and_only_ours_are_stopped(tmp_pat
     finally:
         stranger.kill()
         ours.kill()
+
+
+def test_a_shared_dep_is_hashed_once_per_lock_hold_and_again_after_an_edit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+    import sys
+
+    from dvc.dependency.base import Dependency
+
+    from mlebench.execution.dvc_stages import Pipelines
+
+    subprocess.run([sys.executable, "-m", "dvc", "init", "--no-scm", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "shared.txt").write_text("one\n")
+    (tmp_path / "dvc.yaml").write_text(
+        "stages:\n"
+        + "".join(
+            f"  s{k}:\n    cmd: cp shared.txt o{k}\n    deps: [shared.txt]\n    outs: [o{k}]\n"
+            for k in (1, 2)
+        )
+    )
+    built: list[str] = []
+    original = Dependency._build
+
+    def counting(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        built.append(str(args[1]))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Dependency, "_build", counting)
+    pipelines = Pipelines(tmp_path)
+    try:
+        addresses = [s.address for s in pipelines.stages()]
+        first = pipelines.begin(addresses, check=False)
+        assert sum(p.endswith("shared.txt") for p in built) == 1  # two stages, one hash
+        assert first[addresses[0]] == first[addresses[1]] | {"cmd": first[addresses[0]]["cmd"]}
+        (tmp_path / "shared.txt").write_text("two\n")
+        again = pipelines.inputs(addresses[0])
+        assert again["shared.txt"] != first[addresses[0]]["shared.txt"]  # a new hold hashes again
+    finally:
+        pipelines.close()

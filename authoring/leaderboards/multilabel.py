@@ -167,6 +167,20 @@ class MultiLabelTask:
         """Return the reference population."""
         return multilabel_population()
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Report lines describing this population (``leaderboard.md``)."""
+        source = "no interactions file" if self.interactions is None else "an interactions file"
+        return (
+            "- Multi-label entries (`authoring/leaderboards/multilabel.py`, not `population.py`): one score",
+            f"  per label column ({len(self.labels)} labels; {source}). Feature blocks: TF-IDF of the text",
+            "  (`word`, `char`), the numeric columns, per-id interaction statistics (`stats`) and a truncated",
+            "  SVD of the id-by-key incidence matrix (`svd<k>`: ids that share raters lie close); `all` is",
+            "  `word+numeric+stats+svd64`. Logistic regression, naive Bayes, neighbours, forests, boosting",
+            "  (scikit-learn and LightGBM) and networks on them, learning curves, reseeds, and `blend`",
+            "  entries that rank-average the best configuration of several families.",
+        )
+
     def predict(self, solution: Solution) -> pd.DataFrame:
         """Fit ``solution`` on its share of the training rows and return its submission frame."""
         scores = self._scores(solution)

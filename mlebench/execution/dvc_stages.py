@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mlebench.execution.lockfiles import LockFiles
+from mlebench.execution.lockfiles import LockFiles, plain, yaml_text
 
 KINDS = ("fetch", "prepare", "selfcheck", "audit", "run_agent", "grade", "report")
 """Stage kinds by name prefix (``run_agent-<agent>-s<seed>``), in the order a grid flows."""
@@ -103,6 +103,63 @@ def atomic_lock_writes() -> Iterator[None]:
 
 
 @contextmanager
+def _libyaml_dumps() -> Iterator[None]:
+    """Within the block, DVC's YAML files (run-cache entries) are written by libyaml, not ruamel.
+
+    DVC's pure-Python ruamel dumper took 1.2-1.6 s per run-cache entry at load 7-8 (a stage has many
+    deps). DVC reads the files back with its own loader; data libyaml's safe dumper cannot hold (see
+    :func:`~mlebench.execution.lockfiles.plain`) keeps DVC's dumper.
+    """
+    from dvc.utils.serialize import _yaml
+
+    original = _yaml._dump
+
+    def dump(data: Any, stream: Any) -> Any:
+        try:
+            text = yaml_text(plain(data))
+        except TypeError:
+            return original(data, stream)
+        stream.write(text)
+        return None
+
+    _yaml._dump = dump
+    try:
+        yield
+    finally:
+        _yaml._dump = original
+
+
+@contextmanager
+def _hashed_once() -> Iterator[None]:
+    """Within the block, each dependency path is hashed once, however many stages or checks ask for it.
+
+    DVC hashes a stage's deps when it saves them and twice more when it saves the run-cache entry
+    (``_can_hash`` asks every dep for its hash, twice), and the cells of a grid share most deps (the
+    code, the public split). The block is held under the repository lock, and a dep cannot change while
+    it is held: nothing that writes it can be running (a stage runs only after its upstream stages were
+    recorded). Each block starts with an empty memo, so a dep edited between blocks is hashed again.
+    """
+    from dvc.dependency.base import Dependency
+
+    original = Dependency._build
+    memo: dict[tuple[Any, ...], Any] = {}
+
+    def build(self: Any, *args: Any, **kwargs: Any) -> Any:
+        odb, fs_path, fs, hash_name = args[:4]
+        key = (type(self), getattr(odb, "path", None), fs_path, getattr(fs, "protocol", None), hash_name,
+               bool(kwargs.get("dry_run")), len(args))  # fmt: skip
+        if key not in memo:
+            memo[key] = original(self, *args, **kwargs)
+        return memo[key]
+
+    Dependency._build = build
+    try:
+        yield
+    finally:
+        Dependency._build = original
+
+
+@contextmanager
 def _parsed_once(memo: dict[tuple[Any, ...], Any]) -> Iterator[None]:
     """Within the block, DVC parses each params file once per version of it, not once per stage and check.
 
@@ -160,8 +217,9 @@ class Pipelines:
         """Hold DVC's repository lock (and write lock files atomically) for the block."""
         from dvc.repo import lock_repo
 
-        with lock_repo(self.repo), atomic_lock_writes(), _parsed_once(self._params):
-            yield
+        with lock_repo(self.repo), atomic_lock_writes(), _libyaml_dumps(), _parsed_once(self._params):
+            with _hashed_once():
+                yield
 
     def stages(self) -> list[PlannedStage]:
         """Every stage of the checkout, upstream before downstream (DVC's graph, topologically sorted)."""

@@ -56,8 +56,8 @@ class LockFiles:
         """Set ``entries`` (stage name → lock entry, as ``serialize.to_lockfile`` returns) in ``path``."""
         blocks = self._load(path)
         stages = dict(blocks.stages)
-        for name, entry in _plain(entries).items():
-            stages[name] = _indent(_dump({name: entry}))
+        for name, entry in plain(entries).items():
+            stages[name] = _indent(yaml_text({name: entry}))
         text = blocks.header + "".join(stages.values())
         try:
             _write(path, text)
@@ -82,8 +82,8 @@ class LockFiles:
         if split is None or list(split[1]) != list(data.get("stages", {})):
             # not DVC's block layout: start from the parsed data, re-emitted as blocks
             rest = {k: v for k, v in data.items() if k != "stages"} or {"schema": "2.0"}
-            header = _dump(rest) + "stages:\n"
-            split = (header, {n: _indent(_dump({n: e})) for n, e in data.get("stages", {}).items()})
+            header = yaml_text(rest) + "stages:\n"
+            split = (header, {n: _indent(yaml_text({n: e})) for n, e in data.get("stages", {}).items()})
         return _Blocks(sig, *split)
 
 
@@ -109,7 +109,8 @@ def _split(text: str) -> tuple[str, dict[str, str]] | None:
     return header, stages
 
 
-def _dump(data: Any) -> str:
+def yaml_text(data: Any) -> str:
+    """Return plain ``data`` (see :func:`plain`) as block YAML, written by libyaml (keys in order)."""
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, default_flow_style=False, allow_unicode=True)
 
 
@@ -135,12 +136,17 @@ def _signature(path: Path) -> tuple[int, int, int]:
     return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
-def _plain(value: Any) -> Any:
-    """Return the same data in plain types (DVC's entries hold OrderedDicts and ruamel scalars)."""
+def plain(value: Any) -> Any:
+    """Return the same data in plain types (DVC's entries hold OrderedDicts and ruamel scalars).
+
+    >>> from collections import OrderedDict
+    >>> plain(OrderedDict(outs=[{"path": "a", "size": 3}], x=None))
+    {'outs': [{'path': 'a', 'size': 3}], 'x': None}
+    """
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     if isinstance(value, bool) or value is None:
         return value
     for kind in (str, int, float):
@@ -149,4 +155,4 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"a lock entry holds a {type(value).__name__} ({value!r}), which YAML cannot hold")
 
 
-__all__ = ["LockFiles"]
+__all__ = ["LockFiles", "plain", "yaml_text"]

@@ -16,7 +16,8 @@ The loop:
 3. a stage that exits 0 is recorded in its ``dvc.lock`` only if its inputs still match the snapshot; one that
    exits non-zero failed (never retried: the run stage records an agent's own failure and exits 0); one the
    engine lost is retried with bounded exponential backoff, and after that counts as ``infra_error``. Freed
-   slots are refilled before each stage is recorded, so recording never leaves a slot idle for long.
+   slots are refilled first; then the stages that finished together are recorded in one batch (one hold of
+   DVC's lock, each shared dep hashed once), so recording never leaves a slot idle for long.
 
 Ctrl-C once: stop dispatching, let running stages finish and record them. Twice (or SIGTERM): kill them; their
 outputs stay unrecorded, so DVC still sees them stale. kill -9 at any moment: the lock files are written
@@ -204,12 +205,12 @@ class Scheduler:
                         progress,
                         out,
                     )
-            for key, snap in ok.items():
-                if not self.stopping:  # refill the freed slots first: recording takes a while
-                    self._dispatch(
-                        by_key, pending, remaining, snapshots, attempts, not_before, running, progress, out
-                    )
-                problem = self.pipelines.record({key: snap})[key]
+            if ok and not self.stopping:  # refill the freed slots first: recording takes a while
+                self._dispatch(
+                    by_key, pending, remaining, snapshots, attempts, not_before, running, progress, out
+                )
+            recorded = self.pipelines.record(ok) if ok else {}  # one batch: shared deps are hashed once
+            for key, problem in recorded.items():
                 stage = by_key[key]
                 if not problem:
                     self.events.emit("recorded", stage=key)

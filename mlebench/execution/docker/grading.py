@@ -42,8 +42,9 @@ def grade_in_container(
 ) -> tuple[GradeOutcome, dict[str, str]]:
     """Score one cell in a fresh grader container; return the outcome and the grader's lineage facts.
 
-    Engine failures are retried (bounded); when they persist, or the grader container fails without writing
-    an outcome, this raises a ConfigError so the grade stage fails and is re-run later (the run is kept).
+    Engine failures and graders killed by a signal are retried (bounded); when they persist, or the grader
+    container fails otherwise without writing an outcome, this raises a ConfigError so the grade stage fails
+    and is re-run later (the run is kept).
     """
     try:
         client = with_retries(connect, "connecting to the Docker engine", settings.infra_retries)
@@ -60,6 +61,23 @@ def grade_in_container(
             "The agent's run is kept; start the Docker engine and re-run `dvc repro`."
         ) from None
     return outcome, {"grader_runner": "docker", "grader_image_id": image.id, "grader_image_tag": image.tag}
+
+
+def grader_failure(label: str, code: Any, outcome: str, output: str) -> Exception:
+    """Return the error for a grader container that exited with ``code`` without a usable outcome.
+
+    A grader killed by a signal (exit status above 128: an abort in a native library, the kernel's OOM
+    killer) says nothing about the submission, so it is an :class:`InfraError`, retried like an engine
+    failure; any other exit is the grader's own error and is not retried.
+
+    >>> type(grader_failure("a/b/0", 134, "missing []", "terminate called")).__name__
+    'InfraError'
+    >>> type(grader_failure("a/b/0", 1, "missing []", "Traceback ...")).__name__
+    'RuntimeError'
+    """
+    message = f"the grader container for {label} exited with {code} and outcome {outcome}:\n{output}"
+    killed = isinstance(code, int) and code > 128
+    return InfraError(message) if killed else RuntimeError(message)
 
 
 def image_sources(root: Path) -> list[str]:
@@ -130,12 +148,10 @@ def _grade_once(client: Any, image: ImageRef, cell: Cell, runtime: str, mode: st
         with tempfile.TemporaryDirectory(prefix="mlebench-grade-") as tmp:
             notes: list[str] = []
             got = extract.fetch_file(container, GRADER_OUT, Path(tmp) / "outcome.json", notes)
-            if got != "copied" or status.get("StatusCode") != 0:
+            code = status.get("StatusCode")
+            if got != "copied" or code != 0:
                 output = container.logs(stdout=True, stderr=True, tail=60).decode("utf-8", "replace")
-                raise RuntimeError(
-                    f"the grader container for {cell.label} exited with "
-                    f"{status.get('StatusCode')} and outcome {got} {notes}:\n{output}"
-                )
+                raise grader_failure(cell.label, code, f"{got} {notes}", output)
             return GradeOutcome(**json.loads((Path(tmp) / "outcome.json").read_text(encoding="utf-8")))
     finally:
         try:
