@@ -139,17 +139,30 @@ class V1Matching(_Strict):
     ``submission.extra_columns``. ``missing_cells`` is for an answer-column cell pandas reads as missing
     (blank, ``NA``, ``null``, ``None``, ``nan``, ...): ``refuse`` one in the submission, as v1 graders
     that crash on NaN do; or, on both sides, read it as the text ``nan`` (``nan``: v1's ``astype(str)``
-    under pandas 2) or as blank (``blank``: v1's ``fillna("")``); ``as_is`` leaves it to our checks.
+    under pandas 2) or as blank (``blank``: v1's ``fillna("")``); ``as_is`` leaves it to our checks; or, as
+    a mapping from answer column to text, write each such submission cell as that text (``"0"`` for v1's
+    ``fillna(0)``), where ``nan`` lets the missing number reach the metric as NaN, as v1's arithmetic
+    carries it into the score.
     ``duplicate_ids: merge`` accepts repeated ids when
     the id *sets* agree, and scores every submitted row against its id's answer, as v1's merge on the id
-    does.
+    does. ``same_id_set`` refuses a submission whose set of ids is not the answers' (v1 graders that compare
+    the sets before pairing rows another way). ``unscored: drop`` removes, before any pairing, the answer
+    rows the metric leaves out (its registry entry's ``scored_rows``) and the submitted rows whose *own* id
+    names one of them, as v1 graders that filter each side by its own ids do; a submitted id the answers
+    lack is then refused. ``missing_ids: ignore`` scores only the answer rows whose id the submission lists,
+    as v1 graders that score the overlap do (submitted ids the answers lack are still refused). Rows
+    ``sorted`` by id are sorted the way v1's pandas sorts by default (numpy's quicksort, not stable), so
+    repeated ids pair up as they do in v1 on the same numpy.
     """
 
     match: Literal["id", "position", "sorted"] | None = None
     columns: Literal["name", "position", "order"] = "name"
     extra_columns: Literal["reject", "ignore"] | None = None
-    missing_cells: Literal["as_is", "refuse", "nan", "blank"] = "as_is"
+    missing_cells: Literal["as_is", "refuse", "nan", "blank"] | dict[str, str] = "as_is"
     duplicate_ids: Literal["reject", "merge"] = "reject"
+    same_id_set: bool = False
+    unscored: Literal["keep", "drop"] = "keep"
+    missing_ids: Literal["reject", "ignore"] = "reject"
 
 
 class Submission(_Strict):
@@ -189,6 +202,9 @@ class Submission(_Strict):
     extra_ids: Literal["reject", "ignore"] = "reject"
     # How MLE-bench v1 matches rows and columns where it differs (grading.mode: v1); none: the same.
     v1: V1Matching | None = None
+    # Numeric answer columns where a submitted `nan` reaches the metric as NaN instead of being refused; set
+    # by grading.mode v1 from `v1.missing_cells` (v1 carries a missing number into its score), not written.
+    nan_columns: list[str] = []
 
     @model_validator(mode="after")
     def _id_first(self) -> Submission:
