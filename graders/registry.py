@@ -139,7 +139,11 @@ _ENTRIES = (
     _metric("roc_auc", roc_auc, higher_is_better=True, best=1.0),
     _metric("roc_auc_flattened", roc_auc_flattened, higher_is_better=True, best=1.0),
     _metric(
-        "roc_auc_mean_columns", roc_auc_mean_columns, higher_is_better=True, best=1.0, scored_rows=labelled_rows
+        "roc_auc_mean_columns",
+        roc_auc_mean_columns,
+        higher_is_better=True,
+        best=1.0,
+        scored_rows=labelled_rows,
     ),
     _metric("roc_auc_weighted_tpr", roc_auc_weighted_tpr, higher_is_better=True, best=1.0),
     _metric("spearman_mean_columns", spearman_mean_columns, higher_is_better=True, best=1.0),

@@ -9,11 +9,11 @@ InvalidSubmissionError, or a crash inside its grader) raises :class:`InvalidSubm
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
 
 from mlebench.spec.declarations import Submission, V1Matching
 
@@ -143,7 +143,7 @@ def _v1_rows(
     metric: Metric | None,
     args: Mapping[str, Any],
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The rows v1 keeps on each side before pairing (``unscored: drop``, ``missing_ids: ignore``)."""
+    """Keep the rows v1 keeps on each side before pairing (``unscored: drop``, ``missing_ids: ignore``)."""
     ids = spec.id_column
     mine, theirs = _sort_keys(submission[ids]), _sort_keys(answers[ids])
     unknown = ~mine.isin(theirs.unique()).to_numpy(dtype=bool)

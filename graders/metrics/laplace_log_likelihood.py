@@ -51,7 +51,8 @@ def laplace_log_likelihood(
     """
     y_true, y_pred = tables(y_true, y_pred)
     fvc_true = floats(y_true, fvc_column)
-    rows = np.flatnonzero(last_weeks_rows(y_true, id_column=id_column, fvc_column=fvc_column, last_weeks=last_weeks))
+    scored = last_weeks_rows(y_true, id_column=id_column, fvc_column=fvc_column, last_weeks=last_weeks)
+    rows = np.flatnonzero(scored)
     sigma = np.maximum(y_pred[confidence_column].to_numpy(np.float64)[rows], 70)
     delta = np.minimum(np.abs(fvc_true[rows] - y_pred[fvc_column].to_numpy(np.float64)[rows]), 1000)
     return float(np.mean(-np.sqrt(2) * delta / sigma - np.log(np.sqrt(2) * sigma)))
@@ -65,7 +66,7 @@ def last_weeks_rows(
     last_weeks: int = 3,
     **_: object,
 ) -> np.ndarray:
-    """Which answer rows :func:`laplace_log_likelihood` scores: each patient's ``last_weeks`` latest measured weeks.
+    """Mark the answer rows :func:`laplace_log_likelihood` scores: each patient's latest measured weeks.
 
     A boolean mask over ``y_true``'s rows (blank FVC rows are never scored); other keyword arguments (the
     metric's remaining options) are accepted and ignored, so the registry can pass the metric's arguments.

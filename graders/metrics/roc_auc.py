@@ -102,7 +102,7 @@ def roc_auc_mean_columns(y_true: ArrayLike, y_score: ArrayLike) -> float:
 
 
 def labelled_rows(y_true: ArrayLike, **_: object) -> np.ndarray:
-    """Which answer rows :func:`roc_auc_mean_columns` scores: those whose labels do not sum below 0.
+    """Mark the answer rows :func:`roc_auc_mean_columns` scores: those whose labels do not sum below 0.
 
     A boolean mask over the rows of the ``(n_rows, n_columns)`` labels; keyword arguments are ignored.
 
