@@ -65,14 +65,18 @@ def as_v1(
     elif rules.missing_cells != "as_is":
         token = "nan" if rules.missing_cells == "nan" else ""
         submission, answers = (_missing_as(frame, spec, token) for frame in (submission, answers))
+    if rules.extra_rows == "truncate":
+        submission = _truncated(submission, answers)
+    if rules.key_columns == "unread":
+        submission, out = _keys_unread(submission, out)
     if ids not in submission.columns:
         return submission, answers, out  # strict validation names the missing column
     if rules.same_id_set:
         _refuse_other_ids(submission, answers, ids)
     if rules.unscored == "drop" or rules.missing_ids == "ignore":
         submission, answers = _v1_rows(submission, answers, out, rules, metric, metric_args or {})
-    if rules.match == "id":
-        out = out.model_copy(update={"match": "id"})
+    if rules.match in ("id", "occurrence"):
+        out = out.model_copy(update={"match": rules.match})
     elif rules.match is not None:
         submission = _rows_by_position(submission, answers, spec, sort=rules.match == "sorted")
     if rules.duplicate_ids == "merge":
@@ -123,6 +127,28 @@ def _missing_as(frame: pd.DataFrame, spec: Submission, token: str) -> pd.DataFra
             out = out.copy() if out is frame else out
             out[column] = np.where(missing, token, frame[column].to_numpy(dtype=object))
     return out
+
+
+def _truncated(submission: pd.DataFrame, answers: pd.DataFrame) -> pd.DataFrame:
+    """Rows past the answers' count dropped unread (v1 zips the two files); fewer rows refused."""
+    if len(submission) < len(answers):
+        raise InvalidSubmission(
+            f"v1 scores a submission shorter than the answers ({len(submission)} rows, not "
+            f"{len(answers)}) on a part of its rows that no pairing of rows reproduces here, so grading.mode "
+            "v1 refuses it (see the competition's v1_mode known issue)"
+        )
+    return submission.iloc[: len(answers)].reset_index(drop=True)
+
+
+def _keys_unread(submission: pd.DataFrame, spec: Submission) -> tuple[pd.DataFrame, Submission]:
+    """v1 requires the key columns but never reads them: checked for, then left out of the pairing."""
+    keys = spec.key_columns
+    missing = [c for c in keys if c not in submission.columns]
+    if missing:
+        raise InvalidSubmission(f"v1 needs the columns {missing} (though it does not read their values)")
+    columns = [c for c in spec.columns if c not in keys]
+    update = {"key_columns": [], "columns": columns, "extra_columns": "ignore"}
+    return submission.drop(columns=keys), spec.model_copy(update=update)
 
 
 def _refuse_other_ids(submission: pd.DataFrame, answers: pd.DataFrame, ids: str) -> None:

@@ -152,10 +152,15 @@ class V1Matching(_Strict):
     lack is then refused. ``missing_ids: ignore`` scores only the answer rows whose id the submission lists,
     as v1 graders that score the overlap do (submitted ids the answers lack are still refused). Rows
     ``sorted`` by id are sorted the way v1's pandas sorts by default (numpy's quicksort, not stable), so
-    repeated ids pair up as they do in v1 on the same numpy.
+    repeated ids pair up as they do in v1 on the same numpy. ``match: occurrence`` pairs the k-th row of an
+    id with the k-th answer row of that id, in any order (the metric then sees each row's file position, as
+    for ``id``). ``key_columns: unread`` requires the key columns but reads none of their values, as v1
+    graders that never look at them do. ``extra_rows: truncate`` drops the rows past the answers' row count
+    unread, as v1 graders that zip the submission with the answers do (a shorter submission stays refused:
+    v1 scores part of it in a way no pairing of rows expresses; see the competition's known issues).
     """
 
-    match: Literal["id", "position", "sorted"] | None = None
+    match: Literal["id", "occurrence", "position", "sorted"] | None = None
     columns: Literal["name", "position", "order"] = "name"
     extra_columns: Literal["reject", "ignore"] | None = None
     missing_cells: Literal["as_is", "refuse", "nan", "blank"] | dict[str, str] = "as_is"
@@ -163,6 +168,8 @@ class V1Matching(_Strict):
     same_id_set: bool = False
     unscored: Literal["keep", "drop"] = "keep"
     missing_ids: Literal["reject", "ignore"] = "reject"
+    key_columns: Literal["match", "unread"] = "match"
+    extra_rows: Literal["reject", "truncate"] = "reject"
 
 
 class Submission(_Strict):

@@ -29,6 +29,7 @@ from mlebench.spec.declarations import all_competition_ids, load_competition
 _ALL = json.loads((Path(__file__).parent / "cases" / "v1_mode.json").read_text(encoding="utf-8"))
 CASES = _ALL["cases"]
 V1_ONLY = _ALL["v1_only"]["cases"]
+NOT_REPRODUCED = _ALL["not_reproduced"]["cases"]
 
 
 def _skip_unless_numpy_sorts_as_recorded(case: dict) -> None:
@@ -106,6 +107,18 @@ def test_v1_mode_gives_v1s_verdict(tmp_path, case) -> None:
         assert result.status == "ok" and math.isnan(result.score), result.reason
     else:
         assert (result.status, result.score) == ("ok", pytest.approx(case["v1"])), result.reason
+
+
+@pytest.mark.parametrize("case", NOT_REPRODUCED, ids=[c["name"] for c in NOT_REPRODUCED])
+def test_what_v1_mode_cannot_pair_as_v1_is_refused_with_the_reason(tmp_path, case) -> None:
+    """uw-madison: v1 scores a shorter file, or rows whose ids the answers lack or over-count, by building its
+    Hausdorff volumes from the submission's own ids while Dice pairs rows by position; no one-to-one pairing
+    of rows gives that, so v1 mode refuses (``case["v1"]`` is the score v1 gives, for the record)."""
+    comp = load_competition(case["competition"])
+    submission, private = _write(tmp_path, case)
+    result = grade(comp, submission, private, "v1")
+    assert case["v1"] is not None
+    assert result.status == "invalid_submission" and case["v1_reason"] in result.reason
 
 
 def test_v1_refuses_what_its_grader_refuses(tmp_path) -> None:
