@@ -56,10 +56,12 @@ def as_v1(
             f"v1 reads the columns by their place, so they must be {spec.columns} in this order; "
             f"got {list(submission.columns)}"
         )
-    if isinstance(rules.missing_cells, dict):
-        submission = _filled(submission, rules.missing_cells)
-        nan = [c for c, text in rules.missing_cells.items() if text == "nan"]
-        out = out.model_copy(update={"nan_columns": nan})
+    if isinstance(rules.missing_cells, dict) or rules.missing_cells == "nan_numbers":
+        texts = rules.missing_cells
+        if texts == "nan_numbers":
+            texts = dict.fromkeys(spec.target_columns, "nan")
+        submission = _filled(submission, texts)
+        out = out.model_copy(update={"nan_columns": [c for c, text in texts.items() if text == "nan"]})
     elif rules.missing_cells == "refuse":
         _refuse_missing(submission, spec)
     elif rules.missing_cells != "as_is":

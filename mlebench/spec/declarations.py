@@ -142,7 +142,7 @@ class V1Matching(_Strict):
     under pandas 2) or as blank (``blank``: v1's ``fillna("")``); ``as_is`` leaves it to our checks; or, as
     a mapping from answer column to text, write each such submission cell as that text (``"0"`` for v1's
     ``fillna(0)``), where ``nan`` lets the missing number reach the metric as NaN, as v1's arithmetic
-    carries it into the score.
+    carries it into the score; ``nan_numbers`` does that for every answer column.
     ``duplicate_ids: merge`` accepts repeated ids when
     the id *sets* agree, and scores every submitted row against its id's answer, as v1's merge on the id
     does. ``same_id_set`` refuses a submission whose set of ids is not the answers' (v1 graders that compare
@@ -163,7 +163,7 @@ class V1Matching(_Strict):
     match: Literal["id", "occurrence", "position", "sorted"] | None = None
     columns: Literal["name", "position", "order"] = "name"
     extra_columns: Literal["reject", "ignore"] | None = None
-    missing_cells: Literal["as_is", "refuse", "nan", "blank"] | dict[str, str] = "as_is"
+    missing_cells: Literal["as_is", "refuse", "nan", "blank", "nan_numbers"] | dict[str, str] = "as_is"
     duplicate_ids: Literal["reject", "merge"] = "reject"
     same_id_set: bool = False
     unscored: Literal["keep", "drop"] = "keep"

@@ -111,9 +111,12 @@ def test_v1_mode_gives_v1s_verdict(tmp_path, case) -> None:
 
 @pytest.mark.parametrize("case", NOT_REPRODUCED, ids=[c["name"] for c in NOT_REPRODUCED])
 def test_what_v1_mode_cannot_pair_as_v1_is_refused_with_the_reason(tmp_path, case) -> None:
-    """uw-madison: v1 scores a shorter file, or rows whose ids the answers lack or over-count, by building its
-    Hausdorff volumes from the submission's own ids while Dice pairs rows by position; no one-to-one pairing
-    of rows gives that, so v1 mode refuses (``case["v1"]`` is the score v1 gives, for the record)."""
+    """Where no one-to-one pairing of rows gives v1's score, v1 mode refuses and says why.
+
+    uw-madison: v1 scores a shorter file, or rows whose ids the answers lack or over-count, by building its
+    Hausdorff volumes from the submission's own ids while Dice pairs rows by position (``case["v1"]`` is the
+    score v1 gives, for the record).
+    """
     comp = load_competition(case["competition"])
     submission, private = _write(tmp_path, case)
     result = grade(comp, submission, private, "v1")
