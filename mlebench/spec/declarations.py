@@ -226,6 +226,10 @@ class Submission(_Strict):
             raise ValueError("submission.key_columns must be among submission.columns (after the id)")
         if self.key_columns and self.match != "position":
             raise ValueError("submission.key_columns needs submission.match: position")
+        filled = self.v1.missing_cells if self.v1 is not None else None
+        if isinstance(filled, dict) and not set(filled) <= set(self.columns[1:]):
+            unknown = sorted(set(filled) - set(self.columns[1:]))
+            raise ValueError(f"submission.v1.missing_cells names columns not in submission.columns: {unknown}")
         if self.extra_ids == "ignore" and self.match != "id":
             raise ValueError("submission.extra_ids: ignore needs submission.match: id")
         for column, source in self.derived_columns.items():

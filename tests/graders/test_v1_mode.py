@@ -240,3 +240,13 @@ def test_a_graded_cell_records_its_mode_and_both_verdicts(tmp_path, mode) -> Non
     assert record["score"] == (case["v1"] if mode == "v1" else None)  # (no run.json here: status infra_error)
     assert record["mode_verdicts"]["v1"]["score"] == case["v1"]
     assert "matched by position" in record["mode_verdicts"]["strict"]["reason"]
+
+
+def test_v1_missing_cells_must_name_submission_columns() -> None:
+    from pydantic import ValidationError
+
+    from mlebench.spec.declarations import Submission
+
+    with pytest.raises(ValidationError, match=r"missing_cells names columns not in submission.columns: \['c'\]"):
+        Submission(id_column="a", columns=["a", "b"], v1={"missing_cells": {"c": "0"}})
+    assert Submission(id_column="a", columns=["a", "b"], v1={"missing_cells": {"b": "0"}}).v1 is not None
