@@ -229,7 +229,8 @@ class Submission(_Strict):
         filled = self.v1.missing_cells if self.v1 is not None else None
         if isinstance(filled, dict) and not set(filled) <= set(self.columns[1:]):
             unknown = sorted(set(filled) - set(self.columns[1:]))
-            raise ValueError(f"submission.v1.missing_cells names columns not in submission.columns: {unknown}")
+            where = "submission.v1.missing_cells names columns not in submission.columns"
+            raise ValueError(f"{where}: {unknown}")
         if self.extra_ids == "ignore" and self.match != "id":
             raise ValueError("submission.extra_ids: ignore needs submission.match: id")
         for column, source in self.derived_columns.items():

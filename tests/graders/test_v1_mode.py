@@ -247,6 +247,6 @@ def test_v1_missing_cells_must_name_submission_columns() -> None:
 
     from mlebench.spec.declarations import Submission
 
-    with pytest.raises(ValidationError, match=r"missing_cells names columns not in submission.columns: \['c'\]"):
+    with pytest.raises(ValidationError, match=r"names columns not in submission.columns: \['c'\]"):
         Submission(id_column="a", columns=["a", "b"], v1={"missing_cells": {"c": "0"}})
     assert Submission(id_column="a", columns=["a", "b"], v1={"missing_cells": {"b": "0"}}).v1 is not None
