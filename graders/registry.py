@@ -37,7 +37,7 @@ from .metrics.kuzushiji_f1 import kuzushiji_f1
 from .metrics.laplace_log_likelihood import laplace_log_likelihood, last_weeks_rows
 from .metrics.log_loss import binary_log_loss, log_loss
 from .metrics.log_mae_by_group import log_mae_by_group
-from .metrics.mae_masked import mae_masked
+from .metrics.mae_masked import kept_rows, mae_masked
 from .metrics.map_3d import map_3d
 from .metrics.mcrmse import mcrmse
 from .metrics.mean_angular_error import mean_angular_error
@@ -123,7 +123,7 @@ _ENTRIES = (
     _metric("log_mae_by_group", log_mae_by_group, higher_is_better=False, best=float("-inf")),
     _metric("lwlrap", lwlrap, higher_is_better=True, best=1.0),
     _metric("mae", mae, higher_is_better=False, best=0.0),
-    _metric("mae_masked", mae_masked, higher_is_better=False, best=0.0),
+    _metric("mae_masked", mae_masked, higher_is_better=False, best=0.0, scored_rows=kept_rows),
     _metric("map_3d", map_3d, higher_is_better=True, best=1.0),
     _metric("map_at_k", map_at_k, higher_is_better=True, best=1.0),
     _metric("mcc", mcc, higher_is_better=True, best=1.0),

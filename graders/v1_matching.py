@@ -195,6 +195,8 @@ def _v1_rows(
             keep = mine.isin(theirs[scored].unique()).to_numpy(dtype=bool)
             answers, theirs = answers[scored], theirs[scored]
             submission, mine = submission[keep], mine[keep]
+            if not scored.any():
+                raise InvalidSubmission("v1 finds no answer row it scores: its grader has nothing to score")
     if rules.missing_ids == "ignore":
         listed = theirs.isin(mine.unique()).to_numpy(dtype=bool)
         if not listed.any():
