@@ -9,8 +9,11 @@ from graders.inputs import get_inputs
 
 
 def test_grading_a_short_row_does_not_shift_the_box_checks_of_the_rows_after_it() -> None:
-    """Bug: the box-size check counted numbers across rows, so after a row whose token count was not a
-    multiple of the group size (an ``NA`` cell), well-formed rows were reported as negative box sizes."""
+    """A short row no longer shifts the box-size checks of the rows after it.
+
+    Bug: the check counted numbers across rows, so after a row whose token count was not a multiple of the
+    group size (an ``NA`` cell), well-formed rows were reported as having negative box sizes.
+    """
     layout = get_inputs("map_3d").layout
     box = "0.5 10 20 -15.3 2 3 4 0.1 car"  # a negative centre z, positive sizes
     found = parse_boxes(np.array([box, "NA", box, f"{box} {box}"], dtype=object), layout).problems
