@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ._cells import Where, is_integer, quoted, report
+from ._cells import Where, is_integer, objects, quoted, report
 from ._cells import numbers as parse_numbers
 from ._text import SHOWN, count, some
 from .boxes import Layout, parse_boxes
@@ -96,7 +96,13 @@ def rle_forms(column: str, texts: np.ndarray, context: Context) -> tuple[list[st
 def _numeric(
     column: str, texts: np.ndarray | pd.Series, context: Context, *, unit_interval: bool
 ) -> tuple[list[str], np.ndarray]:
+    nan = None
+    if column in context.spec.nan_columns:  # v1 mode: a missing number reaches the metric (nan_columns)
+        nan = objects(texts) == "nan"
+        texts = np.where(nan, "0", objects(texts)).astype(object) if nan.any() else texts
     values, reasons = parse_numbers(column, texts, context.where)
+    if nan is not None and nan.any():
+        values = np.where(nan, np.nan, values)
     finite = np.isfinite(values)
     shown, where, inputs = quoted(texts), context.where, context.inputs
     if unit_interval:

@@ -69,8 +69,8 @@ def parse_boxes(strings: np.ndarray, layout: Layout) -> Boxes:
     for k in np.flatnonzero(bad):
         problems.setdefault(int(row_of[~is_label][k]), f"{flat[~is_label][k]!r} is not a finite number")
     if layout.positive:
-        n_numbers = layout.size - 1
-        at = np.arange(len(numbers)) % n_numbers
+        slot = position % layout.size  # each number's place in its own row's group, after the label
+        at = (slot - (slot > layout.label_at))[~is_label]
         for k in np.flatnonzero(np.isin(at, layout.positive) & ~bad & (numbers <= 0)):
             problems.setdefault(int(row_of[~is_label][k]), f"box size {flat[~is_label][k]!r} is not > 0")
     good_rows = np.ones(len(values), dtype=bool)

@@ -157,7 +157,7 @@ def grade(
         frame, truth = submission, answers
         try:
             if which == "v1":
-                frame, truth, spec = as_v1(frame, truth, spec)
+                frame, truth, spec = as_v1(frame, truth, spec, metric, args)
             else:
                 spec = strict_spec(spec)
             y_true, y_pred = validate(frame, truth, spec, metric, metric_args=args)

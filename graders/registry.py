@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+import numpy as np
+
 from .inputs import Inputs, get_inputs
 from .metrics.accuracy import accuracy, top1_error
 from .metrics.agreement import mcc, quadratic_weighted_kappa
@@ -32,17 +34,17 @@ from .metrics.iou_threshold_precision import iou_threshold_precision
 from .metrics.jaccard import jaccard_words
 from .metrics.kl_divergence import kl_divergence
 from .metrics.kuzushiji_f1 import kuzushiji_f1
-from .metrics.laplace_log_likelihood import laplace_log_likelihood
+from .metrics.laplace_log_likelihood import laplace_log_likelihood, last_weeks_rows
 from .metrics.log_loss import binary_log_loss, log_loss
 from .metrics.log_mae_by_group import log_mae_by_group
-from .metrics.mae_masked import mae_masked
+from .metrics.mae_masked import kept_rows, mae_masked
 from .metrics.map_3d import map_3d
 from .metrics.mcrmse import mcrmse
 from .metrics.mean_angular_error import mean_angular_error
 from .metrics.mean_rmsle_columns import mean_rmsle_columns
 from .metrics.ranking import lwlrap, map_at_k
 from .metrics.regression import mae, rmse, rmsle
-from .metrics.roc_auc import roc_auc, roc_auc_flattened, roc_auc_mean_columns
+from .metrics.roc_auc import labelled_rows, roc_auc, roc_auc_flattened, roc_auc_mean_columns
 from .metrics.voc_map import voc_map
 from .metrics.weighted_auc import roc_auc_weighted_tpr
 from .metrics.weighted_log_loss import weighted_multilabel_log_loss
@@ -60,19 +62,31 @@ class Metric(Inputs):
         Direction of the score; medals and leaderboard checks follow it.
     best
         The score of a perfect prediction.
+    scored_rows
+        ``scored_rows(y_true, **args) -> bool mask`` of the answer rows the metric scores, where it leaves
+        some out (jigsaw's -1 rows, osic's earlier weeks); None: every row counts. Grading in v1 mode reads
+        it where v1 drops those rows before pairing (``submission.v1.unscored: drop``).
 
     """
 
     fn: Callable[..., float]
     higher_is_better: bool
     best: float
+    scored_rows: Callable[..., np.ndarray] | None = None
 
 
-def _metric(name: str, fn: Callable[..., float], *, higher_is_better: bool, best: float) -> Metric:
+def _metric(
+    name: str,
+    fn: Callable[..., float],
+    *,
+    higher_is_better: bool,
+    best: float,
+    scored_rows: Callable[..., np.ndarray] | None = None,
+) -> Metric:
     """Build the metric ``name``: its entry in ``graders.inputs.INPUTS``, extended with how it scores."""
     inputs = get_inputs(name)
     known = {f.name: getattr(inputs, f.name) for f in fields(Inputs)}
-    return Metric(**known, fn=fn, higher_is_better=higher_is_better, best=best)
+    return Metric(**known, fn=fn, higher_is_better=higher_is_better, best=best, scored_rows=scored_rows)
 
 
 _ENTRIES = (
@@ -96,14 +110,20 @@ _ENTRIES = (
     _metric("kl_divergence", kl_divergence, higher_is_better=False, best=0.0),
     _metric("kuzushiji_f1", kuzushiji_f1, higher_is_better=True, best=1.0),
     # best: exact FVC with the smallest confidence that counts (70), -log(sqrt(2) * 70)
-    _metric("laplace_log_likelihood", laplace_log_likelihood, higher_is_better=True, best=-4.595068832329332),
+    _metric(
+        "laplace_log_likelihood",
+        laplace_log_likelihood,
+        higher_is_better=True,
+        best=-4.595068832329332,
+        scored_rows=last_weeks_rows,
+    ),
     _metric("levenshtein_mean", levenshtein_mean, higher_is_better=False, best=0.0),
     _metric("log_loss", log_loss, higher_is_better=False, best=0.0),
     # v1: an exact group gives log(0), so a perfect submission scores -inf
     _metric("log_mae_by_group", log_mae_by_group, higher_is_better=False, best=float("-inf")),
     _metric("lwlrap", lwlrap, higher_is_better=True, best=1.0),
     _metric("mae", mae, higher_is_better=False, best=0.0),
-    _metric("mae_masked", mae_masked, higher_is_better=False, best=0.0),
+    _metric("mae_masked", mae_masked, higher_is_better=False, best=0.0, scored_rows=kept_rows),
     _metric("map_3d", map_3d, higher_is_better=True, best=1.0),
     _metric("map_at_k", map_at_k, higher_is_better=True, best=1.0),
     _metric("mcc", mcc, higher_is_better=True, best=1.0),
@@ -118,7 +138,13 @@ _ENTRIES = (
     _metric("rmsle", rmsle, higher_is_better=False, best=0.0),
     _metric("roc_auc", roc_auc, higher_is_better=True, best=1.0),
     _metric("roc_auc_flattened", roc_auc_flattened, higher_is_better=True, best=1.0),
-    _metric("roc_auc_mean_columns", roc_auc_mean_columns, higher_is_better=True, best=1.0),
+    _metric(
+        "roc_auc_mean_columns",
+        roc_auc_mean_columns,
+        higher_is_better=True,
+        best=1.0,
+        scored_rows=labelled_rows,
+    ),
     _metric("roc_auc_weighted_tpr", roc_auc_weighted_tpr, higher_is_better=True, best=1.0),
     _metric("spearman_mean_columns", spearman_mean_columns, higher_is_better=True, best=1.0),
     _metric("top1_error", top1_error, higher_is_better=False, best=0.0),

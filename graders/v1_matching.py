@@ -9,12 +9,19 @@ InvalidSubmissionError, or a crash inside its grader) raises :class:`InvalidSubm
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 import pandas as pd
 
-from mlebench.spec.declarations import Submission
+from mlebench.spec.declarations import Submission, V1Matching
 
+from ._text import SHOWN, count, some
 from .errors import InvalidSubmission
+
+if TYPE_CHECKING:
+    from .registry import Metric
 
 
 def strict_spec(spec: Submission) -> Submission:
@@ -23,11 +30,17 @@ def strict_spec(spec: Submission) -> Submission:
 
 
 def as_v1(
-    submission: pd.DataFrame, answers: pd.DataFrame, spec: Submission
+    submission: pd.DataFrame,
+    answers: pd.DataFrame,
+    spec: Submission,
+    metric: Metric | None = None,
+    metric_args: Mapping[str, Any] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, Submission]:
     """Return ``(submission, answers, spec)`` rewritten so that strict validation scores v1's pairs.
 
-    Without a ``submission.v1`` block the inputs come back unchanged (v1 and ours agree).
+    Without a ``submission.v1`` block the inputs come back unchanged (v1 and ours agree). ``metric`` (the
+    registry's entry) and ``metric_args`` are needed by ``unscored: drop``, which asks the metric which
+    answer rows it scores.
     """
     rules = spec.v1
     if rules is None:
@@ -43,15 +56,29 @@ def as_v1(
             f"v1 reads the columns by their place, so they must be {spec.columns} in this order; "
             f"got {list(submission.columns)}"
         )
-    if rules.missing_cells == "refuse":
+    if isinstance(rules.missing_cells, dict) or rules.missing_cells == "nan_numbers":
+        texts = rules.missing_cells
+        if texts == "nan_numbers":
+            texts = dict.fromkeys(spec.target_columns, "nan")
+        submission = _filled(submission, texts)
+        out = out.model_copy(update={"nan_columns": [c for c, text in texts.items() if text == "nan"]})
+    elif rules.missing_cells == "refuse":
         _refuse_missing(submission, spec)
     elif rules.missing_cells != "as_is":
         token = "nan" if rules.missing_cells == "nan" else ""
         submission, answers = (_missing_as(frame, spec, token) for frame in (submission, answers))
+    if rules.extra_rows == "truncate":
+        submission = _truncated(submission, answers)
+    if rules.key_columns == "unread":
+        submission, out = _keys_unread(submission, out)
     if ids not in submission.columns:
         return submission, answers, out  # strict validation names the missing column
-    if rules.match == "id":
-        out = out.model_copy(update={"match": "id"})
+    if rules.same_id_set:
+        _refuse_other_ids(submission, answers, ids)
+    if rules.unscored == "drop" or rules.missing_ids == "ignore":
+        submission, answers = _v1_rows(submission, answers, out, rules, metric, metric_args or {})
+    if rules.match in ("id", "occurrence"):
+        out = out.model_copy(update={"match": rules.match})
     elif rules.match is not None:
         submission = _rows_by_position(submission, answers, spec, sort=rules.match == "sorted")
     if rules.duplicate_ids == "merge":
@@ -81,6 +108,18 @@ def _refuse_missing(submission: pd.DataFrame, spec: Submission) -> None:
         )
 
 
+def _filled(submission: pd.DataFrame, texts: Mapping[str, str]) -> pd.DataFrame:
+    """Each declared column's cells v1 reads as missing, written as that column's text (its ``fillna``)."""
+    out = submission
+    for column, text in texts.items():
+        if column in submission.columns:
+            missing = submission[column].isin(NA_WORDS).to_numpy(dtype=bool)
+            if missing.any():
+                out = out.copy() if out is submission else out
+                out[column] = np.where(missing, text, submission[column].to_numpy(dtype=object))
+    return out
+
+
 def _missing_as(frame: pd.DataFrame, spec: Submission, token: str) -> pd.DataFrame:
     """Cells v1 reads as missing, written as ``token`` (the text its grader turns a NaN into)."""
     out = frame
@@ -90,6 +129,80 @@ def _missing_as(frame: pd.DataFrame, spec: Submission, token: str) -> pd.DataFra
             out = out.copy() if out is frame else out
             out[column] = np.where(missing, token, frame[column].to_numpy(dtype=object))
     return out
+
+
+def _truncated(submission: pd.DataFrame, answers: pd.DataFrame) -> pd.DataFrame:
+    """Rows past the answers' count dropped unread (v1 zips the two files); fewer rows refused."""
+    if len(submission) < len(answers):
+        raise InvalidSubmission(
+            f"v1 scores a submission shorter than the answers ({len(submission)} rows, not "
+            f"{len(answers)}) on a part of its rows that no pairing of rows reproduces here, so grading.mode "
+            "v1 refuses it (see the competition's v1_mode known issue)"
+        )
+    return submission.iloc[: len(answers)].reset_index(drop=True)
+
+
+def _keys_unread(submission: pd.DataFrame, spec: Submission) -> tuple[pd.DataFrame, Submission]:
+    """v1 requires the key columns but never reads them: checked for, then left out of the pairing."""
+    keys = spec.key_columns
+    missing = [c for c in keys if c not in submission.columns]
+    if missing:
+        raise InvalidSubmission(f"v1 needs the columns {missing} (though it does not read their values)")
+    columns = [c for c in spec.columns if c not in keys]
+    update = {"key_columns": [], "columns": columns, "extra_columns": "ignore"}
+    return submission.drop(columns=keys), spec.model_copy(update=update)
+
+
+def _refuse_other_ids(submission: pd.DataFrame, answers: pd.DataFrame, ids: str) -> None:
+    """v1 compares the two sets of ids before pairing rows: refused unless they are equal."""
+    mine, theirs = set(_sort_keys(submission[ids])), set(_sort_keys(answers[ids]))
+    if mine != theirs:
+        raise InvalidSubmission(
+            f"v1 needs the submission's set of {ids!r} values to be the answers': "
+            f"{len(theirs - mine)} answer ids are missing and {len(mine - theirs)} submitted ids are unknown"
+        )
+
+
+def _v1_rows(
+    submission: pd.DataFrame,
+    answers: pd.DataFrame,
+    spec: Submission,
+    rules: V1Matching,
+    metric: Metric | None,
+    args: Mapping[str, Any],
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Keep the rows v1 keeps on each side before pairing (``unscored: drop``, ``missing_ids: ignore``)."""
+    ids = spec.id_column
+    mine, theirs = _sort_keys(submission[ids]), _sort_keys(answers[ids])
+    unknown = ~mine.isin(theirs.unique()).to_numpy(dtype=bool)
+    if unknown.any():
+        rows = np.flatnonzero(unknown)
+        shown = [repr(submission[ids].iat[i]) for i in rows[:SHOWN]]
+        raise InvalidSubmission(
+            f"v1 refuses ids its answers lack ({count(rows.size, 'row')} in column {ids!r}): "
+            f"{some(shown, rows.size)}"
+        )
+    if rules.unscored == "drop":
+        if metric is None:
+            raise ValueError("submission.v1.unscored: drop needs the metric (as_v1(..., metric=...))")
+        if rules.missing_ids == "reject" and len(submission) != len(answers):
+            raise InvalidSubmission(
+                f"v1 compares row counts before leaving out the rows it does not score: expected "
+                f"{len(answers)}, got {len(submission)}"
+            )
+        if metric.scored_rows is not None:
+            scored = np.asarray(metric.scored_rows(metric.kind.truth(answers, spec), **args), dtype=bool)
+            keep = mine.isin(theirs[scored].unique()).to_numpy(dtype=bool)
+            answers, theirs = answers[scored], theirs[scored]
+            submission, mine = submission[keep], mine[keep]
+            if not scored.any():
+                raise InvalidSubmission("v1 finds no answer row it scores: its grader has nothing to score")
+    if rules.missing_ids == "ignore":
+        listed = theirs.isin(mine.unique()).to_numpy(dtype=bool)
+        if not listed.any():
+            raise InvalidSubmission(f"v1 has no scored answer row whose {ids!r} the submission lists")
+        answers = answers[listed]
+    return submission.reset_index(drop=True), answers.reset_index(drop=True)
 
 
 def _sort_keys(ids: pd.Series) -> pd.Series:
@@ -127,8 +240,9 @@ def _rows_by_position(
             if key in out.columns:
                 out[key] = answers[key].to_numpy()
         return out
-    mine = np.argsort(_sort_keys(submission[spec.id_column]).to_numpy(), kind="stable")
-    theirs = np.argsort(_sort_keys(answers[spec.id_column]).to_numpy(), kind="stable")
+    # pandas' sort_values sorts with numpy's (unstable) quicksort: repeated ids pair up as in v1
+    mine = np.argsort(_sort_keys(submission[spec.id_column]).to_numpy(), kind="quicksort")
+    theirs = np.argsort(_sort_keys(answers[spec.id_column]).to_numpy(), kind="quicksort")
     order = np.empty(len(answers), dtype=np.intp)
     order[theirs] = mine  # the submission row paired with each answer row
     out = submission.iloc[order].reset_index(drop=True)

@@ -51,11 +51,37 @@ def laplace_log_likelihood(
     """
     y_true, y_pred = tables(y_true, y_pred)
     fvc_true = floats(y_true, fvc_column)
-    ids = y_true[id_column].astype(str)
-    split = ids.str.rsplit("_", n=1, expand=True)
-    frame = pd.DataFrame({"patient": split[0], "week": split[1].astype(int), "row": np.arange(len(ids))})
-    frame = frame[~np.isnan(fvc_true)].sort_values("week", kind="stable")
-    rows = frame.groupby("patient", sort=False).tail(last_weeks)["row"].to_numpy()
+    scored = last_weeks_rows(y_true, id_column=id_column, fvc_column=fvc_column, last_weeks=last_weeks)
+    rows = np.flatnonzero(scored)
     sigma = np.maximum(y_pred[confidence_column].to_numpy(np.float64)[rows], 70)
     delta = np.minimum(np.abs(fvc_true[rows] - y_pred[fvc_column].to_numpy(np.float64)[rows]), 1000)
     return float(np.mean(-np.sqrt(2) * delta / sigma - np.log(np.sqrt(2) * sigma)))
+
+
+def last_weeks_rows(
+    y_true: pd.DataFrame,
+    *,
+    id_column: str = "Patient_Week",
+    fvc_column: str = "FVC",
+    last_weeks: int = 3,
+    **_: object,
+) -> np.ndarray:
+    """Mark the answer rows :func:`laplace_log_likelihood` scores: each patient's latest measured weeks.
+
+    A boolean mask over ``y_true``'s rows (blank FVC rows are never scored); other keyword arguments (the
+    metric's remaining options) are accepted and ignored, so the registry can pass the metric's arguments.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"Patient_Week": ["p_4", "p_1", "p_2", "q_9"], "FVC": ["3000", "2000", "", "1"]})
+    >>> last_weeks_rows(t, last_weeks=1).tolist()
+    [True, False, False, True]
+
+    """
+    fvc_true = floats(y_true, fvc_column)
+    split = y_true[id_column].astype(str).str.rsplit("_", n=1, expand=True)
+    frame = pd.DataFrame({"patient": split[0], "week": split[1].astype(int), "row": np.arange(len(y_true))})
+    frame = frame[~np.isnan(fvc_true)].sort_values("week", kind="stable")
+    mask = np.zeros(len(y_true), dtype=bool)
+    mask[frame.groupby("patient", sort=False).tail(last_weeks)["row"].to_numpy()] = True
+    return mask

@@ -46,8 +46,22 @@ def mae_masked(
 
     """
     y_true, y_pred = tables(y_true, y_pred)
-    keep = floats(y_true, mask_column) == keep_value
+    keep = kept_rows(y_true, mask_column=mask_column, keep_value=keep_value)
     if not keep.any():
         return float("nan")
     errors = np.abs(y_pred[target_column].to_numpy(np.float64) - floats(y_true, target_column))
     return float(errors[keep].mean())
+
+
+def kept_rows(y_true: pd.DataFrame, *, mask_column: str, keep_value: float = 0.0, **_: object) -> np.ndarray:
+    """Mark the answer rows :func:`mae_masked` scores: those whose ``mask_column`` equals ``keep_value``.
+
+    Other keyword arguments (the metric's remaining options) are accepted and ignored.
+
+    Examples
+    --------
+    >>> kept_rows(pd.DataFrame({"u_out": ["0", "1", "0"]}), mask_column="u_out").tolist()
+    [True, False, True]
+
+    """
+    return floats(y_true, mask_column) == keep_value

@@ -96,9 +96,23 @@ def roc_auc_mean_columns(y_true: ArrayLike, y_score: ArrayLike) -> float:
 
     """
     true, score = paired(y_true, y_score, dtype=np.float64, ndim=2)
-    scored = true.sum(axis=1) >= 0
+    scored = labelled_rows(true)
     true, score = true[scored], score[scored]
     return float(np.mean([roc_auc(true[:, c], score[:, c]) for c in range(true.shape[1])]))
+
+
+def labelled_rows(y_true: ArrayLike, **_: object) -> np.ndarray:
+    """Mark the answer rows :func:`roc_auc_mean_columns` scores: those whose labels do not sum below 0.
+
+    A boolean mask over the rows of the ``(n_rows, n_columns)`` labels; keyword arguments are ignored.
+
+    Examples
+    --------
+    >>> labelled_rows([[0, 1], [-1, -1], [1, 1]]).tolist()
+    [True, False, True]
+
+    """
+    return np.asarray(y_true, dtype=np.float64).sum(axis=1) >= 0
 
 
 def roc_auc_flattened(y_true: ArrayLike, y_score: ArrayLike) -> float:

@@ -139,17 +139,37 @@ class V1Matching(_Strict):
     ``submission.extra_columns``. ``missing_cells`` is for an answer-column cell pandas reads as missing
     (blank, ``NA``, ``null``, ``None``, ``nan``, ...): ``refuse`` one in the submission, as v1 graders
     that crash on NaN do; or, on both sides, read it as the text ``nan`` (``nan``: v1's ``astype(str)``
-    under pandas 2) or as blank (``blank``: v1's ``fillna("")``); ``as_is`` leaves it to our checks.
+    under pandas 2) or as blank (``blank``: v1's ``fillna("")``); ``as_is`` leaves it to our checks; or, as
+    a mapping from answer column to text, write each such submission cell as that text (``"0"`` for v1's
+    ``fillna(0)``), where ``nan`` lets the missing number reach the metric as NaN, as v1's arithmetic
+    carries it into the score; ``nan_numbers`` does that for every answer column.
     ``duplicate_ids: merge`` accepts repeated ids when
     the id *sets* agree, and scores every submitted row against its id's answer, as v1's merge on the id
-    does.
+    does. ``same_id_set`` refuses a submission whose set of ids is not the answers' (v1 graders that compare
+    the sets before pairing rows another way). ``unscored: drop`` removes, before any pairing, the answer
+    rows the metric leaves out (its registry entry's ``scored_rows``) and the submitted rows whose *own* id
+    names one of them, as v1 graders that filter each side by its own ids do; a submitted id the answers
+    lack is then refused. ``missing_ids: ignore`` scores only the answer rows whose id the submission lists,
+    as v1 graders that score the overlap do (submitted ids the answers lack are still refused). Rows
+    ``sorted`` by id are sorted the way v1's pandas sorts by default (numpy's quicksort, not stable), so
+    repeated ids pair up as they do in v1 on the same numpy. ``match: occurrence`` pairs the k-th row of an
+    id with the k-th answer row of that id, in any order (the metric then sees each row's file position, as
+    for ``id``). ``key_columns: unread`` requires the key columns but reads none of their values, as v1
+    graders that never look at them do. ``extra_rows: truncate`` drops the rows past the answers' row count
+    unread, as v1 graders that zip the submission with the answers do (a shorter submission stays refused:
+    v1 scores part of it in a way no pairing of rows expresses; see the competition's known issues).
     """
 
-    match: Literal["id", "position", "sorted"] | None = None
+    match: Literal["id", "occurrence", "position", "sorted"] | None = None
     columns: Literal["name", "position", "order"] = "name"
     extra_columns: Literal["reject", "ignore"] | None = None
-    missing_cells: Literal["as_is", "refuse", "nan", "blank"] = "as_is"
+    missing_cells: Literal["as_is", "refuse", "nan", "blank", "nan_numbers"] | dict[str, str] = "as_is"
     duplicate_ids: Literal["reject", "merge"] = "reject"
+    same_id_set: bool = False
+    unscored: Literal["keep", "drop"] = "keep"
+    missing_ids: Literal["reject", "ignore"] = "reject"
+    key_columns: Literal["match", "unread"] = "match"
+    extra_rows: Literal["reject", "truncate"] = "reject"
 
 
 class Submission(_Strict):
@@ -189,6 +209,9 @@ class Submission(_Strict):
     extra_ids: Literal["reject", "ignore"] = "reject"
     # How MLE-bench v1 matches rows and columns where it differs (grading.mode: v1); none: the same.
     v1: V1Matching | None = None
+    # Numeric answer columns where a submitted `nan` reaches the metric as NaN instead of being refused; set
+    # by grading.mode v1 from `v1.missing_cells` (v1 carries a missing number into its score), not written.
+    nan_columns: list[str] = []
 
     @model_validator(mode="after")
     def _id_first(self) -> Submission:
@@ -203,6 +226,11 @@ class Submission(_Strict):
             raise ValueError("submission.key_columns must be among submission.columns (after the id)")
         if self.key_columns and self.match != "position":
             raise ValueError("submission.key_columns needs submission.match: position")
+        filled = self.v1.missing_cells if self.v1 is not None else None
+        if isinstance(filled, dict) and not set(filled) <= set(self.columns[1:]):
+            unknown = sorted(set(filled) - set(self.columns[1:]))
+            where = "submission.v1.missing_cells names columns not in submission.columns"
+            raise ValueError(f"{where}: {unknown}")
         if self.extra_ids == "ignore" and self.match != "id":
             raise ValueError("submission.extra_ids: ignore needs submission.match: id")
         for column, source in self.derived_columns.items():
