@@ -47,6 +47,8 @@ __all__ = ["STRONG", "MultiLabelTask", "multilabel_population", "read_interactio
 _SPARSE = frozenset({"logistic", "mnb"})
 _MULTI_OUTPUT = frozenset({"knn", "rf", "et", "mlp"})  # fit all labels at once
 _STANDARD_FILES = frozenset({"train.csv", "test.csv", "sample_submission.csv"})
+ALL_BLOCKS = ("word", "numeric", "stats", "svd64")
+"""What the feature set ``all`` stands for (it may be extended: ``all+svd128``)."""
 
 s = solution
 STRONG: dict[str, Solution] = {
@@ -226,8 +228,8 @@ class MultiLabelTask:
 
     def _features(self, solution: Solution, rows: np.ndarray):
         """Return the training rows' and the test rows' feature matrices for ``solution``."""
-        names = "word+numeric+stats+svd64" if solution.features == "all" else solution.features
-        blocks = names.replace("all+", "word+numeric+stats+svd64+").split("+")
+        parts = solution.features.split("+")
+        blocks = [b for part in parts for b in (ALL_BLOCKS if part == "all" else (part,))]
         keep_sparse = solution.model in _SPARSE
         train_parts, test_parts = [], []
         for block in dict.fromkeys(blocks):
