@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score
+from toy_declarations import toy_declaration
 
 from authoring.leaderboards.multilabel import MultiLabelTask, read_interactions
 from authoring.leaderboards.solution import solution
@@ -16,26 +17,9 @@ from graders.registry import get_metric
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.paths import public_dir
 
-_DECLARATION = """\
-id: toy-tags
-name: Toy Tags
-version: 1
-complexity: embedded
-category: text
-dataset_size: "0.01 MB"
-source:
-  kind: package
-  module: numpy
-  distribution: numpy
-  version: "0"
-  files:
-    - path: none.csv
-split: {method: random, test_fraction: 0.3, seed: 0}
-submission:
-  id_column: item
-  columns: [item, red, blue, rare]
-metric: {name: roc_auc_mean_columns, args: {}}
-"""
+_DECLARATION = toy_declaration(
+    "toy-tags", "text", 0.3, ["item", "red", "blue", "rare"], "roc_auc_mean_columns"
+)
 LABELS = ["red", "blue", "rare"]
 
 

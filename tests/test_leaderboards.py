@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from toy_declarations import toy_declaration
 
 from authoring.leaderboards import COLUMNS, build_leaderboard, leaderboard_frame
 from authoring.leaderboards import population as pop
@@ -75,26 +76,7 @@ def test_lower_is_better_puts_the_smallest_score_first() -> None:
     assert table["rank"].tolist() == [1, 2, 3] and list(table.columns) == COLUMNS
 
 
-_DECLARATION = """\
-id: toy-binary
-name: Toy Binary
-version: 1
-complexity: embedded
-category: tabular
-dataset_size: "0.01 MB"
-source:
-  kind: package
-  module: numpy
-  distribution: numpy
-  version: "0"
-  files:
-    - path: none.csv
-split: {method: random, test_fraction: 0.4, seed: 0}
-submission:
-  id_column: id
-  columns: [id, y]
-metric: {name: roc_auc, args: {}}
-"""
+_DECLARATION = toy_declaration("toy-binary", "tabular", 0.4, ["id", "y"], "roc_auc")
 
 
 @pytest.fixture
