@@ -28,5 +28,3 @@ class Prepared:
     def csv(self, name: str) -> pd.DataFrame:
         """Read a public CSV with every cell as text."""
         return read_csv_text(self.public / name)
-
-

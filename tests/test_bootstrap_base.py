@@ -85,7 +85,9 @@ def test_the_mirror_comes_from_the_apt_sources(
 
 
 def test_a_mirror_given_on_the_command_line_wins(tmp_path: Path) -> None:
-    done = _dry_run(_apt(tmp_path, {"sources.list": ONE_LINE}), "img:tag", "bookworm", "http://given.example/d")
+    done = _dry_run(
+        _apt(tmp_path, {"sources.list": ONE_LINE}), "img:tag", "bookworm", "http://given.example/d"
+    )
     assert done.returncode == 0 and done.stdout.splitlines()[0] == "mirror=http://given.example/d"
 
 

@@ -20,6 +20,7 @@ from test_leaderboard_series import SERIES
 
 from authoring.leaderboards.build import rescore
 from authoring.leaderboards.engineered import recipe_for
+from authoring.leaderboards.rounds import population
 from authoring.leaderboards.tasks import load_task
 from graders.registry import get_metric
 from mlebench.spec.declarations import load_competition
@@ -51,10 +52,11 @@ def test_committed_leaderboard_is_the_current_population(competition_id: str, pr
     """Every team of the population is on the committed leaderboard and nothing else (else rebuild it)."""
     comp = load_competition(competition_id)
     task = load_task(comp, prepare_once(competition_id).public, get_metric(comp.metric.name))
-    committed = set(pd.read_csv(comp.leaderboard_path)["team"])
-    expected = {s.team for s in task.population()}
+    table = pd.read_csv(comp.leaderboard_path)
+    committed, expected = set(table["team"]), {s.team for s in population(task, table["team"])}
     assert committed == expected, (
-        f"{competition_id}: leaderboard.csv is stale; rebuild it with `mlebench leaderboard -c {competition_id}`"
+        f"{competition_id}: leaderboard.csv is stale;"
+        f" rebuild it with `mlebench leaderboard -c {competition_id}`"
         f" (missing {sorted(expected - committed)[:5]}, extra {sorted(committed - expected)[:5]})"
     )
 

@@ -1,8 +1,9 @@
 """Series leaderboards reproduce: sampled committed rows are trained and scored again, as the build runs them.
 
-For each series competition: the best entry, the best ROCKET, DTW and blend entries, the entry at the median
-rank and the last one. Their scores must equal the committed ``leaderboard.csv`` rows (same seeds, one
-thread, the competition's own grader), and the population must be exactly the committed teams.
+For each series competition: the best entry, the best ROCKET, DTW and blend entries, the best entry of the
+second round (refinements of the first round's best), the entry at the median rank and the last one. Their
+scores must equal the committed ``leaderboard.csv`` rows (same seeds, one thread, the competition's own
+grader), and the population must be exactly both rounds' teams.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ import pytest
 from authoring.leaderboards import population as pop
 from authoring.leaderboards import signals
 from authoring.leaderboards.build import MIN_TEAMS, _run
+from authoring.leaderboards.rounds import REFINED, population, second_round
 from authoring.leaderboards.scoring import Scorer
-from authoring.leaderboards.signals import strong_population
+from authoring.leaderboards.signals import neighbours, strong_population
+from authoring.leaderboards.solution import solution
 from authoring.leaderboards.tasks import load_task
 from graders.registry import get_metric
 from mlebench.spec.declarations import load_competition
@@ -25,10 +28,53 @@ from mlebench.spec.declarations import load_competition
 SERIES = ["appliance-power-signatures", "japanese-vowels-speaker"]
 
 
-def _sample(table: pd.DataFrame) -> list[str]:
+def _sample(table: pd.DataFrame, refined: set[str]) -> list[str]:
     strong = [table[table["model"] == m]["team"].iloc[0] for m in ("rocket", "dtw", "blend")]
-    picks = [table["team"].iloc[0], *strong, table["team"].iloc[len(table) // 2], table["team"].iloc[-1]]
+    second = table[table["team"].isin(refined)]["team"].iloc[0]
+    picks = [
+        table["team"].iloc[0],
+        *strong,
+        second,
+        table["team"].iloc[len(table) // 2],
+        table["team"].iloc[-1],
+    ]
     return list(dict.fromkeys(picks))
+
+
+class _Ladder:
+    """A task whose entries are numbered; each refines to the next two numbers."""
+
+    def population(self) -> list:
+        return [solution("m", n=n) for n in range(20)]
+
+    def neighbours(self, entry) -> list:
+        n = entry.options["n"]
+        return [solution("m", n=n + 1), solution("m", n=n + 2)]
+
+
+def test_second_round_refines_only_the_best_and_adds_only_new_teams() -> None:
+    task = _Ladder()
+    first = task.population()
+    ranked = [s.team for s in reversed(first)]  # 19 best ... 0 worst
+    refined = second_round(task, first, ranked)
+    assert [s.options["n"] for s in refined] == [20, 21]  # only 18 and 19 propose unseen teams
+    mixed = [ranked[0], "m-n21-f1.00-s0", *ranked[1:]]  # a committed table holds round-two teams too
+    assert second_round(task, first, mixed) == refined
+    assert second_round(object(), first, ranked) == []  # a task without refinements has one round
+    worst_first = list(reversed(ranked))  # now the best are 0-14, whose refinements are all entered
+    assert second_round(task, first, worst_first) == []
+
+
+def test_neighbours_step_along_ladders_and_reseed_random_models() -> None:
+    teams = [s.team for s in neighbours(solution("rocket", "none", kernels=1000, C=30.0, points=64))]
+    assert teams == [
+        "rocket-kernels500-C30-points64-f1.00-s0",
+        "rocket-kernels2000-C30-points64-f1.00-s0",
+        "rocket-kernels1000-C10-points64-f1.00-s0",  # 30 is the ladder's top: one step only
+        *[f"rocket-kernels1000-C30-points64-f1.00-s{seed}" for seed in (1, 2, 3)],
+    ]
+    assert neighbours(solution("slda", "none", 0.5, points=3)) == []  # learning curves are not refined
+    assert [s.team for s in neighbours(solution("dtw", "none", k=5, band=0.1))] == ["dtw-k3-band0.1-f1.00-s0"]
 
 
 def test_signals_doctests() -> None:
@@ -47,10 +93,12 @@ def test_committed_series_rows_are_reproduced(competition_id: str, prepare_once,
     comp = load_competition(competition_id)
     task = load_task(comp, prepared.public, get_metric(comp.metric.name))
     table = pd.read_csv(comp.leaderboard_path)
-    population = {s.team: s for s in task.population()}
-    assert set(population) == set(table["team"]), f"rebuild with `mlebench leaderboard -c {competition_id}`"
+    teams = {s.team: s for s in population(task, table["team"])}
+    assert set(teams) == set(table["team"]), f"rebuild with `mlebench leaderboard -c {competition_id}`"
+    refined = {s.team for s in second_round(task, task.population(), table["team"])}
+    assert len(refined) >= REFINED  # the top was refined
     committed = table.set_index("team")["score"]
     scorer = Scorer.create(comp, prepared.private, tmp_path)
-    for team in _sample(table):
-        entry = _run(task, population[team], scorer, tmp_path)
+    for team in _sample(table, refined):
+        entry = _run(task, teams[team], scorer, tmp_path)
         assert entry.score == pytest.approx(committed[team], rel=1e-9, abs=1e-12), team

@@ -27,9 +27,9 @@ from mlebench.spec.declarations import load_competition
 from mlebench.spec.paths import competitions_dir, private_dir, public_dir
 
 MODULES = [
-    "boosting", "build", "columns", "engineered", "graphones", "images", "models", "networks", "outputs",
-    "population", "report", "sampling", "scoring", "segmentation", "series", "signals", "solution", "tabular",
-    "tasks", "text", "transduction",
+    "boosting", "build", "columns", "engineered", "graphones", "images", "models", "multilabel", "networks",
+    "outputs", "population", "report", "rounds", "sampling", "scoring", "segmentation", "series", "signals",
+    "solution", "tabular", "tasks", "text", "transduction",
 ]  # fmt: skip
 
 

@@ -45,6 +45,7 @@ DATA_KINDS = {"fetch", "prepare", "selfcheck", "audit"}
 BYTECODE = {"PYTHONDONTWRITEBYTECODE": ""}
 """Python writes ``__pycache__/`` as it imports (an empty value unsets the flag)."""
 
+
 def _kind(stage: str) -> str:
     return stage.split(":")[-1].split("-")[0]
 

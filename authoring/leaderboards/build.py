@@ -6,6 +6,9 @@ For one competition :func:`build_leaderboard`:
 2. trains every solution on its share of the public training rows, predicts the public test rows and
    writes the prediction as a submission CSV in a temporary folder;
 3. scores each submission with the competition's own grader (:mod:`.scoring`);
+   when the task proposes refinements (a ``neighbours`` method), a second round runs the neighbours of
+   the :data:`.rounds.REFINED` best first-round entries, as teams tweak their best submissions: the top of a
+   real leaderboard is dense;
 4. checks that the result behaves like a leaderboard: the perfect answers earn gold and the sample
    submission earns no medal;
 5. writes ``competitions/<id>/leaderboard.csv`` (best first, by the metric's direction) and
@@ -30,6 +33,7 @@ from joblib import Parallel, delayed
 from threadpoolctl import threadpool_limits
 
 from authoring.leaderboards.report import BuildInfo, write_report
+from authoring.leaderboards.rounds import population, second_round
 from authoring.leaderboards.scoring import Scorer
 from authoring.leaderboards.solution import Solution
 from authoring.leaderboards.tasks import Task, load_task
@@ -89,12 +93,12 @@ def build_leaderboard(competition_id: str, root: Path | None = None, jobs: int =
     log.info("%s: %d reference solutions (%s task), %d job(s)", comp.id, len(solutions), task.kind, jobs)
     with tempfile.TemporaryDirectory(prefix=f"leaderboard-{comp.id}-") as tmp:
         scorer = Scorer.create(comp, private, Path(tmp))
-        calls = (delayed(_run)(task, s, scorer, Path(tmp)) for s in solutions)
-        entries = (
-            list(Parallel(n_jobs=jobs, backend="loky")(calls))
-            if jobs > 1
-            else [_run(task, s, scorer, Path(tmp)) for s in solutions]
-        )
+        entries = _run_all(task, solutions, scorer, Path(tmp), jobs)
+        ranked = leaderboard_frame(entries, metric.higher_is_better)["team"]
+        refinements = second_round(task, solutions, ranked)
+        if refinements:
+            log.info("%s: second round, %d refinements of the best entries", comp.id, len(refinements))
+            entries += _run_all(task, refinements, scorer, Path(tmp), jobs)
         sample = scorer.score(public / "sample_submission.csv")
         answers = scorer.score(private / comp.submission.answers)
     table = leaderboard_frame(entries, metric.higher_is_better)
@@ -108,9 +112,8 @@ def build_leaderboard(competition_id: str, root: Path | None = None, jobs: int =
         )
     path = competitions_dir(root) / comp.id / comp.leaderboard
     table.to_csv(path, index=False)
-    info = BuildInfo(
-        comp, metric, table, entries, limits, sample, answers, jobs, time.perf_counter() - started
-    )
+    seconds = time.perf_counter() - started
+    info = BuildInfo(comp, metric, table, entries, limits, sample, answers, jobs, seconds, len(refinements))
     write_report(path.with_suffix(".md"), info, task.kind, getattr(task, "notes", ()))
     notes = getattr(task, "report_notes", None)  # a task kind may describe its own population
     if notes is not None:
@@ -125,14 +128,19 @@ def build_leaderboards(competition_ids: Iterable[str], root: Path | None = None,
     return [build_leaderboard(cid, root=root, jobs=jobs) for cid in competition_ids]
 
 
-def rescore(competition_id: str, teams: Iterable[str], prepared: Path, root: Path | None = None) -> dict[str, float]:
-    """Train and score again the named teams of a competition's population, from ``prepared``
-    (a folder with ``public/`` and ``private/``); return each team's score, to compare with the
-    committed ``leaderboard.csv``."""
+def rescore(
+    competition_id: str, teams: Iterable[str], prepared: Path, root: Path | None = None
+) -> dict[str, float]:
+    """Train and score again the named teams of a competition's population; return each team's score.
+
+    ``prepared`` is a folder with ``public/`` and ``private/``; the scores are to compare with the committed
+    ``leaderboard.csv`` (whose ranking also gives the population's second round).
+    """
     comp = load_competition(competition_id, root)
     metric = get_metric(comp.metric.name)
     task = load_task(comp, prepared / "public", metric)
-    by_team = {s.team: s for s in task.population()}
+    committed = pd.read_csv(comp.leaderboard_path)["team"]
+    by_team = {s.team: s for s in population(task, committed)}
     unknown = sorted(set(teams) - set(by_team))
     if unknown:
         raise LeaderboardError(f"{comp.id}: teams {unknown} are not in the reference population")
@@ -174,6 +182,13 @@ def _check_population(competition_id: str, solutions: list[Solution]) -> None:
         raise LeaderboardError(f"{competition_id}: duplicate reference teams {duplicates}")
     if len(teams) < MIN_TEAMS:
         raise LeaderboardError(f"{competition_id}: only {len(teams)} reference solutions; need {MIN_TEAMS}")
+
+
+def _run_all(task: Task, solutions: list[Solution], scorer: Scorer, workdir: Path, jobs: int) -> list[Entry]:
+    if jobs > 1:
+        calls = (delayed(_run)(task, s, scorer, workdir) for s in solutions)
+        return list(Parallel(n_jobs=jobs, backend="loky")(calls))
+    return [_run(task, s, scorer, workdir) for s in solutions]
 
 
 def _run(task: Task, solution: Solution, scorer: Scorer, workdir: Path) -> Entry:

@@ -66,9 +66,14 @@ _SPACE = {
 
 
 def members(name: str, task: str) -> list[Solution]:
-    """The members of a named ensemble: ``gbm`` (the favourite LightGBM and CatBoost settings),
-    ``gbm+linear`` (and a regularised linear model) or ``wide`` (and a random forest and k-NN too)."""
-    linear = solution("logistic", "fe", C=0.1) if task == "classification" else solution("ridge", "fe", alpha=3.0)
+    """Return the members of a named ensemble.
+
+    ``gbm``: the favourite LightGBM and CatBoost settings; ``gbm+linear``: those and a regularised linear
+    model; ``wide``: those, a random forest and k-NN too.
+    """
+    linear = (
+        solution("logistic", "fe", C=0.1) if task == "classification" else solution("ridge", "fe", alpha=3.0)
+    )
     gbm = list(FAVOURITES)
     sets = {
         "gbm": gbm,
@@ -82,7 +87,7 @@ def members(name: str, task: str) -> list[Solution]:
 
 
 def recipe_for(competition_id: str) -> ModuleType | None:
-    """The recipe module of a competition, or None when it has none."""
+    """Return the recipe module of a competition, or None when it has none."""
     name = f"authoring.leaderboards.recipes.{competition_id.replace('-', '_')}"
     try:
         return importlib.import_module(name)
@@ -97,7 +102,7 @@ def _booster(model: str, fraction: float = 1.0, seed: int = 0, features: str = "
 
 
 def strong_population(task: str, temporal: bool) -> list[Solution]:
-    """The engineered, boosted and ensembled entries (see the module docstring)."""
+    """Return the engineered, boosted and ensembled entries (see the module docstring)."""
     s = solution
     if task == "classification":
         ordinary = [
@@ -201,7 +206,12 @@ class EngineeredTask:
         if roles.date_id:
             origin = pd.to_datetime(train[roles.date_id].astype(str), format="ISO8601").min()
         fe = TabularTask(
-            base.output, roles, roles.frame(train, origin), base.target, roles.frame(test, origin), base.test_ids
+            base.output,
+            roles,
+            roles.frame(train, origin),
+            base.target,
+            roles.frame(test, origin),
+            base.test_ids,
         )
         encode = list(getattr(recipe, "ENCODE", ()))
         keys = tuple(
@@ -236,14 +246,15 @@ class EngineeredTask:
             "- Strong entries (`authoring/leaderboards/engineered.py`): the engineered columns of the",
             f"  recipe `{recipe}` (feature set `fe`), ordinary families on them, LightGBM (`lgbm`) and",
             f"  CatBoost (`cat`) boosters on raw and engineered columns ({validation}),",
-            "  `tuned` boosters (a seeded random search, each trial scored by that validation on the training",
-            "  rows), reseeded and smaller-data copies of the favourite settings, and `blend` (mean) and",
-            "  `stack` (linear meta-model on out-of-fold predictions) ensembles of boosters, a linear model",
-            f"  and, for `wide`, a forest and k-NN. Target-encoded keys (cross-fitted per fold): {keys}.",
+            "  `tuned` boosters (a seeded random search, each trial scored by that validation on the",
+            "  training rows), reseeded and smaller-data copies of the favourite settings, and `blend`",
+            "  (mean) and `stack` (linear meta-model on out-of-fold predictions) ensembles of boosters, a",
+            "  linear model and, for `wide`, a forest and k-NN. Target-encoded keys (cross-fitted per",
+            f"  fold): {keys}.",
         )
 
     def population(self) -> list[Solution]:
-        """The ordinary population on the raw columns plus the strong entries."""
+        """Return the ordinary population on the raw columns plus the strong entries."""
         return [*self.base.population(), *strong_population(self.output.task, self.temporal)]
 
     def predict(self, s: Solution) -> pd.DataFrame:
@@ -275,7 +286,7 @@ class EngineeredTask:
         return [_Fold(a, b) for a, b in splitter.split(np.zeros(len(rows)), y)]
 
     def _target(self, y: np.ndarray) -> tuple[np.ndarray, bool]:
-        """The learning target and whether it is on the log scale (as :mod:`.tabular` decides)."""
+        """Return the learning target and whether it is on the log scale (as :mod:`.tabular` decides)."""
         if self.output.task == "regression" and _skewed_positive(y):
             return np.log1p(np.asarray(y, dtype=np.float64)), True
         return np.asarray(y, dtype=np.float64), False
@@ -350,8 +361,11 @@ class EngineeredTask:
     def _booster_frames(
         self, task: TabularTask, s: Solution, fit_rows: np.ndarray, held_rows: np.ndarray, y: np.ndarray
     ) -> tuple[list[pd.DataFrame], list[str]]:
-        """Model-ready frames of the fit, held-out and test rows: categories typed for the library and,
-        with the engineered features, cross-fitted target encodings of the recipe's keys."""
+        """Return model-ready frames of the fit, held-out and test rows, and the categorical columns.
+
+        Categories are typed for the library and, with the engineered features, the recipe's keys get
+        cross-fitted target encodings.
+        """
         categorical = list(task.roles.categorical)
         frames = [task.train.iloc[fit_rows], task.train.iloc[held_rows], task.test]
         frames = [f.drop(columns=[TEXT], errors="ignore").reset_index(drop=True) for f in frames]
@@ -372,7 +386,9 @@ class EngineeredTask:
             else:
                 levels = sorted(frames[0][name].dropna().astype(str).unique())
                 for frame in frames:
-                    frame[name] = pd.Categorical(frame[name].astype(object).where(frame[name].notna()), levels)
+                    frame[name] = pd.Categorical(
+                        frame[name].astype(object).where(frame[name].notna()), levels
+                    )
         return frames, categorical
 
     # -- search and ensembles -------------------------------------------------------------------
@@ -396,7 +412,9 @@ class EngineeredTask:
 
     def _ensemble(self, s: Solution, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         chosen = members(s.options["members"], self.output.task)
-        predictions = [self._out_of_fold(Solution(m.model, m.features, m.params, 1.0, s.seed), rows) for m in chosen]
+        predictions = [
+            self._out_of_fold(Solution(m.model, m.features, m.params, 1.0, s.seed), rows) for m in chosen
+        ]
         oof = np.stack([p[0] for p in predictions], axis=1)
         test = np.stack([p[1] for p in predictions], axis=1)
         if s.model == "blend":
@@ -411,10 +429,10 @@ class EngineeredTask:
             return stacked, meta.predict_proba(logit(test))[:, 1]
         _, log = self._target(y)
         scale = (np.log1p, np.expm1) if log else (lambda v: v, lambda v: v)
-        meta = LinearRegression(positive=True).fit(scale[0](np.clip(oof[seen], 0, None) if log else oof[seen]),
-                                                   scale[0](y))  # fmt: skip
+        seen_oof = np.clip(oof[seen], 0, None) if log else oof[seen]
+        meta = LinearRegression(positive=True).fit(scale[0](seen_oof), scale[0](y))
         stacked = np.full(len(rows), np.nan)
-        stacked[seen] = scale[1](meta.predict(scale[0](np.clip(oof[seen], 0, None) if log else oof[seen])))
+        stacked[seen] = scale[1](meta.predict(scale[0](seen_oof)))
         return stacked, scale[1](meta.predict(scale[0](np.clip(test, 0, None) if log else test)))
 
     # -- submission -----------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 
 from authoring.leaderboards.solution import Solution, solution
 
-__all__ = ["GraphoneModel", "graphone_population"]
+__all__ = ["GraphoneModel", "graphone_neighbours", "graphone_population"]
 
 Unit = tuple[str, ...]
 _BOS, _EOS = 0, 1
@@ -138,3 +138,37 @@ def graphone_population() -> list[Solution]:
     curves = [s("graphone", n, f, order=6, stress=True) for f in (0.05, 0.1, 0.25, 0.5)]
     curves += [s("graphone", n, f, order=4, stress=True) for f in (0.1, 0.25)]
     return [*orders, *tuned, *curves]
+
+
+_DEFAULTS = {"order": 6, "discount": 0.7, "beam": 20}
+_LADDERS = {
+    "order": (2, 3, 4, 5, 6, 7, 8),
+    "discount": (0.5, 0.6, 0.7, 0.8, 0.9, 0.95),
+    "beam": (3, 10, 20, 30, 50),
+}
+
+
+def graphone_neighbours(entry: Solution) -> list[Solution]:
+    """Return the refinements of a full-data graphone entry: one step either way in order, discount and beam.
+
+    A setting that steps onto its default is left out of the name, so it meets the entry that already
+    has it.
+
+    >>> [s.team for s in graphone_neighbours(solution("graphone", "none", order=8, discount=0.6))]
+    ['graphone-order7-discount0.6-f1.00-s0', 'graphone-order8-discount0.5-f1.00-s0', \
+'graphone-order8-f1.00-s0', 'graphone-order8-discount0.6-beam10-f1.00-s0', \
+'graphone-order8-discount0.6-beam30-f1.00-s0']
+    """
+    if entry.model != "graphone" or entry.train_fraction != 1.0:
+        return []
+    current = {name: entry.options.get(name, default) for name, default in _DEFAULTS.items()}
+    out = []
+    for name, ladder in _LADDERS.items():
+        at = ladder.index(current[name])
+        for step in (ladder[i] for i in (at - 1, at + 1) if 0 <= i < len(ladder)):
+            settings = {**current, name: step}
+            params = {k: v for k, v in settings.items() if k == "order" or v != _DEFAULTS[k]}
+            if entry.options.get("stress"):
+                params["stress"] = True
+            out.append(solution("graphone", entry.features, entry.train_fraction, entry.seed, **params))
+    return out

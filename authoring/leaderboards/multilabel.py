@@ -176,11 +176,11 @@ class MultiLabelTask:
         return (
             "- Multi-label entries (`authoring/leaderboards/multilabel.py`, not `population.py`): one score",
             f"  per label column ({len(self.labels)} labels; {source}). Feature blocks: TF-IDF of the text",
-            "  (`word`, `char`), the numeric columns, per-id interaction statistics (`stats`) and a truncated",
-            "  SVD of the id-by-key incidence matrix (`svd<k>`: ids that share raters lie close); `all` is",
-            "  `word+numeric+stats+svd64`. Logistic regression, naive Bayes, neighbours, forests, boosting",
-            "  (scikit-learn and LightGBM) and networks on them, learning curves, reseeds, and `blend`",
-            "  entries that rank-average the best configuration of several families.",
+            "  (`word`, `char`), the numeric columns, per-id interaction statistics (`stats`) and a",
+            "  truncated SVD of the id-by-key incidence matrix (`svd<k>`: ids that share raters lie close);",
+            "  `all` is `word+numeric+stats+svd64`. Logistic regression, naive Bayes, neighbours, forests,",
+            "  boosting (scikit-learn and LightGBM) and networks on them, learning curves, reseeds, and",
+            "  `blend` entries that rank-average the best configuration of several families.",
         )
 
     def predict(self, solution: Solution) -> pd.DataFrame:

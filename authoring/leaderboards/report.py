@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from authoring.leaderboards.rounds import REFINED
 from graders.medals import Thresholds, award, medal_positions
 from graders.registry import Metric
 from mlebench.spec.declarations import Competition
@@ -40,6 +41,8 @@ class BuildInfo:
     answers_score: float
     jobs: int
     seconds: float
+    refined: int = 0
+    """How many second-round teams refine the best first-round entries (0: one round)."""
 
 
 def _fmt(value: float) -> str:
@@ -73,7 +76,7 @@ _CODE = ("authoring", "graders", "mlebench", ":(glob)competitions/*/*.py", ":(gl
 
 
 def _code_version(folder: Path) -> str:
-    """The checkout's commit (``+ uncommitted changes`` when its code differs from it), or ``unknown``."""
+    """Return the checkout's commit (``+ uncommitted changes`` when its code differs), or ``unknown``."""
     try:
         run = lambda *a: subprocess.run(  # noqa: E731
             ["git", *a], cwd=folder, capture_output=True, text=True, check=True
@@ -138,6 +141,14 @@ def write_report(path: Path, info: BuildInfo, kind: str, notes: Sequence[str] = 
         "  a few trivial entries, a zoo of model families with varied features and hyper-parameters,",
         "  learning curves on smaller training fractions, and reseeded copies of randomised models.",
         *notes,
+        *(
+            [
+                f"- Second round: {info.refined} teams refine the {REFINED} best first-round entries (the",
+                "  task's `neighbours`: the next settings a team tries after its best submissions).",
+            ]
+            if info.refined
+            else []
+        ),
         "- Every solution uses fixed seeds and runs single-threaded, so a rebuild gives the same scores",
         "  whatever the number of jobs.",
         f"- Training fractions (teams): {_counts(table['train_fraction'])}.",

@@ -18,7 +18,7 @@ Everything is seeded by ``Solution.seed`` and pure numpy/scikit-learn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
@@ -29,6 +29,7 @@ from authoring.leaderboards.solution import Solution, solution
 __all__ = [
     "STRONG_MODELS",
     "dtw_distances",
+    "neighbours",
     "resample_all",
     "rocket_features",
     "strong_population",
@@ -257,3 +258,45 @@ def strong_population(points: int) -> list[Solution]:
         for seed in (1, 2)
     ]
     return [*rocket, *dtw, *lda, *blends, *curves, *reseeds]
+
+
+_LADDERS: dict[str, tuple[float, ...]] = {
+    "C": (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0),
+    "kernels": (100, 300, 500, 1000, 2000),
+    "shrinkage": (0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5),
+    "temperature": (0.02, 0.05, 0.1, 0.2, 0.5),
+    "k": (1, 2, 3, 5),
+}
+"""The values a hyper-parameter steps through when an entry is refined: one step either way."""
+
+_RANDOMISED = frozenset({"rocket", "blend", "rf", "et"})
+
+
+def neighbours(entry: Solution) -> list[Solution]:
+    """Return the refinements of a full-data series entry a team would submit next.
+
+    One step either way along each hyper-parameter's ladder (:data:`_LADDERS`), one resampled length
+    either way for shrunk LDA (at least 3 points), and seeds 1-3 for models with random kernels or trees.
+
+    >>> [s.team for s in neighbours(solution("slda", "none", shrinkage=0.02, points=3))]
+    ['slda-shrinkage0.01-points3-f1.00-s0', 'slda-shrinkage0.03-points3-f1.00-s0', \
+'slda-shrinkage0.02-points4-f1.00-s0']
+    """
+    if entry.train_fraction != 1.0:
+        return []
+    out = []
+    for position, (name, value) in enumerate(entry.params):
+        steps: list = []
+        ladder = _LADDERS.get(name, ())
+        if value in ladder:
+            at = ladder.index(value)
+            steps = [ladder[i] for i in (at - 1, at + 1) if 0 <= i < len(ladder)]
+        elif name == "points" and entry.model == "slda":
+            steps = [p for p in (value - 1, value + 1) if p >= 3]
+        for step in steps:
+            params = list(entry.params)
+            params[position] = (name, step)
+            out.append(replace(entry, params=tuple(params)))
+    if entry.model in _RANDOMISED:
+        out += [replace(entry, seed=seed) for seed in (1, 2, 3) if seed != entry.seed]
+    return out

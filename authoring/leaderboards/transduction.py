@@ -34,7 +34,7 @@ import pandas as pd
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.preprocessing import OneHotEncoder
 
-from authoring.leaderboards.graphones import GraphoneModel, graphone_population
+from authoring.leaderboards.graphones import GraphoneModel, graphone_neighbours, graphone_population
 from authoring.leaderboards.models import make_estimator
 from authoring.leaderboards.population import transduction_population
 from authoring.leaderboards.sampling import subsample
@@ -199,6 +199,10 @@ class TransductionTask:
     def population(self) -> list[Solution]:
         """Return the reference population."""
         return extended_population()
+
+    def neighbours(self, entry: Solution) -> list[Solution]:
+        """Return the second round's refinements of a best entry: graphone settings one step away."""
+        return graphone_neighbours(entry)
 
     def predict(self, solution: Solution) -> pd.DataFrame:
         """Fit ``solution`` on its share of the training pairs and return its answers for the test inputs."""

@@ -35,7 +35,9 @@ def _one(frame: pd.DataFrame) -> pd.DataFrame:
     for name in ("Lot_Area", "Gr_Liv_Area", "Total_SF", "First_Flr_SF", "Lot_Frontage", "Mas_Vnr_Area"):
         d[f"log_{name}"] = np.log1p(d[name].clip(lower=0))
     # A coarse location grid (about 1 km cells): a neighbourhood key finer than Neighborhood.
-    d["Area"] = (d["Longitude"].round(2).astype(str) + "_" + d["Latitude"].round(2).astype(str)).astype(object)
+    d["Area"] = (d["Longitude"].round(2).astype(str) + "_" + d["Latitude"].round(2).astype(str)).astype(
+        object
+    )
     return d
 
 

@@ -24,9 +24,7 @@ def features(train: pd.DataFrame, test: pd.DataFrame) -> tuple[pd.DataFrame, pd.
     day = dates.dt.normalize()
     both["holiday"] = day.isin(holidays).astype("int64")
     both["holiday_lag14"] = (day - pd.Timedelta(days=14)).isin(holidays).astype("int64")
-    both["holiday_near"] = sum(
-        (day + pd.Timedelta(days=k)).isin(holidays).astype("int64") for k in (-1, 1)
-    )
+    both["holiday_near"] = sum((day + pd.Timedelta(days=k)).isin(holidays).astype("int64") for k in (-1, 1))
     both["christmas_week"] = ((dates.dt.month == 12) & (dates.dt.day >= 24)).astype("int64") | (
         (dates.dt.month == 1) & (dates.dt.day <= 1)
     ).astype("int64")
@@ -38,7 +36,9 @@ def features(train: pd.DataFrame, test: pd.DataFrame) -> tuple[pd.DataFrame, pd.
     both["stations_median"] = both[stations].median(axis=1)
     # train and test are each in date order and the test days follow the training days
     for window in (7, 28):
-        both[f"stations_mean_roll{window}"] = both["stations_mean"].rolling(window, min_periods=1).mean().to_numpy()
+        both[f"stations_mean_roll{window}"] = (
+            both["stations_mean"].rolling(window, min_periods=1).mean().to_numpy()
+        )
     weekday = dates.dt.dayofweek.to_numpy()
     both["stations_weekday_median8"] = (
         both["stations_mean"].groupby(weekday).transform(lambda v: v.rolling(8, min_periods=1).median())
