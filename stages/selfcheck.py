@@ -1,12 +1,16 @@
-"""DVC stage `selfcheck`: the answers must win gold and the sample submission nothing, before agents run."""
+"""DVC stage `selfcheck`: the answers must win gold and the sample submission nothing, before agents run.
+
+Writes its report (scores and thresholds) and, when both checks pass, the gate agent runs depend on, whose
+content is fixed: a leaderboard or grader edit that keeps the checks passing leaves the agents' runs fresh.
+"""
 
 from __future__ import annotations
 
 import sys
 
-from mlebench.data.selfcheck import selfcheck
+from mlebench.data.selfcheck import GATE, gate_path, selfcheck
 from mlebench.spec.declarations import load_competition
-from mlebench.spec.files import write_json
+from mlebench.spec.files import write_json, write_text
 from mlebench.spec.paths import private_dir, public_dir, selfcheck_path
 from mlebench.stage import cell_args, run_stage
 
@@ -21,7 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     write_json(out, results)
     for failure in failures:
         print(f"selfcheck failed: {failure}", file=sys.stderr)
-    return 1 if failures else 0
+    if failures:
+        return 1
+    write_text(gate_path(comp.id), GATE)
+    return 0
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
 Covers: the whole chain fetch → prepare → selfcheck → run_agent → grade → report; lineage in every record;
 a second `dvc repro` is a no-op; editing one agent's config makes only that agent's cells stale; editing a
-grader makes only grading, the self-check and the report stale; `dvc push`, delete, `dvc pull`, and
-`dvc repro` re-runs nothing.
+grader, or a leaderboard, re-runs only grading, the self-check and the report; `dvc push`, delete,
+`dvc pull`, and `dvc repro` re-runs nothing.
 """
 
 from __future__ import annotations
@@ -116,6 +116,23 @@ def test_editing_a_grader_reruns_only_grading_and_the_report(repo: Path) -> None
         assert sum(s.split(":")[-1].startswith("grade-") for s in ran) == 2 * len(COMPS) * 2
     finally:
         registry.write_text(original)
+        _run(["dvc", "repro"], repo)
+
+
+def test_a_new_leaderboard_reruns_the_selfcheck_and_grading_never_the_agents(repo: Path) -> None:
+    """New thresholds change the self-check's report, not the gate agents depend on."""
+    leaderboard = repo / "competitions" / "titanic-lite" / "leaderboard.csv"
+    original = leaderboard.read_text()
+    try:
+        header, *rows = original.splitlines(keepends=True)
+        leaderboard.write_text(header + "".join(rows[:-1]))  # one team fewer: thresholds move
+        ran = _ran(_run(["dvc", "repro"], repo).stdout)
+        assert {s.split(":")[-1].split("-")[0] for s in ran} == {"grade", "selfcheck", "report"}, ran
+        assert all("titanic-lite" in s for s in ran if not s.endswith(":report")), ran
+        gate = repo / "data" / "selfcheck" / "titanic-lite.passed"
+        assert gate.read_text() == "passed: the answers earn gold and the sample submission no medal\n"
+    finally:
+        leaderboard.write_text(original)
         _run(["dvc", "repro"], repo)
 
 

@@ -14,6 +14,19 @@ from typing import Any
 import pandas as pd
 
 from mlebench.spec.declarations import Competition
+from mlebench.spec.paths import selfcheck_path
+
+GATE = "passed: the answers earn gold and the sample submission no medal\n"
+"""The gate's content, the same whatever the scores and thresholds."""
+
+
+def gate_path(competition_id: str, root: Path | None = None) -> Path:
+    """Return the file the self-check writes only when it passes, beside its report: what agents depend on.
+
+    Its content never changes, so a new leaderboard (new thresholds in the report) or a grader edit re-runs
+    the self-check and the grading, never the agents.
+    """
+    return selfcheck_path(competition_id, root).with_suffix(".passed")
 
 
 def selfcheck(comp: Competition, public: Path, private: Path) -> tuple[dict[str, Any], list[str]]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from mlebench.data.selfcheck import gate_path
 from mlebench.execution.grading import grade_image_sources
 from mlebench.execution.local import V1_INSTRUCTIONS
 from mlebench.execution.runners import run_image_sources, runner_names
@@ -226,7 +227,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
         _rel(private_dir(cid, _HERE)),
     )
     manifest = _rel(manifest_path(cid, _HERE))
-    selfcheck = _rel(selfcheck_path(cid, _HERE))
+    selfcheck, passed = _rel(selfcheck_path(cid, _HERE)), _rel(gate_path(cid, _HERE))
     answers = _answers_dep(cid, plan.data, root)
     audited = _rel(audit_path(cid, _HERE))
     description_dep, instructions_dep = _v1_text_deps(plan, comp)
@@ -258,7 +259,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             f"python -m stages.selfcheck --competition {cid}",
             code["selfcheck"],
             grading_files + [public, private],
-            outs=[selfcheck],
+            outs=[selfcheck, passed],
         ),
         "audit": _stage(
             f"python -m stages.audit --competition {cid}",
@@ -288,7 +289,7 @@ def _competition_pipeline(plan: Plan, cid: str, root: Path) -> dict[str, Any]:
             stages[f"run_agent-{agent}-s{seed}"] = _stage(
                 f"python -m stages.run_agent --competition {cid} --agent {agent} --seed {seed}",
                 code["run_agent"],
-                [cfg.path, public, manifest, selfcheck, audited, *instructions_dep],
+                [cfg.path, public, manifest, passed, audited, *instructions_dep],
                 params=[f"agent.{agent}", "hardware", "runner", "docker", "descriptions"]
                 + (["snapshots"] if plan.snapshots.enabled else []),
                 outs=[run],
