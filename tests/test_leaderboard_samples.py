@@ -28,7 +28,11 @@ from mlebench.spec.declarations import load_competition
 WITH_RECIPE = [cid for cid in EMBEDDED if recipe_for(cid) is not None]
 MISSING = [name for name in ("lightgbm", "catboost", "torch") if importlib.util.find_spec(name) is None]
 SAMPLES = {
-    "cmudict-g2p": ["graphone-order5-stress1-f1.00-s0", "context-l2-r2-stress1-f1.00-s0"],
+    "cmudict-g2p": [  # a first-round graphone, a second-round one (a refinement), a rule table
+        "graphone-order5-stress1-f1.00-s0",
+        "graphone-order5-beam30-stress1-f1.00-s0",
+        "context-l2-r2-stress1-f1.00-s0",
+    ],
     "digit-recognizer-5k": ["cnn-epochs2-pixels-f1.00-s0", "svm-C5-hog-f1.00-s0", "knn-k3-hog-f0.10-s0"],
     "dsb-nuclei-tiles": ["unet-width8-steps150-f1.00-s0", "otsu-sig1-f1.00-s0"],
     "fine-food-reviews": ["nbsvm-n3-C1-text-f1.00-s0", "mnb-a1-text-word-f1.00-s0"],
