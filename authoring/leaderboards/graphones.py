@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 
+from authoring.leaderboards.rounds import ladder_steps
 from authoring.leaderboards.solution import Solution, solution
 
 __all__ = ["GraphoneModel", "graphone_neighbours", "graphone_population"]
@@ -164,8 +165,7 @@ def graphone_neighbours(entry: Solution) -> list[Solution]:
     current = {name: entry.options.get(name, default) for name, default in _DEFAULTS.items()}
     out = []
     for name, ladder in _LADDERS.items():
-        at = ladder.index(current[name])
-        for step in (ladder[i] for i in (at - 1, at + 1) if 0 <= i < len(ladder)):
+        for step in ladder_steps(ladder, current[name]):
             settings = {**current, name: step}
             params = {k: v for k, v in settings.items() if k == "order" or v != _DEFAULTS[k]}
             if entry.options.get("stress"):

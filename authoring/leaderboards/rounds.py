@@ -12,10 +12,22 @@ from typing import Any
 
 from authoring.leaderboards.solution import Solution
 
-__all__ = ["REFINED", "population", "second_round"]
+__all__ = ["REFINED", "ladder_steps", "population", "second_round"]
 
 REFINED = 15
 """How many of the best first-round entries the second round refines."""
+
+
+def ladder_steps(ladder: tuple, value: object) -> list:
+    """Return the values one step either way of ``value`` along ``ladder`` (none when it is off the ladder).
+
+    >>> ladder_steps((1, 2, 3), 1), ladder_steps((1, 2, 3), 2), ladder_steps((1, 2, 3), 7)
+    ([2], [1, 3], [])
+    """
+    if value not in ladder:
+        return []
+    at = ladder.index(value)
+    return [ladder[i] for i in (at - 1, at + 1) if 0 <= i < len(ladder)]
 
 
 def second_round(task: Any, first: list[Solution], ranked: Iterable[str]) -> list[Solution]:

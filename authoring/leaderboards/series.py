@@ -25,13 +25,14 @@ import pandas as pd
 from authoring.leaderboards.models import SCALED, make_estimator
 from authoring.leaderboards.outputs import Output
 from authoring.leaderboards.population import series_population
+from authoring.leaderboards.rounds import REFINED
 from authoring.leaderboards.sampling import subsample
 from authoring.leaderboards.signals import STRONG_MODELS, neighbours, strong_population, strong_proba
 from authoring.leaderboards.solution import Solution
 
 __all__ = ["SeriesTask", "series_features"]
 
-_NOTES = """\
+_NOTES = f"""\
 ## The population
 
 Beside the summary-feature zoo of `population.series_population` (statistics, resampled frames
@@ -44,7 +45,7 @@ reseeds of ROCKET, DTW and a blend. Every point of each fixed grid is on the lea
 grids were widened while they were written after seeing earlier grids' test scores, as Kaggle
 teams read a public leaderboard.
 
-A second round then refines the 15 best first-round entries as a team tweaks its best
+A second round then refines the {REFINED} best first-round entries as a team tweaks its best
 submissions (`signals.neighbours`): one step either way along each hyper-parameter's ladder
 (C, kernel count, shrinkage, temperature, k), one resampled length either way for shrunk LDA,
 and seeds 1-3 for ROCKET, blends and forests. It was added after the first default-grid report

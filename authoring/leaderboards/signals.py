@@ -24,6 +24,7 @@ import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import LogisticRegression
 
+from authoring.leaderboards.rounds import ladder_steps
 from authoring.leaderboards.solution import Solution, solution
 
 __all__ = [
@@ -286,12 +287,8 @@ def neighbours(entry: Solution) -> list[Solution]:
         return []
     out = []
     for position, (name, value) in enumerate(entry.params):
-        steps: list = []
-        ladder = _LADDERS.get(name, ())
-        if value in ladder:
-            at = ladder.index(value)
-            steps = [ladder[i] for i in (at - 1, at + 1) if 0 <= i < len(ladder)]
-        elif name == "points" and entry.model == "slda":
+        steps = ladder_steps(_LADDERS.get(name, ()), value)
+        if name == "points" and entry.model == "slda":
             steps = [p for p in (value - 1, value + 1) if p >= 3]
         for step in steps:
             params = list(entry.params)
