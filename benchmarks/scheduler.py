@@ -79,12 +79,14 @@ def main() -> int:
     p.add_argument("--slots", type=int, default=10)
     p.add_argument("--executors", default="local,slurm,ray")
     p.add_argument("--no-sequential", action="store_true")
+    p.add_argument("--keep", type=Path, help="build the grids in this folder and keep them (default: a temporary one)")
     args = p.parse_args()
     ideal = math.ceil(args.cells / args.slots) * args.secs
     print(f"{args.cells} cells × {args.secs:g} s, {args.slots} slots: ideal agent phase {ideal:.0f} s")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     wall: dict[str, float] = {}
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = str(args.keep or scratch)
         if not args.no_sequential:
             repo = _grid(Path(tmp) / "sequential", args.cells, args.secs)
             t0 = time.monotonic()

@@ -286,7 +286,7 @@ def test_a_killed_runs_leftover_jobs_are_found_and_only_ours_are_stopped(tmp_pat
         ours.kill()
 
 
-def test_a_shared_dep_is_hashed_once_per_lock_hold_and_again_after_an_edit(
+def test_a_shared_dep_is_hashed_once_across_lock_holds_and_again_after_an_edit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import subprocess
@@ -319,8 +319,44 @@ def test_a_shared_dep_is_hashed_once_per_lock_hold_and_again_after_an_edit(
         first = pipelines.begin(addresses, check=False)
         assert sum(p.endswith("shared.txt") for p in built) == 1  # two stages, one hash
         assert first[addresses[0]] == first[addresses[1]] | {"cmd": first[addresses[0]]["cmd"]}
-        (tmp_path / "shared.txt").write_text("two\n")
+        assert pipelines.inputs(addresses[0]) == first[addresses[0]]  # a new hold, the same file: no hash
+        assert sum(p.endswith("shared.txt") for p in built) == 1
+        (tmp_path / "shared.txt").write_text("two, edited\n")
         again = pipelines.inputs(addresses[0])
-        assert again["shared.txt"] != first[addresses[0]]["shared.txt"]  # a new hold hashes again
+        assert sum(p.endswith("shared.txt") for p in built) == 2  # edited: hashed again
+        assert again["shared.txt"] != first[addresses[0]]["shared.txt"]
     finally:
         pipelines.close()
+
+
+def test_whether_git_tracks_an_output_is_answered_as_git_answers_from_one_read_of_its_index(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+
+    from dvc.repo import Repo
+
+    from mlebench.execution.dvc_stages import _tracked_once
+
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    for name in ("code/a.py", "code/deep/b.py", "README.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x\n")
+    subprocess.run(["git", "add", "code", "README.md"], cwd=tmp_path, check=True)
+    (tmp_path / "runs").mkdir()
+    asked = ["code", "code/deep", "code/deep/b.py", "cod", "code/a", "README.md", "runs", "runs/x", "."]
+    repo = Repo.init(str(tmp_path))
+    scm = repo.scm
+    try:
+        want = [scm.is_tracked(str(tmp_path / p)) for p in asked]
+        seen: dict = {}
+        with _tracked_once(scm, seen):
+            assert [scm.is_tracked(str(tmp_path / p)) for p in asked] == want
+            assert len(seen) == 1  # one read of the index for every question
+            (tmp_path / "runs/x").write_text("y\n")
+            subprocess.run(["git", "add", "runs/x"], cwd=tmp_path, check=True)
+            assert scm.is_tracked(str(tmp_path / "runs")) and scm.is_tracked(str(tmp_path / "runs/x"))
+        assert "is_tracked" not in vars(scm)  # git's own method again after the block
+        assert want == [True, True, True, False, False, True, False, False, False]
+    finally:
+        repo.close()

@@ -23,7 +23,9 @@ per version of it (:func:`_parsed_once`), not once per params dep of every stage
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -130,14 +132,16 @@ def _libyaml_dumps() -> Iterator[None]:
 
 
 @contextmanager
-def _hashed_once() -> Iterator[None]:
+def _hashed_once(files: dict[tuple[Any, ...], Any]) -> Iterator[None]:
     """Within the block, each dependency path is hashed once, however many stages or checks ask for it.
 
     DVC hashes a stage's deps when it saves them and twice more when it saves the run-cache entry
     (``_can_hash`` asks every dep for its hash, twice), and the cells of a grid share most deps (the
     code, the public split). The block is held under the repository lock, and a dep cannot change while
     it is held: nothing that writes it can be running (a stage runs only after its upstream stages were
-    recorded). Each block starts with an empty memo, so a dep edited between blocks is hashed again.
+    recorded). Each block starts with an empty memo, so a dep edited between blocks is hashed again; a
+    regular file's hash is also kept across blocks in ``files`` (the caller's), by its (inode, mtime, size),
+    the key DVC's own state database trusts for a file, so an edited file is hashed again.
     """
     from dvc.dependency.base import Dependency
 
@@ -148,15 +152,74 @@ def _hashed_once() -> Iterator[None]:
         odb, fs_path, fs, hash_name = args[:4]
         key = (type(self), getattr(odb, "path", None), fs_path, getattr(fs, "protocol", None), hash_name,
                bool(kwargs.get("dry_run")), len(args))  # fmt: skip
-        if key not in memo:
-            memo[key] = original(self, *args, **kwargs)
-        return memo[key]
+        if key in memo:
+            return memo[key]
+        kept = files
+        try:
+            st = os.stat(fs_path) if getattr(fs, "protocol", None) in ("local", "file") else None
+        except (OSError, TypeError, ValueError):
+            st = None
+        if st is not None and stat.S_ISREG(st.st_mode):
+            key = (*key, st.st_ino, st.st_mtime_ns, st.st_size)
+        else:
+            kept = memo  # a folder: its own stat does not change when a file in it does
+        if key not in kept:
+            kept[key] = original(self, *args, **kwargs)
+        memo[key[:7]] = kept[key]
+        return kept[key]
 
     Dependency._build = build
     try:
         yield
     finally:
         Dependency._build = original
+
+
+@contextmanager
+def _tracked_once(scm: Any, seen: dict[tuple[int, int, int], set[bytes]]) -> Iterator[None]:
+    """Within the block, git's index is read once per version of it to ask whether an output is tracked.
+
+    DVC asks, for every output it saves, whether git tracks the path or anything below it (an output git
+    tracks is an error), and each question re-reads and scans the whole index (about 0.05 s a time here).
+    Here the index's paths and their folders are read into a set once, kept while the index file's (inode,
+    mtime, size) stay the same (``seen``, the caller's, outlives the block), so an index git rewrites is
+    read again; the answer is the same.
+    """
+    try:
+        repo = scm.dulwich.repo
+        index = Path(repo.index_path())  # the checkout's own index, also in a linked worktree
+    except Exception:  # noqa: BLE001 - no git here (``dvc init --no-scm``): DVC asks nothing of it
+        yield
+        return
+    original = scm.is_tracked
+
+    def tracked() -> set[bytes] | None:
+        try:
+            st = index.stat()
+        except OSError:
+            return None
+        version = (st.st_ino, st.st_mtime_ns, st.st_size)
+        if version not in seen:
+            names: set[bytes] = set()
+            for path in repo.open_index():
+                names.add(path)
+                parts = path.split(b"/")
+                names.update(b"/".join(parts[:i]) for i in range(1, len(parts)))
+            seen.clear()
+            seen[version] = names
+        return seen[version]
+
+    def is_tracked(path: str) -> bool:
+        names = tracked()
+        if names is None:
+            return bool(original(path))
+        return os.path.relpath(path, scm.root_dir).replace(os.path.sep, "/").encode() in names
+
+    scm.is_tracked = is_tracked
+    try:
+        yield
+    finally:
+        del scm.is_tracked  # the instance attribute goes; the class's method shows again
 
 
 @contextmanager
@@ -207,6 +270,9 @@ class Pipelines:
         self._loaded: dict[str, Any] = {}
         self._locks = LockFiles()
         self._params: dict[tuple[Any, ...], Any] = {}
+        self._tracked: dict[tuple[int, int, int], set[bytes]] = {}
+        self._hashes: dict[tuple[Any, ...], Any] = {}
+        self._mutex = threading.RLock()  # the scheduler records in a thread of its own
 
     def close(self) -> None:
         """Release DVC's handles."""
@@ -214,11 +280,17 @@ class Pipelines:
 
     @contextmanager
     def locked(self) -> Iterator[None]:
-        """Hold DVC's repository lock (and write lock files atomically) for the block."""
+        """Hold DVC's repository lock (lock files written atomically) for the block, one thread at a time."""
         from dvc.repo import lock_repo
 
-        with lock_repo(self.repo), atomic_lock_writes(), _libyaml_dumps(), _parsed_once(self._params):
-            with _hashed_once():
+        with (
+            self._mutex,
+            lock_repo(self.repo),
+            atomic_lock_writes(),
+            _libyaml_dumps(),
+            _parsed_once(self._params),
+        ):
+            with _hashed_once(self._hashes), _tracked_once(self.repo.scm, self._tracked):
                 yield
 
     def stages(self) -> list[PlannedStage]:

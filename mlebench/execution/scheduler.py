@@ -15,9 +15,12 @@ The loop:
    holding a run's slot;
 3. a stage that exits 0 is recorded in its ``dvc.lock`` only if its inputs still match the snapshot; one that
    exits non-zero failed (never retried: the run stage records an agent's own failure and exits 0); one the
-   engine lost is retried with bounded exponential backoff, and after that counts as ``infra_error``. Freed
-   slots are refilled first; then the stages that finished together are recorded in one batch (one hold of
-   DVC's lock, each shared dep hashed once), so recording never leaves a slot idle for long.
+   engine lost is retried with bounded exponential backoff, and after that counts as ``infra_error``.
+   Recording runs in a thread of its own, one batch at a time: the stages that finished while the previous
+   batch was written are recorded together (one hold of DVC's lock, each shared dep hashed once). The loop
+   meanwhile goes on collecting finished jobs and refilling freed slots with stages whose inputs are
+   snapshotted already (agent runs are snapshotted when they first become ready); a stage that needs a new
+   snapshot waits for the batch, since DVC is used by one thread at a time.
 
 Ctrl-C once: stop dispatching, let running stages finish and record them. Twice (or SIGTERM): kill them; their
 outputs stay unrecorded, so DVC still sees them stale. kill -9 at any moment: the lock files are written
@@ -32,13 +35,15 @@ import signal
 import time
 import uuid
 from collections import Counter
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mlebench.execution.dvc_stages import Pipelines, PlannedStage
 from mlebench.execution.events import EventLog, events_path, read_events, unfinished, unrecorded
-from mlebench.execution.executors.base import JOB_ENV, Executor, Job, Resources, Settings, parse_memory
+from mlebench.execution.executors.base import JOB_ENV, Done, Executor, Job, Resources, Settings, parse_memory
 from mlebench.execution.progress import Progress
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.params import Hardware
@@ -63,6 +68,29 @@ class Outcome:
     def ok(self) -> bool:
         """No stage failed and the run was not interrupted."""
         return not self.failed and not self.interrupted
+
+
+@dataclass
+class _State:
+    """One scheduled run's bookkeeping, kept by the scheduler's loop (the recorder thread never touches it).
+
+    ``pending``: to do, in topological order; ``remaining``: to do, running, or finished and not recorded yet
+    (what blocks downstream stages); ``to_record``: finished ok, waiting for the recorder; ``recording``: the
+    batch the recorder is writing.
+    """
+
+    by_key: dict[str, PlannedStage]
+    progress: Progress
+    out: Outcome
+    pending: list[str]
+    remaining: set[str]
+    snapshots: dict[str, dict[str, Any]] = field(default_factory=dict)
+    attempts: dict[str, int] = field(default_factory=dict)
+    not_before: dict[str, float] = field(default_factory=dict)
+    running: dict[str, Job] = field(default_factory=dict)
+    started: set[str] = field(default_factory=set)
+    to_record: dict[str, dict[str, Any]] = field(default_factory=dict)
+    recording: Future[dict[str, str]] | None = None
 
 
 class Scheduler:
@@ -124,156 +152,149 @@ class Scheduler:
     def _loop(
         self, by_key: dict[str, PlannedStage], todo: list[str], progress: Progress, out: Outcome
     ) -> None:
-        pending = list(todo)  # to do, in topological order
-        remaining = set(todo)  # to do or running: what blocks downstream stages
-        snapshots: dict[str, dict[str, Any]] = {}
-        attempts: dict[str, int] = {k: 1 for k in todo}
-        not_before: dict[str, float] = {}
-        running: dict[str, Job] = {}
-        started: set[str] = set()
+        st = _State(by_key, progress, out, pending=list(todo), remaining=set(todo))
+        st.attempts = {k: 1 for k in todo}
         self._since: dict[str, float] = {}
         self._took: dict[str, float] = {}
         self._failed: set[str] = set()
         self._ran: set[str] = set()
-        while True:
-            self._block(by_key, pending, progress)
-            if self.aborting:
-                out.interrupted = True
-                self.executor.shutdown()
-                return
-            if not self.stopping:
-                self._dispatch(
-                    by_key, pending, remaining, snapshots, attempts, not_before, running, progress, out
-                )
-            elif not running:
-                out.interrupted = bool(pending)
-                return
-            if not running and not pending:
-                return
-            if not running and all(not_before.get(k, 0) > time.monotonic() for k in pending):
-                time.sleep(_POLL_SECS)
-                continue
-            done = self.executor.wait(_POLL_SECS)
-            for key in list(running):
-                if key not in started and self.executor.job_id(key):
-                    started.add(key)
-                    self.events.emit(
-                        "started", stage=key, attempt=attempts[key], job_id=self.executor.job_id(key)
-                    )
-            ok = {}
-            for d in done:
-                key = d.job.key
-                running.pop(key, None)
-                started.discard(key)
-                took = time.monotonic() - self._since.get(key, time.monotonic())
-                base = dict(
-                    seconds=round(took, 3),
-                    stage=key,
-                    attempt=d.job.attempt,
-                    host=d.host,
-                    job_id=d.job_id,
-                    gpus=list(d.devices),
-                )
-                if d.returncode == 0:
-                    self.events.emit("finished", status="ok", returncode=0, **base)
-                    ok[key] = snapshots.pop(key)
-                    self._took[key] = took
-                elif d.infra:
-                    snapshots.pop(key, None)
-                    self.events.emit("finished", status="infra_error", reason=d.infra, **base)
-                    if attempts[key] <= self.settings.retries:
-                        delay = min(
-                            self.settings.backoff_secs * 2 ** (attempts[key] - 1),
-                            self.settings.backoff_max_secs,
-                        )
-                        attempts[key] += 1
-                        not_before[key] = time.monotonic() + delay
-                        pending.append(key)
-                        self.events.emit(
-                            "retried", stage=key, attempt=attempts[key], delay=delay, reason=d.infra
-                        )
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="record") as recorder:
+            while True:
+                self._block(by_key, st.pending, progress)
+                if self.aborting:
+                    out.interrupted = True
+                    self.executor.shutdown()
+                    if st.recording is not None:  # the batch being written lands; the rest is recovered later
+                        self._recorded(st, st.recording.result())
+                    return
+                if st.recording is not None and st.recording.done():
+                    self._recorded(st, st.recording.result())
+                    st.recording = None
+                if not self.stopping:
+                    # while the recorder holds DVC, only stages whose inputs are snapshotted already start
+                    self._dispatch(st, may_begin=st.recording is None)
+                if st.recording is None and st.to_record:  # one batch: shared deps are hashed once
+                    st.recording = recorder.submit(self.pipelines.record, st.to_record)
+                    st.to_record = {}
+                if not st.running and st.recording is None and not st.to_record:
+                    if self.stopping or not st.pending:
+                        out.interrupted = self.stopping and bool(st.pending)
+                        return
+                if not st.running:
+                    if st.recording is not None:
+                        wait_futures([st.recording], timeout=_POLL_SECS)
                     else:
-                        self._fail(by_key[key], "infra_error", d.infra, remaining, progress, out)
-                else:
-                    snapshots.pop(key, None)
-                    self.events.emit("finished", status="failed", returncode=d.returncode, **base)
-                    self._fail(
-                        by_key[key],
-                        "failed",
-                        f"exited {d.returncode}; see {d.job.log}",
-                        remaining,
-                        progress,
-                        out,
-                    )
-            if ok and not self.stopping:  # refill the freed slots first: recording takes a while
-                self._dispatch(
-                    by_key, pending, remaining, snapshots, attempts, not_before, running, progress, out
-                )
-            recorded = self.pipelines.record(ok) if ok else {}  # one batch: shared deps are hashed once
-            for key, problem in recorded.items():
-                stage = by_key[key]
-                if not problem:
-                    self.events.emit("recorded", stage=key)
-                    remaining.discard(key)
-                    self._ran.add(key)
-                    progress.finished(key, "ok", self._took.pop(key, 0.0), self._cell_status(stage))
-                else:
-                    self.events.emit("unrecorded", stage=key, reason=problem)
-                    if attempts[key] <= self.settings.retries:
-                        attempts[key] += 1
-                        pending.append(key)
-                    else:
-                        self._fail(stage, "failed", problem, remaining, progress, out)
-            progress.update(len(pending), len(running), self.settings.slots)
+                        time.sleep(_POLL_SECS)  # every pending stage waits for its backoff
+                    continue
+                self._collect(st, self.executor.wait(_POLL_SECS))
+                if st.to_record and not self.stopping:  # refill the freed slots at once
+                    self._dispatch(st, may_begin=False)
+                progress.update(len(st.pending), len(st.running), self.settings.slots)
 
-    def _dispatch(
-        self,
-        by_key: dict[str, PlannedStage],
-        pending: list[str],
-        remaining: set[str],
-        snapshots: dict[str, dict[str, Any]],
-        attempts: dict[str, int],
-        not_before: dict[str, float],
-        running: dict[str, Job],
-        progress: Progress,
-        out: Outcome,
-    ) -> None:
+    def _collect(self, st: _State, done: list[Done]) -> None:
+        """Log the jobs that started; sort those that ended into to-record, retried and failed."""
+        for key in list(st.running):
+            if key not in st.started and self.executor.job_id(key):
+                st.started.add(key)
+                self.events.emit(
+                    "started", stage=key, attempt=st.attempts[key], job_id=self.executor.job_id(key)
+                )
+        for d in done:
+            key = d.job.key
+            st.running.pop(key, None)
+            st.started.discard(key)
+            took = time.monotonic() - self._since.get(key, time.monotonic())
+            base = dict(
+                seconds=round(took, 3),
+                stage=key,
+                attempt=d.job.attempt,
+                host=d.host,
+                job_id=d.job_id,
+                gpus=list(d.devices),
+            )
+            if d.returncode == 0:
+                self.events.emit("finished", status="ok", returncode=0, **base)
+                st.to_record[key] = st.snapshots.pop(key)
+                self._took[key] = took
+                continue
+            st.snapshots.pop(key, None)
+            if d.infra:
+                self.events.emit("finished", status="infra_error", reason=d.infra, **base)
+                if st.attempts[key] <= self.settings.retries:
+                    delay = min(
+                        self.settings.backoff_secs * 2 ** (st.attempts[key] - 1),
+                        self.settings.backoff_max_secs,
+                    )
+                    st.attempts[key] += 1
+                    st.not_before[key] = time.monotonic() + delay
+                    st.pending.append(key)
+                    self.events.emit(
+                        "retried", stage=key, attempt=st.attempts[key], delay=delay, reason=d.infra
+                    )
+                else:
+                    self._fail(st.by_key[key], "infra_error", d.infra, st.remaining, st.progress, st.out)
+            else:
+                self.events.emit("finished", status="failed", returncode=d.returncode, **base)
+                reason = f"exited {d.returncode}; see {d.job.log}"
+                self._fail(st.by_key[key], "failed", reason, st.remaining, st.progress, st.out)
+
+    def _recorded(self, st: _State, recorded: dict[str, str]) -> None:
+        """Take the recorder's verdicts: recorded stages unblock their downstream; the others run again."""
+        for key, problem in recorded.items():
+            stage = st.by_key[key]
+            if not problem:
+                self.events.emit("recorded", stage=key)
+                st.remaining.discard(key)
+                self._ran.add(key)
+                st.progress.finished(key, "ok", self._took.pop(key, 0.0), self._cell_status(stage))
+            else:
+                self.events.emit("unrecorded", stage=key, reason=problem)
+                if st.attempts[key] <= self.settings.retries:
+                    st.attempts[key] += 1
+                    st.pending.append(key)
+                else:
+                    self._fail(stage, "failed", problem, st.remaining, st.progress, st.out)
+
+    def _dispatch(self, st: _State, may_begin: bool) -> None:
+        """Offer ready stages to the executor, grading first; ``may_begin``: snapshot new stages' inputs."""
         now = time.monotonic()
         ready = [
             k
-            for k in pending
-            if not_before.get(k, 0) <= now and not any(u in remaining for u in by_key[k].upstream)
+            for k in st.pending
+            if st.not_before.get(k, 0) <= now and not any(u in st.remaining for u in st.by_key[k].upstream)
         ]
-        fresh = [k for k in ready if k not in snapshots]
-        # a stage DVC itself found stale at the start stays stale unless an upstream stage ran since
-        recheck = [
-            k
-            for k in fresh
-            if k not in self._stale_at_start or any(u in self._ran for u in by_key[k].upstream)
-        ]
-        if fresh:
+        fresh = [k for k in ready if k not in st.snapshots]
+        if fresh and not may_begin:
+            ready = [k for k in ready if k in st.snapshots]
+        elif fresh:
+            # a stage DVC itself found stale at the start stays stale unless an upstream stage ran since
+            recheck = [
+                k
+                for k in fresh
+                if k not in self._stale_at_start or any(u in self._ran for u in st.by_key[k].upstream)
+            ]
             began = self.pipelines.begin(recheck)
             began.update(self.pipelines.begin([k for k in fresh if k not in recheck], check=False))
             for key, snap in began.items():
                 if snap is None:
-                    pending.remove(key)
-                    remaining.discard(key)
+                    st.pending.remove(key)
+                    st.remaining.discard(key)
                     self.events.emit("skipped", stage=key, reason="up to date")
-                    progress.finished(key, "skipped", 0.0)
+                    st.progress.finished(key, "skipped", 0.0)
                     ready.remove(key)
                 else:
-                    snapshots[key] = snap
-        ready.sort(key=lambda k: (_PRIORITY.get(by_key[k].kind, 9), pending.index(k)))
-        busy = Counter(by_key[k].kind == "run_agent" for k in running)
+                    st.snapshots[key] = snap
+        ready.sort(key=lambda k: (_PRIORITY.get(st.by_key[k].kind, 9), st.pending.index(k)))
+        busy = Counter(st.by_key[k].kind == "run_agent" for k in st.running)
         for key in ready:
-            agent = by_key[key].kind == "run_agent"
+            agent = st.by_key[key].kind == "run_agent"
             if busy[agent] >= (self.settings.slots if agent else self.settings.stage_slots):
                 continue
-            job = self._job(by_key[key], attempts[key])
+            job = self._job(st.by_key[key], st.attempts[key])
             if self.executor.submit(job):
                 self._since[key] = time.monotonic()
-                pending.remove(key)
-                running[key] = job
+                st.pending.remove(key)
+                st.running[key] = job
                 busy[agent] += 1
                 self.events.emit(
                     "dispatched",
@@ -281,7 +302,7 @@ class Scheduler:
                     attempt=job.attempt,
                     executor=self.executor.name,
                     job_id=self.executor.job_id(key),
-                    inputs=snapshots[key],
+                    inputs=st.snapshots[key],
                 )
 
     def _job(self, stage: PlannedStage, attempt: int) -> Job:
@@ -295,7 +316,8 @@ class Scheduler:
         }
         log = events_path(self.root).parent / "logs" / stage.pipeline / f"{stage.name}.log"
         env = {JOB_ENV: json.dumps(info, sort_keys=True)}
-        return Job(stage.address, attempt, stage.cmd, str(stage.wdir), str(log), res, env)
+        nice = 0 if stage.kind == "run_agent" else self.settings.stage_nice
+        return Job(stage.address, attempt, stage.cmd, str(stage.wdir), str(log), res, env, nice)
 
     def _resources(self, stage: PlannedStage) -> Resources:
         if stage.kind == "run_agent":

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
@@ -74,6 +75,8 @@ class Job:
     log: str
     resources: Resources
     env: dict[str, str] = field(default_factory=dict)
+    nice: int = 0
+    """Added to the command's niceness: stages other than agent runs yield the CPU to running agents."""
 
 
 @dataclass(frozen=True)
@@ -122,13 +125,15 @@ class Executor(Protocol):
         ...
 
 
-def run_command(cmd: str, cwd: str, log: str, env: dict[str, str], on_start: Any = None) -> dict[str, Any]:
+def run_command(
+    cmd: str, cwd: str, log: str, env: dict[str, str], on_start: Any = None, nice: int = 0
+) -> dict[str, Any]:
     """Run a stage's command with a shell in ``cwd``, its output appended to ``log``; return how it went.
 
     The command runs under :mod:`~mlebench.execution.executors.reaper`, in its own session (so the whole
-    group can be killed), and it and everything it started die with the process that started it.
-    ``on_start(pid)`` is called once it runs. Returns ``returncode`` (negative: killed by that signal),
-    ``host``, ``pid`` and ``seconds``.
+    group can be killed), ``nice`` steps nicer than this process, and it and everything it started die with
+    the process that started it. ``on_start(pid)`` is called once it runs. Returns ``returncode`` (negative:
+    killed by that signal), ``host``, ``pid`` and ``seconds``.
     """
     Path(log).parent.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
@@ -143,7 +148,7 @@ def run_command(cmd: str, cwd: str, log: str, env: dict[str, str], on_start: Any
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             start_new_session=True,
-            preexec_fn=_die_with_parent,
+            preexec_fn=partial(_prepare_child, nice),
         )
         if on_start is not None:
             on_start(proc.pid)
@@ -184,13 +189,16 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def _die_with_parent() -> None:
+def _prepare_child(nice: int) -> None:
+    """In the child before it runs the command: die with the parent, and be ``nice`` steps nicer."""
     try:
         import ctypes
 
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except OSError:
         pass
+    if nice > 0:
+        os.nice(nice)
 
 
 class Settings(BaseModel):
@@ -201,7 +209,9 @@ class Settings(BaseModel):
     without taking their slots; an engine holds at most :attr:`capacity` jobs. ``retries``: how often a job
     the engine lost is tried again, waiting ``backoff_secs`` × 2^(attempt-1), at most ``backoff_max_secs``.
     ``stage_cpus`` / ``stage_memory``: what stages other than agent runs (fetch, prepare, grade, report)
-    take; agent runs take their hardware profile's.
+    take; agent runs take their hardware profile's. ``stage_nice``: how much nicer those other stages run
+    where they share a host with agents, so grading never slows a running agent, whose time limit is
+    wall-clock (0: the same priority).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -213,6 +223,7 @@ class Settings(BaseModel):
     backoff_max_secs: float = Field(default=60.0, ge=0)
     stage_cpus: float = Field(default=1.0, gt=0)
     stage_memory: str = "1g"
+    stage_nice: int = Field(default=10, ge=0, le=19)
 
     @property
     def capacity(self) -> int:

@@ -155,7 +155,7 @@ class LocalExecutor:
 
     def _work(self, job: Job, env: dict[str, str], devices: tuple[str, ...], pid: list[int]) -> None:
         try:
-            info = run_command(job.cmd, job.cwd, job.log, env, on_start=pid.append)
+            info = run_command(job.cmd, job.cwd, job.log, env, on_start=pid.append, nice=job.nice)
             code = info["returncode"]
             infra = f"worker killed by signal {-code}" if code < 0 else ""
             done = Done(job, None if infra else code, infra, info["host"], str(info["pid"]), devices)
