@@ -241,7 +241,8 @@ def test_nothing_a_stage_started_outlives_it_or_a_killed_scheduler(tmp_path: Pat
     (tmp_path / "orphan.pid").unlink()
     script = (
         "from mlebench.execution.executors.base import run_command; "
-        f"run_command('setsid sleep 300 & echo $! > orphan.pid; sleep 300', {str(tmp_path)!r}, 'b.log', {{}})"
+        f"run_command('setsid sleep 300 & echo $! > orphan.pid; sleep 300', {str(tmp_path)!r}, "
+        f"{str(tmp_path / 'b.log')!r}, {{}})"
     )
     coordinator = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[1])
     deadline = time.monotonic() + 60
