@@ -272,6 +272,33 @@ def build_text_labels(root: Path, n: int = 300) -> tuple[Path, dict]:
     )
 
 
+def build_multilabel(root: Path, n: int = 320, labels: int = 6) -> tuple[Path, dict]:
+    """Short titles and a number; six 0/1 labels, each a probability column (a multi-label task).
+
+    Label ``k`` is marked by its own word in the title; truth maps each test id to its labels.
+    """
+    rng = np.random.default_rng(11)
+    cues = ["space", "love", "war", "ghost", "song", "crime"][:labels]
+    filler = ["the", "night", "city", "return", "last", "story", "of", "a", "man", "day"]
+    y = (rng.random((n, labels)) < 0.35).astype(int)
+    titles = []
+    for row in y:
+        words = list(rng.choice(filler, size=4)) + [c for c, on in zip(cues, row, strict=True) if on]
+        rng.shuffle(words)
+        titles.append(" ".join(words))
+    names = [f"L{k}" for k in range(labels)]
+    frame = pd.DataFrame({"id": np.arange(1, n + 1), "title": titles, "year": rng.integers(1950, 2020, n)})
+    cut = int(n * 0.75)
+    train = pd.concat(
+        [frame.iloc[:cut], pd.DataFrame(y[:cut], columns=names, index=frame.index[:cut])], axis=1
+    )
+    test = frame.iloc[cut:]
+    sample = pd.DataFrame({"id": test["id"], **{name: 0.5 for name in names}})
+    text = "## Metric\n\nMean column-wise area under the ROC curve."
+    truth = {i: row for i, row in zip(test["id"], y[cut:].tolist(), strict=True)}
+    return _write(root, train, test, sample, text), truth
+
+
 BUILDERS = {
     "tabular_binary": build_tabular_binary,
     "regression_dates": build_regression_dates,
@@ -280,6 +307,7 @@ BUILDERS = {
     "segmentation": build_segmentation,
     "seq2seq": build_seq2seq,
     "text_labels": build_text_labels,
+    "multilabel": build_multilabel,
 }
 
 

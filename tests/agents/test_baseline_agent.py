@@ -21,6 +21,7 @@ SHAPES = [
     "segmentation",
     "seq2seq",
     "text_labels",
+    "multilabel",
 ]
 
 
@@ -115,6 +116,20 @@ def test_text_labels(runs, public_folders):
     sub = runs("text_labels").read()
     assert set(sub["great"]) <= {0, 1}
     assert np.mean(sub["great"].to_numpy() == np.array([truth[i] for i in sub["id"]])) > 0.8
+
+
+def test_multilabel_targets_after_the_first_three_reuse_their_model_choice(runs, public_folders):
+    _, truth = public_folders["multilabel"]
+    run = runs("multilabel")
+    sub = run.read()
+    validation = json.loads((run.logs_dir / "summary.json").read_text())["validation"]
+    labels = [f"L{k}" for k in range(6)]
+    assert [bool(validation[name]["scores"]) for name in labels] == [True] * 3 + [False] * 3
+    firsts = [tuple(validation[name]["chosen"]) for name in labels[:3]]
+    most = max(set(firsts), key=firsts.count)
+    assert all(tuple(validation[name]["chosen"]) == most for name in labels[3:])
+    for k, name in enumerate(labels):  # every label learned, selected or not
+        assert roc_auc_score([truth[i][k] for i in sub["id"]], sub[name]) > 0.85, name
 
 
 def test_same_seed_same_submission(public_folders, agent_runner, tmp_path, runs):

@@ -36,6 +36,9 @@ class Options:
         seq_order: Order of the joint (character, chunk) n-gram model.
         select_models: Compare candidate models on the internal validation split and keep the best
             (otherwise use the default candidate, see :func:`baseline.models.make_candidates`).
+        select_first_targets: Targets of one kind and metric that each run their own model selection;
+            further ones (a multi-label task has tens of labels on one feature set) reuse the choice the
+            most of those made, fitting only it (0: every target selects).
         early_submission: First write a quick submission (the same pipeline on a small sample, few
             boosting iterations, no model selection), then the tuned one over it: so a runner's any-time
             snapshots see an early and a later submission. Off by default.
@@ -59,6 +62,7 @@ class Options:
     seq_align_iterations: int = 4
     seq_order: int = 4
     select_models: bool = True
+    select_first_targets: int = 3
     early_submission: bool = False
     early_hold_secs: float = 0.0
 

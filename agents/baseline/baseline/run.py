@@ -61,9 +61,12 @@ def _constant(spec: TargetSpec, train: pd.DataFrame, n: int) -> np.ndarray:
 
 
 def predict_target(
-    env: AgentEnv, options: Options, data, task: TaskSpec, spec: TargetSpec, frames
+    env: AgentEnv, options: Options, data, task: TaskSpec, spec: TargetSpec, frames, decisions: dict
 ) -> tuple[dict, dict]:
-    """Dispatch one target to the right learner; return submission columns and a report."""
+    """Dispatch one target to the right learner; return submission columns and a report.
+
+    ``decisions``: the task's model selections so far (see :func:`baseline.tabular.fit_predict`).
+    """
     test_ids = data.test[task.id_col].astype(str)
     if spec.kind == "segmentation":
         train = data.train.dropna(subset=[task.id_col])
@@ -92,16 +95,16 @@ def predict_target(
         return {spec.name: np.asarray(preds, dtype=object)}, {"metric": "exact_match", "scores": scores}
     if spec.kind == "constant":
         return {spec.name: _constant(spec, data.train, len(data.test))}, {"metric": None, "scores": {}}
-    return fit_predict(env, options, task, spec, frames)
+    return fit_predict(env, options, task, spec, frames, decisions)
 
 
 def solve(env: AgentEnv, options: Options, data, task: TaskSpec) -> tuple[pd.DataFrame, dict]:
     """Train and predict every target with ``options``; return the submission frame and the reports."""
     needs_frames = any(s.kind in ("binary", "multiclass", "regression") for s in task.targets)
     frames = build_frames(data, task, options) if needs_frames else None
-    columns, reports = {}, {}
+    columns, reports, decisions = {}, {}, {}
     for spec in task.targets:
-        cols, report = predict_target(env, options, data, task, spec, frames)
+        cols, report = predict_target(env, options, data, task, spec, frames, decisions)
         columns.update(cols)
         reports[spec.name] = report
     return build_submission(data.sample, data.test[task.id_col], columns), reports

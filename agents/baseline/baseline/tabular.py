@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,9 +99,19 @@ def _smooth(pred: np.ndarray, eps: float) -> np.ndarray:
 
 
 def fit_predict(
-    env: AgentEnv, options: Options, task: TaskSpec, spec: TargetSpec, frames: Frames
+    env: AgentEnv,
+    options: Options,
+    task: TaskSpec,
+    spec: TargetSpec,
+    frames: Frames,
+    decisions: dict | None = None,
 ) -> tuple[dict, dict]:
-    """Train for one target; return (submission columns → test values, validation report)."""
+    """Train for one target; return (submission columns → test values, validation report).
+
+    ``decisions`` (shared by the targets of one task) keeps each model selection's outcome by target kind,
+    metric and candidates: once ``options.select_first_targets`` targets of a kind have selected, the
+    next ones fit the choice made most often, without validating every candidate again.
+    """
     mask, y = _encode_target(spec, frames.train[spec.name])
     rows = np.flatnonzero(mask)
     order = None
@@ -136,26 +147,29 @@ def fit_predict(
         problem.metric,
         [c.name for c in candidates],
     )
-    budget = env.time_left() * 0.5 if env.time_left() != float("inf") else float("inf")
-    selection = select(
-        candidates, train, y, pixels, problem, folds, time.monotonic() + budget, time.monotonic
+    made = (decisions if decisions is not None else {}).setdefault(
+        (spec.kind, problem.metric, tuple(c.name for c in candidates)), []
     )
-    eps = 0.0
-    if problem.metric == "log_loss":
-        eps = _tune_smoothing(selection, y, problem)
+    if len(candidates) > 1 and 0 < options.select_first_targets <= len(made):
+        (chosen, eps), times = Counter(made).most_common(1)[0]
+        scores: dict = {}
+        log.info("model selection: %s, as %d of the first %d such targets chose", chosen, times, len(made))
+    else:
+        budget = env.time_left() * 0.5 if env.time_left() != float("inf") else float("inf")
+        selection = select(
+            candidates, train, y, pixels, problem, folds, time.monotonic() + budget, time.monotonic
+        )
+        eps = _tune_smoothing(selection, y, problem) if problem.metric == "log_loss" else 0.0
+        chosen, scores = tuple(selection.chosen), selection.scores
+        made.append((chosen, eps))
     by_name = {c.name: c for c in candidates}
     preds = []
-    for name in selection.chosen:
+    for name in chosen:
         model = by_name[name].fit(train, y, pixels)
         preds.append(model.predict(frames.test, frames.test_pixels))
     pred = np.mean(preds, axis=0)
-    log.info("final model: %s refitted on %d rows", " + ".join(selection.chosen), len(train))
-    report = {
-        "metric": problem.metric,
-        "scores": selection.scores,
-        "chosen": selection.chosen,
-        "smoothing": eps,
-    }
+    log.info("final model: %s refitted on %d rows", " + ".join(chosen), len(train))
+    report = {"metric": problem.metric, "scores": scores, "chosen": list(chosen), "smoothing": eps}
     return _format(spec, pred, eps), report
 
 
