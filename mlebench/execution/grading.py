@@ -15,7 +15,6 @@ from pathlib import Path
 
 from mlebench.execution.docker.grading import grade_in_container, image_sources
 from mlebench.execution.runners import RUNNERS
-from mlebench.execution.scoring import score_cell
 from mlebench.execution.snapshots import SUBMISSION, read_snapshot, snapshot_dirs
 from mlebench.reporting.records import (
     GradeOutcome,
@@ -39,6 +38,8 @@ its facts)."""
 def _grade_on_host(
     cell: Cell, run: RunRecord | None, settings: DockerSettings, mode: str
 ) -> tuple[GradeOutcome, dict[str, str]]:
+    from mlebench.execution.scoring import score_cell  # the graders and pandas, only where they score
+
     return score_cell(cell, mode), {"grader_runner": "host"}
 
 
