@@ -2,7 +2,8 @@
 
 The reduced grid keeps the default grid's shape (both agents, several seeds; one competition). Covers: the
 same statuses and scores as `dvc repro` through the local pool, Slurm and Ray (the real engines, started by
-environment/start_slurm.sh and Ray's own local cluster); `dvc repro` afterwards runs nothing; kill -9 of the
+environment/start_slurm.sh and Ray's own local cluster), and Ray with workers in checkouts of their own (each
+stage handed back through DVC's run-cache); `dvc repro` afterwards runs nothing; kill -9 of the
 scheduler mid-grid and the same command again loses no finished stage and runs none twice (the event log
 shows it); GPUs from a fake inventory are never shared and reach the run record.
 """
@@ -116,6 +117,66 @@ def test_ray_gives_what_sequential_repro_gives(tmp_path: Path, sequential: Path)
     _same_as_sequential(repo, sequential)
     run = json.loads((repo / "runs" / "dummy" / "titanic-lite" / "1" / "run.json").read_text())
     assert run["executor"]["executor"] == "ray"
+
+
+RAN_HOOK = """\
+import os, sys
+_log, _argv = os.environ.get("MLEBENCH_TEST_RAN"), getattr(sys, "orig_argv", [])
+if _log and len(_argv) > 2 and _argv[1] == "-m" and _argv[2].startswith("stages."):
+    with open(_log, "a") as _fh:
+        _fh.write(os.getcwd() + "\\t" + " ".join(_argv[2:]) + "\\n")
+"""
+
+
+@pytest.mark.ray
+def test_ray_without_a_shared_disk_hands_each_stage_back_through_the_run_cache(
+    tmp_path: Path, sequential: Path
+) -> None:
+    """Workers run stages in checkouts of their own; the coordinator restores each from DVC's run-cache.
+
+    The data stages are recorded here first (`dvc repro`), so the coordinator has to push their outputs
+    before the runs and grades that need them are dispatched.
+    """
+    import yaml
+
+    pytest.importorskip("ray") if not CI else None
+    repo = copy_checkout(tmp_path)
+    plan_and_commit(repo, GRID)
+    hook, ran, workers = tmp_path / "hook", tmp_path / "ran.tsv", tmp_path / "workers"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(RAN_HOOK)  # logs every `python -m stages.*`, wherever it runs
+    env = {"PYTHONPATH": str(hook), "MLEBENCH_TEST_RAN": str(ran)}
+    data = [f"pipelines/titanic-lite/dvc.yaml:{s}" for s in ("fetch", "prepare", "selfcheck", "audit")]
+    _run(["dvc", "repro", "--single-item", *data], repo, env=env)
+    args = [f"executor.worker_checkout={workers}", "executor.num_cpus=4", "executor.stage_slots=4"]
+    out = _mlebench(repo, "--executor", "ray", "--jobs", "4", "executor.shared_disk=false", *args, env=env)
+    assert "failed" not in out.stderr, out.stderr
+    _same_as_sequential(repo, sequential)
+    assert "up to date" in _run(["dvc", "status"], repo).stdout
+    # each stage's command ran exactly once: the data stages here before the run, the others on workers
+    lines = [line.split("\t") for line in ran.read_text().splitlines()]
+    where = {cmd: Path(cwd).resolve() for cwd, cmd in lines}
+    locks = [yaml.safe_load(lock.read_text())["stages"] for lock in repo.rglob("dvc.lock")]
+    stages = {name: entry for lock in locks for name, entry in lock.items()}
+    assert len(lines) == len(where) == len(stages) == 17, lines
+    cwd = {name: where[entry["cmd"].removeprefix("python -m ")] for name, entry in stages.items()}
+    shipped = {name: stages[name] for name, folder in cwd.items() if folder != repo.resolve()}
+    assert set(stages) - set(shipped) == {"fetch", "prepare", "selfcheck", "audit"}
+    assert all(cwd[name].is_relative_to(workers.resolve()) for name in shipped), cwd
+    # the coordinator holds the bytes each worker made: its outs are the stage's one run-cache entry's
+    remote = tmp_path / "remote"
+    entries = [yaml.safe_load(p.read_text()) for p in (remote / "storage" / "runs").rglob("*") if p.is_file()]
+    assert sorted(e["cmd"] for e in entries) == sorted(e["cmd"] for e in shipped.values())
+    by_cmd = {e["cmd"]: e for e in entries}
+    for name, entry in shipped.items():
+        mine = {o["path"]: o["md5"] for o in entry["outs"]}
+        assert mine == {o["path"]: o["md5"] for o in by_cmd[entry["cmd"]]["outs"]}, name
+    # the private answers went (from here, for the grading workers) to their own remote only
+    private = next(o["md5"] for o in stages["prepare"]["outs"] if o["path"].endswith("/private"))
+    assert (remote / "answers/files/md5" / private[:2] / private[2:]).is_file()
+    assert not (remote / "storage/files/md5" / private[:2] / private[2:]).exists()
+    run = json.loads((repo / "runs" / "baseline" / "titanic-lite" / "0" / "run.json").read_text())
+    assert run["executor"]["executor"] == "ray" and run["executor"]["settings"]["shared_disk"] is False
 
 
 def test_kill_9_then_rerun_loses_nothing_and_runs_nothing_twice(tmp_path: Path) -> None:

@@ -1,8 +1,9 @@
 """Engine faults against the real engines: Slurm jobs requeued or cancelled, a Ray worker killed, mid-cell.
 
-The lost attempt ends ``infra_error`` and is retried with bounded backoff, and the end state is as if the
-cell ran once (every cell graded, ``dvc repro`` a no-op). An agent that fails on its own (exit 3) is never
-retried: its cell is graded ``agent_error`` after one dispatch.
+A Ray worker dies once with a shared disk and once running the stage in a checkout of its own. The lost
+attempt ends ``infra_error`` and is retried with bounded backoff, and the end state is as if the cell ran
+once (every cell graded, ``dvc repro`` a no-op). An agent that fails on its own (exit 3) is never retried:
+its cell is graded ``agent_error`` after one dispatch.
 """
 
 from __future__ import annotations
@@ -169,6 +170,41 @@ def test_a_killed_ray_worker_is_retried_and_the_cell_ends_as_if_run_once(tmp_pat
     proc = _start(repo, "--executor", "ray", f"executor.address={address}")
     _until(proc, "seed 0's task", lambda: _started(repo, SLEEP.format(0)))
     worker = _until(proc, "seed 0's worker", lambda: _worker_of("--agent sleep --seed 0"))
+    time.sleep(1)
+    os.kill(worker, signal.SIGKILL)
+    _assert_ran_once_in_the_end(repo, proc, [SLEEP.format(0)])
+
+
+def _ray_worker_running(task: str, cmd_part: str) -> int:
+    """Return the pid of the Ray worker running ``task`` once its stage command (``cmd_part``) runs, or 0."""
+    procs = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            procs[int(entry.name)] = (cmdline, parent)
+    for pid, (cmdline, _) in procs.items():
+        if cmd_part in cmdline and "stages.run_agent" in cmdline:
+            while pid in procs and not procs[pid][0].startswith(f"ray::{task}"):
+                pid = procs[pid][1]
+            return pid if pid in procs else 0
+    return 0
+
+
+@pytest.mark.ray
+def test_a_killed_ray_worker_without_a_shared_disk_is_retried_and_the_cell_ends_as_if_run_once(
+    tmp_path: Path,
+) -> None:
+    """The worker dies mid-agent, in its own checkout: lost (infra), retried, handed back once."""
+    pytest.importorskip("ray") if not CI else None
+    repo = _grid(tmp_path)  # its data stages recorded here: the coordinator pushes their outputs first
+    workers = f"executor.worker_checkout={tmp_path / 'workers'}"
+    proc = _start(repo, "--executor", "ray", "executor.shared_disk=false", workers, "executor.num_cpus=4")
+    _until(proc, "seed 0's task", lambda: _started(repo, SLEEP.format(0)))
+    worker = _until(proc, "seed 0's agent", lambda: _ray_worker_running("run_agent-sleep-s0", "--seed 0"))
     time.sleep(1)
     os.kill(worker, signal.SIGKILL)
     _assert_ran_once_in_the_end(repo, proc, [SLEEP.format(0)])
