@@ -55,9 +55,9 @@ class RaySettings(Settings):
     """Without a shared disk: the DVC remote results travel through ("": the repository's ``core.remote``)."""
 
 
-def _task(cmd: str, cwd: str, log: str, env: dict[str, str]) -> dict[str, Any]:
+def _task(cmd: str, cwd: str, log: str, env: dict[str, str], nice: int = 0) -> dict[str, Any]:
     gpus = os.environ.get("CUDA_VISIBLE_DEVICES", "")
-    return {**run_command(cmd, cwd, log, {**env, "CUDA_VISIBLE_DEVICES": gpus}), "gpus": gpus}
+    return {**run_command(cmd, cwd, log, {**env, "CUDA_VISIBLE_DEVICES": gpus}, nice=nice), "gpus": gpus}
 
 
 def _own_checkout_task(spec: dict[str, Any], env: dict[str, str]) -> dict[str, Any]:
@@ -120,7 +120,7 @@ class RayExecutor:
         if len(self._refs) + len(self._steps) >= self.settings.capacity:
             return False
         if self._handoff is None:
-            self._start(job, self._remote, job.cmd, job.cwd, job.log, job.env)
+            self._start(job, self._remote, job.cmd, job.cwd, job.log, job.env, job.nice)
             return True
         unsent = self._handoff.unsent(job.key)
         if unsent:
