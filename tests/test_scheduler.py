@@ -17,22 +17,40 @@ from mlebench.spec.errors import ConfigError
 
 
 def _drain(executor: LocalExecutor, jobs: list[Job]) -> list[tuple[float, float, tuple[str, ...]]]:
-    """Run every job, submitting as room frees; return (start, end, devices) per job."""
-    queue, started, spans = list(jobs), {}, []
+    """Run every job, submitting as room frees; return (start, end, devices) per job.
+
+    Start and end are the times each job's own command wrote (its shell's first and last act), not when
+    this loop submitted or collected it: a slot freed by a job that ended can be taken before the loop has
+    collected that job, so the loop's own times overlap under load where the jobs never did.
+    """
+    queue, devices = list(jobs), {}
     while queue or executor.running():
         for job in list(queue):
             if executor.submit(job):
                 queue.remove(job)
-                started[job.key] = time.monotonic()
         for done in executor.wait(0.05):
             assert done.returncode == 0, done
-            spans.append((started[done.job.key], time.monotonic(), done.devices))
+            devices[done.job.key] = done.devices
+    spans = []
+    for job in jobs:
+        folder = Path(job.cwd)
+        start, end = (float((folder / f"{job.key}.{edge}").read_text()) for edge in ("start", "end"))
+        spans.append((start, end, devices[job.key]))
     return spans
 
 
 def _jobs(tmp_path: Path, n: int, resources: Resources) -> list[Job]:
-    cmd = 'test -z "$CUDA_VISIBLE_DEVICES" || echo "$CUDA_VISIBLE_DEVICES" > devices; sleep 0.4'
-    return [Job(f"j{i}", 1, cmd, str(tmp_path), str(tmp_path / f"j{i}.log"), resources) for i in range(n)]
+    return [
+        Job(
+            f"j{i}",
+            1,
+            f"date +%s.%N > j{i}.start; sleep 0.4; date +%s.%N > j{i}.end",
+            str(tmp_path),
+            str(tmp_path / f"j{i}.log"),
+            resources,
+        )
+        for i in range(n)
+    ]
 
 
 def test_two_jobs_never_share_a_gpu(tmp_path: Path) -> None:
