@@ -27,6 +27,7 @@ HTTP proxy (``urllib.request.build_opener(urllib.request.ProxyHandler({}))``).
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -57,12 +58,25 @@ class LLMEndpoint:
 
 
 def bridge_gateway(client: Any) -> str:
-    """Return the default bridge network's gateway address (the host, as containers on it see it)."""
-    config = client.networks.get("bridge").attrs["IPAM"]["Config"]
+    """Return the default bridge network's gateway address (the host, as containers on it see it).
+
+    The engine names it in the network's IPAM config, except where it took over a bridge interface that
+    already had its address (an engine restarted on the same host): then it is that interface's IPv4
+    address, which the host's own ``ip`` reports.
+    """
+    attrs = client.networks.get("bridge").attrs
+    config = attrs["IPAM"]["Config"] or []
     gateways = [c["Gateway"] for c in config if c.get("Gateway") and ":" not in c["Gateway"]]
-    if not gateways:
-        raise RuntimeError(f"the engine's bridge network has no IPv4 gateway: {config}")
-    return gateways[0]
+    if gateways:
+        return gateways[0]
+    device = (attrs.get("Options") or {}).get("com.docker.network.bridge.name", "docker0")
+    shown = subprocess.run(["ip", "-4", "-o", "addr", "show", "dev", device], capture_output=True, text=True)
+    for field in shown.stdout.split():
+        if "/" in field and field.count(".") == 3:
+            return field.split("/", 1)[0]
+    raise RuntimeError(
+        f"the engine's bridge network has no IPv4 gateway: {config}; {device}: {shown.stdout!r}"
+    )
 
 
 @pytest.fixture
