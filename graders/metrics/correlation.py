@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._arrays import paired
+from ._arrays import average_ranks, paired
 
 
 def pearson(y_true: ArrayLike, y_pred: ArrayLike) -> float:
@@ -67,10 +67,20 @@ def spearman_mean_columns(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     nan
 
     """
-    from scipy import stats  # slow to import: only its competitions pay
-
     true, pred = paired(y_true, y_pred, dtype=np.float64, ndim=2)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", stats.ConstantInputWarning)
-        rhos = [stats.spearmanr(pred[:, c], true[:, c]).statistic for c in range(true.shape[1])]
-    return float(np.mean(rhos))
+    return float(np.mean([_spearman(pred[:, c], true[:, c]) for c in range(true.shape[1])]))
+
+
+def _spearman(a: np.ndarray, b: np.ndarray) -> float:
+    """``scipy.stats.spearmanr(a, b).statistic`` for two 1-D columns, bit for bit, without importing scipy.
+
+    scipy's steps in its order: one row, or a constant side, is NaN (before NaNs are looked at); any NaN
+    is NaN (``nan_policy="propagate"``); else ``np.corrcoef`` of the two columns' average ranks, stacked as
+    scipy stacks them. The ranks are exact halves, so the result equals scipy's.
+    """
+    if len(a) <= 1 or (a[0] == a).all() or (b[0] == b).all():
+        return float("nan")
+    if np.isnan(a.max()) or np.isnan(b.max()):
+        return float("nan")
+    ranked = np.column_stack((average_ranks(a), average_ranks(b)))
+    return float(np.corrcoef(ranked, rowvar=False)[1, 0])

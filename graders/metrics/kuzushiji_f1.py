@@ -51,20 +51,21 @@ def kuzushiji_f1(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     for row, (boxes_text, points_text) in enumerate(zip(true, pred, strict=True)):
         box_labels, boxes = _parse(boxes_text, 5, f"y_true row {row}")
         point_labels, points = _parse(points_text, 3, f"y_pred row {row}")
-        unused = np.ones(len(points), dtype=bool)
-        for label, (x, y, w, h) in zip(box_labels, boxes, strict=True):
-            inside = (
-                unused
-                & (point_labels == label)
-                & (x < points[:, 0]) & (points[:, 0] < x + w)
-                & (y < points[:, 1]) & (points[:, 1] < y + h)
-            )
-            if inside.any():
-                tp += 1
-                unused[np.argmax(inside)] = False
-            else:
+        # A box only ever takes a point of its own label, so each label's points are matched apart: the
+        # first unused one inside the box, in submission order (the same as a mask over all points).
+        unused: dict[str, list[tuple[float, float]]] = {}
+        for label, (px, py) in zip(point_labels.tolist(), points.tolist(), strict=True):
+            unused.setdefault(label, []).append((px, py))
+        for label, (x, y, w, h) in zip(box_labels.tolist(), boxes.tolist(), strict=True):
+            candidates = unused.get(label, ())
+            inside = (k for k, (px, py) in enumerate(candidates) if x < px < x + w and y < py < y + h)
+            hit = next(inside, None)
+            if hit is None:
                 fn += 1
-        fp += int(unused.sum())
+            else:
+                tp += 1
+                del candidates[hit]
+        fp += sum(map(len, unused.values()))
     if tp == 0:
         return 0.0
     precision, recall = tp / (tp + fp), tp / (tp + fn)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._arrays import paired
+from ._arrays import average_ranks, paired
 
 
 def roc_auc(y_true: ArrayLike, y_score: ArrayLike) -> float:
@@ -47,24 +47,8 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike) -> float:
     n_pos, n_neg = int(positive.sum()), int(negative.sum())
     if n_pos == 0 or n_neg == 0:
         raise ValueError("roc_auc is undefined when y_true holds only one class")
-    ranks = _average_ranks(score)  # tied scores count one half
+    ranks = average_ranks(score)  # tied scores count one half
     return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
-
-
-def _average_ranks(values: np.ndarray) -> np.ndarray:
-    """Ranks from 1, tied values sharing the mean of their ranks: ``scipy.stats.rankdata(values)``.
-
-    Written out so that scoring AUC does not import scipy.stats (seconds). Each rank is an integer or a
-    half, exact in float64, so the values equal scipy's bit for bit.
-    """
-    order = np.argsort(values, kind="mergesort")
-    ordered = values[order]
-    first = np.r_[True, ordered[1:] != ordered[:-1]]  # where each run of equal values starts
-    starts = np.flatnonzero(first)
-    counts = np.diff(np.r_[starts, len(values)])
-    ranks = np.empty(len(values), dtype=np.float64)
-    ranks[order] = np.repeat(starts + 1 + (counts - 1) / 2, counts)
-    return ranks
 
 
 def roc_auc_mean_columns(y_true: ArrayLike, y_score: ArrayLike) -> float:
