@@ -12,6 +12,9 @@ The data stages run once first (not timed). Printed per executor, from the event
 - ``whole grid``: runs and grades, against sequential ``dvc repro`` of the same grid (``--no-sequential``
   skips it).
 
+``local-cold`` is the local executor with ``warm_start: false`` (an interpreter per stage command), to
+pair against ``local`` in one run.
+
     python benchmarks/scheduler.py --cells 60 --secs 10 --slots 10 --executors local,slurm,ray
 """
 
@@ -79,7 +82,7 @@ def main() -> int:
     p.add_argument("--slots", type=int, default=10)
     p.add_argument("--executors", default="local,slurm,ray")
     p.add_argument("--no-sequential", action="store_true")
-    p.add_argument("--keep", type=Path, help="build the grids in this folder and keep them (default: a temporary one)")
+    p.add_argument("--keep", type=Path, help="build the grids in this folder and keep them")
     args = p.parse_args()
     ideal = math.ceil(args.cells / args.slots) * args.secs
     print(f"{args.cells} cells × {args.secs:g} s, {args.slots} slots: ideal agent phase {ideal:.0f} s")
@@ -93,13 +96,16 @@ def main() -> int:
             run(["dvc", "repro"], repo)
             wall["dvc repro"] = time.monotonic() - t0
             print(f"sequential dvc repro: whole grid {wall['dvc repro']:.1f} s")
-        for name in args.executors.split(","):
-            repo = _grid(Path(tmp) / name, args.cells, args.secs)
+        for i, name in enumerate(args.executors.split(",")):
+            repo = _grid(Path(tmp) / f"{i}-{name}", args.cells, args.secs)
             t0 = time.monotonic()
             # the local pool's CPUs: the runs' 0.1 each plus a CPU per grading slot, so slots bound the runs
-            extra = [f"executor.cpus={args.slots * 0.1 + 2:g}"] if name == "local" else []
+            engine = name.removesuffix("-cold")
+            extra = [f"executor.cpus={args.slots * 0.1 + 2:g}"] if engine == "local" else []
+            if name == "local-cold":  # every stage its own interpreter, as before warm starts
+                extra.append("executor.warm_start=false")
             proc = run(
-                [sys.executable, "-m", "mlebench.cli", "run", "--executor", name]
+                [sys.executable, "-m", "mlebench.cli", "run", "--executor", engine]
                 + ["--jobs", str(args.slots), "--no-progress", *extra],
                 repo,
                 check=False,
@@ -110,7 +116,7 @@ def main() -> int:
                 continue
             phase, overhead = _phase(repo)
             line = (
-                f"{name:>6}: agent phase {phase:.1f} s, concurrency {ideal / phase:.2f} of ideal; "
+                f"{name:>10}: agent phase {phase:.1f} s, concurrency {ideal / phase:.2f} of ideal; "
                 f"dispatch overhead {statistics.mean(overhead):.2f} s/cell (max {max(overhead):.2f}); "
                 f"whole grid {wall[name]:.1f} s"
             )

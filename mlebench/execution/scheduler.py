@@ -120,6 +120,9 @@ class Scheduler:
         t0 = time.monotonic()
         outcome = Outcome()
         stages = self.pipelines.stages()
+        warm_up = getattr(self.executor, "warm_up", None)  # the local pool's zygote imports meanwhile
+        if warm_up is not None:
+            warm_up([(s.cmd, str(s.wdir)) for s in stages])
         by_key = {s.address: s for s in stages}
         outcome.recovered = self._recover(by_key)
         todo = self._stale(stages)

@@ -32,17 +32,23 @@ from mlebench.execution.executors.base import (
     parse_memory,
     run_command,
 )
+from mlebench.execution.executors.warm import WarmStarter, is_warm_job
 
 GPU_ENV = "MLEBENCH_GPUS"
 """Comma-separated GPU ids to use when ``nvidia-smi`` is absent (tests fake an inventory with it)."""
 
 
 class LocalSettings(Settings):
-    """``conf/executor/local.yaml``: the common settings plus this host's capacity (0 / "" / auto: detect)."""
+    """``conf/executor/local.yaml``: the common settings plus this host's capacity (0 / "" / auto: detect).
+
+    ``warm_start``: fork stage commands from a process that imported their module already
+    (:mod:`~mlebench.execution.executors.warm`), instead of starting an interpreter per stage.
+    """
 
     cpus: float = Field(default=0, ge=0)
     memory: str = ""
     gpus: str | list[str] = "auto"
+    warm_start: bool = True
 
 
 class LocalExecutor:
@@ -62,6 +68,7 @@ class LocalExecutor:
         self._running: dict[str, tuple[Job, tuple[str, ...], list[int]]] = {}
         self._done: queue.Queue[Done] = queue.Queue()
         self._lock = threading.Lock()
+        self._warm = WarmStarter(root) if settings.warm_start else None
 
     def problem(self, resources: Resources) -> str | None:
         """Why a job this big can never run on this host."""
@@ -111,6 +118,11 @@ class LocalExecutor:
             return None
         return tuple(sorted(room, key=lambda g: len(self._gpu_holders[g]))[: r.gpus])
 
+    def warm_up(self, commands: list[tuple[str, str]]) -> None:
+        """Start importing, in the background, the stage modules these ``(cmd, cwd)`` commands run."""
+        if self._warm is not None:
+            self._warm.warm_up(commands)
+
     def wait(self, timeout: float) -> list[Done]:
         """Jobs that ended, waiting up to ``timeout`` s for the first."""
         out = []
@@ -139,23 +151,28 @@ class LocalExecutor:
             pids = [p[0] for _, _, p in self._running.values() if p]
         for pid in pids:
             kill_group(pid)
+        if self._warm is not None:
+            self._warm.close()
 
     def stop_leftovers(self, job_ids: list[str]) -> list[str]:
-        """Stop the reapers (by pid) a killed scheduler left; a pid reused by anything else is left alone."""
+        """Stop the reapers (by pid; warm jobs too) a killed scheduler left; a reused pid is left alone."""
         stopped = []
         for pid in job_ids:
             try:
                 cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
             except (OSError, ValueError):
                 continue
-            if len(cmdline) > 1 and cmdline[1].decode(errors="replace") == str(REAPER):
+            reaper = len(cmdline) > 1 and cmdline[1].decode(errors="replace") == str(REAPER)
+            if reaper or is_warm_job(cmdline):
                 kill_group(int(pid))
                 stopped.append(pid)
         return stopped
 
     def _work(self, job: Job, env: dict[str, str], devices: tuple[str, ...], pid: list[int]) -> None:
         try:
-            info = run_command(job.cmd, job.cwd, job.log, env, on_start=pid.append, nice=job.nice)
+            args = (job.cmd, job.cwd, job.log, env)
+            warm = self._warm.run(*args, on_start=pid.append, nice=job.nice) if self._warm else None
+            info = warm or run_command(*args, on_start=pid.append, nice=job.nice)
             code = info["returncode"]
             infra = f"worker killed by signal {-code}" if code < 0 else ""
             done = Done(job, None if infra else code, infra, info["host"], str(info["pid"]), devices)

@@ -22,7 +22,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -79,8 +81,11 @@ def sweep_containers(timeout_secs: float = 60.0) -> None:
         pass
 
 
-def main(argv: list[str]) -> int:
-    """Run ``argv[0]`` (a shell command) as the module docstring says; return or re-raise its ending."""
+def supervise(start: Callable[[], Any]) -> int:
+    """Start the command (``start()`` returns a Popen-like handle) as the module docstring says.
+
+    Returns the command's exit status, or re-raises the signal that killed it (or this process).
+    """
     parent = os.getppid()
     stop: list[int] = []
     signal.signal(signal.SIGTERM, lambda signum, _frame: stop.append(signum))
@@ -90,7 +95,7 @@ def main(argv: list[str]) -> int:
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != parent:  # the parent died before the death signal was armed
         return -signal.SIGTERM
-    proc = subprocess.Popen(argv[0], shell=True, stdin=subprocess.DEVNULL)
+    proc = start()
     while proc.poll() is None and not stop:
         try:
             proc.wait(timeout=0.2)
@@ -106,6 +111,11 @@ def main(argv: list[str]) -> int:
             signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     return code
+
+
+def main(argv: list[str]) -> int:
+    """Run ``argv[0]`` (a shell command) as the module docstring says; return or re-raise its ending."""
+    return supervise(lambda: subprocess.Popen(argv[0], shell=True, stdin=subprocess.DEVNULL))
 
 
 if __name__ == "__main__":
