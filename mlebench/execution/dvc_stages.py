@@ -228,7 +228,8 @@ def _parsed_once(memo: dict[tuple[Any, ...], Any]) -> Iterator[None]:
 
     DVC re-reads ``params.yaml`` (ruamel, pure Python) for every params dep of every stage it hashes: three
     times per run stage, each time it is checked, snapshotted and recorded. The parse is kept by path and
-    the file's (inode, mtime, size), so an edited file is read again, and each caller gets its own copy.
+    the file's (inode, mtime, size), so an edited file is read again, and each caller gets its own copy; so
+    are the values a params dep selects from it.
     """
     import copy
 
@@ -245,11 +246,27 @@ def _parsed_once(memo: dict[tuple[Any, ...], Any]) -> Iterator[None]:
             memo[key] = original(path, fs, **kwargs)
         return copy.deepcopy(memo[key])
 
+    original_read = param.read_param_file
+
+    def read(fs: Any, path: Any, key_paths: Any = None, flatten: bool = False, **kwargs: Any) -> Any:
+        # the selected values too: DVC finds each key by walking the whole tree (dpath), ~2 ms a key
+        if getattr(fs, "protocol", "") not in ("local", "file"):
+            return original_read(fs, path, key_paths, flatten=flatten, **kwargs)
+        st = os.stat(path)
+        keys = tuple(key_paths) if key_paths else None
+        key = ("read", os.fspath(path), st.st_ino, st.st_mtime_ns, st.st_size, keys, flatten,
+               tuple(sorted(kwargs.items())))  # fmt: skip
+        if key not in memo:
+            memo[key] = original_read(fs, path, key_paths, flatten=flatten, **kwargs)
+        return copy.deepcopy(memo[key])
+
     param.load_path = load
+    param.read_param_file = read
     try:
         yield
     finally:
         param.load_path = original
+        param.read_param_file = original_read
 
 
 class Pipelines:
