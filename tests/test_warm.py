@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mlebench.execution.executors.base import kill_group, run_command
+from mlebench.execution.executors.base import _alive, kill_group, run_command
 from mlebench.execution.executors.warm import WarmStarter, warm_parts
 
 STAGE = """
@@ -151,14 +151,6 @@ def test_warm_up_imports_before_the_first_job(root):
         assert result is not None and result["returncode"] == 0 and warm._zygote is zygote
     finally:
         warm.close()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
 
 
 def test_killing_the_job_group_kills_what_it_started_in_its_own_session(root):
