@@ -6,6 +6,7 @@ import os
 import signal
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -66,6 +67,22 @@ def _run_both(root: Path, cmd: str, env: dict[str, str]) -> tuple[dict, str, dic
 
 def _body(log: str) -> str:
     return "\n".join(line for line in log.splitlines()[1:] if not line.startswith('  File "<frozen'))
+
+
+def _in_thread(warm: WarmStarter, cmd: str, root: Path, log: str, **kwargs) -> tuple[threading.Thread, dict]:
+    """Start ``warm.run(cmd)`` in a thread of its own; the dict gets its outcome once it returns."""
+    result: dict = {}
+    thread = threading.Thread(target=lambda: result.update(warm.run(cmd, str(root), log, {}, **kwargs) or {}))
+    thread.start()
+    return thread, result
+
+
+def _spawned_child(log: Path) -> int:
+    """Wait for the ``--spawn`` stage to log the pid of the process it started in its own session."""
+    deadline = time.monotonic() + 60
+    while "child " not in (log.read_text() if log.exists() else "") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return int(log.read_text().split("child ")[1].split()[0])
 
 
 @pytest.mark.parametrize(
@@ -154,23 +171,11 @@ def test_warm_up_imports_before_the_first_job(root):
 
 
 def test_killing_the_job_group_kills_what_it_started_in_its_own_session(root):
-    import threading
-
     warm = WarmStarter(root)
     started: list[int] = []
-    result: dict = {}
     log = root / "spawn.log"
-
-    def go() -> None:
-        cmd = "python -m pkgx.stage --spawn"
-        result.update(warm.run(cmd, str(root), str(log), {}, on_start=started.append) or {})
-
-    thread = threading.Thread(target=go)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while "child " not in (log.read_text() if log.exists() else "") and time.monotonic() < deadline:
-        time.sleep(0.1)
-    child = int(log.read_text().split("child ")[1].split()[0])
+    thread, result = _in_thread(warm, "python -m pkgx.stage --spawn", root, str(log), on_start=started.append)
+    child = _spawned_child(log)
     assert started and _alive(child)
     kill_group(started[0])
     thread.join(30)
@@ -200,11 +205,7 @@ def test_jobs_die_with_the_process_that_started_the_zygote(root, tmp_path):
         )
     )
     proc = subprocess.Popen([sys.executable, str(driver)], cwd=root)
-    log = root / "orphan.log"
-    deadline = time.monotonic() + 60
-    while "child " not in (log.read_text() if log.exists() else "") and time.monotonic() < deadline:
-        time.sleep(0.1)
-    child = int(log.read_text().split("child ")[1].split()[0])
+    child = _spawned_child(root / "orphan.log")
     proc.kill()  # kill -9 of the scheduler
     proc.wait()
     deadline = time.monotonic() + 20
@@ -215,17 +216,9 @@ def test_jobs_die_with_the_process_that_started_the_zygote(root, tmp_path):
 
 def test_the_zygote_outlives_the_job_thread_that_started_it(root):
     """A process's death signal follows the thread that created it: a job's thread must not be that."""
-    import threading
-
     warm = WarmStarter(root)
     try:
-        first: dict = {}
-        thread = threading.Thread(
-            target=lambda: first.update(
-                warm.run("python -m pkgx.stage", str(root), str(root / "a.log"), {}) or {}
-            )
-        )
-        thread.start()
+        thread, first = _in_thread(warm, "python -m pkgx.stage", root, str(root / "a.log"))
         thread.join(60)
         zygote = warm._zygote
         time.sleep(0.5)  # a zygote killed with its thread would be gone by now
@@ -238,21 +231,13 @@ def test_the_zygote_outlives_the_job_thread_that_started_it(root):
 
 def test_an_edit_while_a_job_runs_leaves_that_job_running(root):
     """A zygote that finds a changed file takes no new job but outlives the ones it runs."""
-    import threading
-
     (root / "pkgx" / "slow.py").write_text(
         "import time\nfrom pkgx import helper\nif __name__ == '__main__':\n    time.sleep(3)\n"
         "    print('slow done', helper.VALUE)\n"
     )
     warm = WarmStarter(root)
     try:
-        slow: dict = {}
-        thread = threading.Thread(
-            target=lambda: slow.update(
-                warm.run("python -m pkgx.slow", str(root), str(root / "slow.log"), {}) or {}
-            )
-        )
-        thread.start()
+        thread, slow = _in_thread(warm, "python -m pkgx.slow", root, str(root / "slow.log"))
         time.sleep(1.5)
         (root / "pkgx" / "helper.py").write_text("VALUE = 333\n")
         other = warm.run("python -m pkgx.stage", str(root), str(root / "other.log"), {})

@@ -235,30 +235,27 @@ def _parsed_once(memo: dict[tuple[Any, ...], Any]) -> Iterator[None]:
 
     from dvc.dependency import param
 
+    def kept(fs: Any, path: Any, args: tuple[Any, ...], compute: Any) -> Any:
+        """``compute()``, once per version of the local file ``path`` and ``args``; a copy each call."""
+        if getattr(fs, "protocol", "") not in ("local", "file"):
+            return compute()
+        st = os.stat(path)
+        key = (os.fspath(path), st.st_ino, st.st_mtime_ns, st.st_size, *args)
+        if key not in memo:
+            memo[key] = compute()
+        return copy.deepcopy(memo[key])
+
     original = param.load_path
 
     def load(path: Any, fs: Any, **kwargs: Any) -> Any:
-        if getattr(fs, "protocol", "") not in ("local", "file"):
-            return original(path, fs, **kwargs)
-        st = os.stat(path)
-        key = (os.fspath(path), st.st_ino, st.st_mtime_ns, st.st_size, tuple(sorted(kwargs.items())))
-        if key not in memo:
-            memo[key] = original(path, fs, **kwargs)
-        return copy.deepcopy(memo[key])
+        return kept(fs, path, ("load", tuple(sorted(kwargs.items()))), lambda: original(path, fs, **kwargs))
 
     original_read = param.read_param_file
 
     def read(fs: Any, path: Any, key_paths: Any = None, flatten: bool = False, **kwargs: Any) -> Any:
         # the selected values too: DVC finds each key by walking the whole tree (dpath), ~2 ms a key
-        if getattr(fs, "protocol", "") not in ("local", "file"):
-            return original_read(fs, path, key_paths, flatten=flatten, **kwargs)
-        st = os.stat(path)
-        keys = tuple(key_paths) if key_paths else None
-        key = ("read", os.fspath(path), st.st_ino, st.st_mtime_ns, st.st_size, keys, flatten,
-               tuple(sorted(kwargs.items())))  # fmt: skip
-        if key not in memo:
-            memo[key] = original_read(fs, path, key_paths, flatten=flatten, **kwargs)
-        return copy.deepcopy(memo[key])
+        args = ("read", tuple(key_paths) if key_paths else None, flatten, tuple(sorted(kwargs.items())))
+        return kept(fs, path, args, lambda: original_read(fs, path, key_paths, flatten=flatten, **kwargs))
 
     param.load_path = load
     param.read_param_file = read

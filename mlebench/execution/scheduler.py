@@ -120,12 +120,12 @@ class Scheduler:
         t0 = time.monotonic()
         outcome = Outcome()
         stages = self.pipelines.stages()
-        warm_up = getattr(self.executor, "warm_up", None)  # the local pool's zygote imports meanwhile
-        if warm_up is not None:
-            warm_up([(s.cmd, str(s.wdir)) for s in stages])
         by_key = {s.address: s for s in stages}
         outcome.recovered = self._recover(by_key)
         todo = self._stale(stages)
+        warm_up = getattr(self.executor, "warm_up", None)  # the local pool imports what will run, no more
+        if warm_up is not None:
+            warm_up([(by_key[k].cmd, str(by_key[k].wdir)) for k in todo])
         self._check_fits([by_key[k] for k in todo])
         self.events.emit(
             "scheduler",

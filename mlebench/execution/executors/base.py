@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from mlebench.execution.dispatch_env import EXECUTOR_ENV
+from mlebench.execution.executors.reaper import die_with_parent
 from mlebench.spec.errors import ConfigError
 
 JOB_ENV = EXECUTOR_ENV
@@ -192,9 +193,7 @@ def _alive(pid: int) -> bool:
 def _prepare_child(nice: int) -> None:
     """In the child before it runs the command: die with the parent, and be ``nice`` steps nicer."""
     try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        die_with_parent(signal.SIGKILL)
     except OSError:
         pass
     if nice > 0:

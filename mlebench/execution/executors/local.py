@@ -162,8 +162,8 @@ class LocalExecutor:
                 cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
             except (OSError, ValueError):
                 continue
-            reaper = len(cmdline) > 1 and cmdline[1].decode(errors="replace") == str(REAPER)
-            if reaper or is_warm_job(cmdline):
+            cold = len(cmdline) > 1 and cmdline[1].decode(errors="replace") == str(REAPER)
+            if cold or is_warm_job(cmdline):
                 kill_group(int(pid))
                 stopped.append(pid)
         return stopped

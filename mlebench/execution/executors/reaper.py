@@ -81,6 +81,11 @@ def sweep_containers(timeout_secs: float = 60.0) -> None:
         pass
 
 
+def die_with_parent(sig: int) -> None:
+    """Have the kernel send ``sig`` to this process when the thread that started it ends."""
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, sig)
+
+
 def supervise(start: Callable[[], Any]) -> int:
     """Start the command (``start()`` returns a Popen-like handle) as the module docstring says.
 
@@ -90,9 +95,8 @@ def supervise(start: Callable[[], Any]) -> int:
     stop: list[int] = []
     signal.signal(signal.SIGTERM, lambda signum, _frame: stop.append(signum))
     signal.signal(signal.SIGINT, lambda signum, _frame: stop.append(signum))
-    libc = ctypes.CDLL("libc.so.6", use_errno=True)
-    libc.prctl(_PR_SET_CHILD_SUBREAPER, 1)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    die_with_parent(signal.SIGTERM)
     if os.getppid() != parent:  # the parent died before the death signal was armed
         return -signal.SIGTERM
     proc = start()

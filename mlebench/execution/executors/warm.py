@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import ctypes
 import importlib
 import itertools
 import json
@@ -44,6 +43,8 @@ import sys
 import threading
 import time
 import traceback
+from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +85,7 @@ class _Zygote:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent,
+            preexec_fn=partial(reaper.die_with_parent, signal.SIGKILL),
         )
         self._replies: dict[int, queue.Queue[dict[str, Any]]] = {}
         self._exits: dict[int, queue.Queue[int]] = {}
@@ -191,16 +192,13 @@ class WarmStarter:
                 return None
             self._retire(zygote)
             if reply.get("gone") == "after":  # it may have started and died with the zygote: a lost worker
-                return {"returncode": -signal.SIGTERM, "host": socket.gethostname(), "pid": 0,
-                        "seconds": round(time.monotonic() - t0, 3)}  # fmt: skip
+                return _ended(-signal.SIGTERM, 0, t0)
         else:
             return None
         pid = int(reply["pid"])
         if on_start is not None:
             on_start(pid)
-        code = zygote.exit_code(pid)
-        return {"returncode": code, "host": socket.gethostname(), "pid": pid,
-                "seconds": round(time.monotonic() - t0, 3)}  # fmt: skip
+        return _ended(zygote.exit_code(pid), pid, t0)
 
     def warm_up(self, commands: list[tuple[str, str]]) -> None:
         """Have the zygote import, in the background, the modules of these ``(cmd, cwd)`` commands.
@@ -208,12 +206,8 @@ class WarmStarter:
         The modules most commands run come first (a grid's per-cell stages before its per-competition ones),
         so the first wave of runs waits for its own module only.
         """
-        uses: dict[str, int] = {}
-        for cmd, cwd in commands:
-            parts = warm_parts(cmd, cwd, {}, self.root)
-            if parts is not None:
-                uses[parts[0]] = uses.get(parts[0], 0) + 1
-        modules = sorted(uses, key=lambda m: -uses[m])
+        found = (warm_parts(cmd, cwd, {}, self.root) for cmd, cwd in commands)
+        modules = [m for m, _ in Counter(parts[0] for parts in found if parts).most_common()]
 
         def load() -> None:
             zygote = self._current()
@@ -250,13 +244,19 @@ class WarmStarter:
                 self._zygote = None
 
 
+def _ended(code: int, pid: int, t0: float) -> dict[str, Any]:
+    """How a warm job went, as :func:`base.run_command` reports a cold one."""
+    return {
+        "returncode": code,
+        "host": socket.gethostname(),
+        "pid": pid,
+        "seconds": round(time.monotonic() - t0, 3),
+    }
+
+
 def is_warm_job(cmdline: list[bytes]) -> bool:
     """Whether a process's ``/proc/PID/cmdline`` is a zygote's (a warm job keeps its parent's)."""
     return cmdline[1:3] == [b"-m", _MODULE.encode()]
-
-
-def _die_with_parent() -> None:
-    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 # ---------------------------------------------------------------------------------------------- the zygote
@@ -269,7 +269,7 @@ def serve() -> None:
     threads) and every job it forked has ended: its jobs die with it, so it outlives them.
     """
     parent = os.getppid()
-    _die_with_parent()
+    reaper.die_with_parent(signal.SIGKILL)
     if os.getppid() != parent:
         return
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the scheduler's to handle
