@@ -156,7 +156,7 @@ def _parser() -> argparse.ArgumentParser:
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("-c", "--competition-id", metavar="ID")
     group.add_argument("-s", "--competition-set", metavar="NAME")
-    p.add_argument("-j", "--jobs", type=int, default=1, help="solutions trained at once (scores do not change)")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="solutions trained at once (same scores)")
     p.set_defaults(func=_leaderboard)
     return parser
 

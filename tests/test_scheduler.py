@@ -119,6 +119,23 @@ def test_a_killed_worker_is_an_infra_failure_and_an_exit_code_is_not(tmp_path: P
     assert done["failed"].returncode == 3 and not done["failed"].infra
 
 
+def test_a_wait_returns_when_a_job_starts_or_on_wake_not_at_its_timeout(tmp_path: Path) -> None:
+    import threading
+
+    executor = LocalExecutor(LocalSettings(cpus=2, memory="1g", gpus=[], warm_start=False), tmp_path)
+    job = Job("slow", 1, "sleep 60", str(tmp_path), str(tmp_path / "s.log"), Resources(0.5, 1))
+    try:
+        t0 = time.monotonic()
+        assert executor.submit(job)
+        while not executor.job_id("slow"):  # each wait ends when the job starts, not after 60 s
+            assert executor.wait(60) == [] and time.monotonic() - t0 < 30
+        threading.Timer(0.2, executor.wake).start()
+        assert executor.wait(60) == [] and time.monotonic() - t0 < 30  # nothing ended: an empty answer
+        assert executor.running() == 1
+    finally:
+        executor.shutdown()
+
+
 def test_fake_gpu_inventory_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MLEBENCH_GPUS", "3, 5")
     monkeypatch.setenv("PATH", "/nonexistent")  # no nvidia-smi

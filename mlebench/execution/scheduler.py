@@ -161,6 +161,7 @@ class Scheduler:
         self._took: dict[str, float] = {}
         self._failed: set[str] = set()
         self._ran: set[str] = set()
+        wake = getattr(self.executor, "wake", None)  # an engine whose wait() can be cut short
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="record") as recorder:
             while True:
                 self._block(by_key, st.pending, progress)
@@ -179,6 +180,8 @@ class Scheduler:
                 if st.recording is None and st.to_record:  # one batch: shared deps are hashed once
                     st.recording = recorder.submit(self.pipelines.record, st.to_record)
                     st.to_record = {}
+                    if wake is not None:  # take the verdicts as soon as the batch is written
+                        st.recording.add_done_callback(lambda _: wake())
                 if not st.running and st.recording is None and not st.to_record:
                     if self.stopping or not st.pending:
                         out.interrupted = self.stopping and bool(st.pending)

@@ -5,7 +5,9 @@ jobs (``submit``; False means "not now, no room") and collects outcomes (``wait`
 ``cmd`` run by a shell in the stage's ``wdir`` (:func:`run_command`, the one function every engine's
 worker calls). ``Done.infra`` says the engine lost the job (a killed worker, a preempted or failed Slurm
 job, a dead Ray worker): the scheduler retries those with bounded backoff. A command that exits non-zero
-failed on its own and is never retried.
+failed on its own and is never retried. Two methods are optional, looked up by the scheduler: ``warm_up``
+(prepare for the stage commands that will run) and ``wake`` (make a ``wait`` in progress return at once, so
+the scheduler takes a recorded batch's verdicts without waiting out its poll).
 """
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ class LocalExecutor:
         self._used_cpus = 0.0
         self._used_memory = 0
         self._running: dict[str, tuple[Job, tuple[str, ...], list[int]]] = {}
-        self._done: queue.Queue[Done] = queue.Queue()
+        self._done: queue.Queue[Done | None] = queue.Queue()  # None: wake the waiter, nothing ended
         self._lock = threading.Lock()
         self._warm = WarmStarter(root) if settings.warm_start else None
 
@@ -124,7 +124,7 @@ class LocalExecutor:
             self._warm.warm_up(commands)
 
     def wait(self, timeout: float) -> list[Done]:
-        """Jobs that ended, waiting up to ``timeout`` s for the first."""
+        """Jobs that ended, waiting up to ``timeout`` s for the first (or for a start, or :meth:`wake`)."""
         out = []
         try:
             out.append(self._done.get(timeout=timeout))
@@ -132,7 +132,11 @@ class LocalExecutor:
                 out.append(self._done.get_nowait())
         except queue.Empty:
             pass
-        return out
+        return [d for d in out if d is not None]
+
+    def wake(self) -> None:
+        """Make a :meth:`wait` in progress (or the next one) return at once."""
+        self._done.put(None)
 
     def running(self) -> int:
         """Jobs started and not yet collected."""
@@ -169,10 +173,14 @@ class LocalExecutor:
         return stopped
 
     def _work(self, job: Job, env: dict[str, str], devices: tuple[str, ...], pid: list[int]) -> None:
+        def started(process: int) -> None:
+            pid.append(process)
+            self.wake()  # the scheduler logs the start now, not at its next poll
+
         try:
             args = (job.cmd, job.cwd, job.log, env)
-            warm = self._warm.run(*args, on_start=pid.append, nice=job.nice) if self._warm else None
-            info = warm or run_command(*args, on_start=pid.append, nice=job.nice)
+            warm = self._warm.run(*args, on_start=started, nice=job.nice) if self._warm else None
+            info = warm or run_command(*args, on_start=started, nice=job.nice)
             code = info["returncode"]
             infra = f"worker killed by signal {-code}" if code < 0 else ""
             done = Done(job, None if infra else code, infra, info["host"], str(info["pid"]), devices)
