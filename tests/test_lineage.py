@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -65,7 +64,19 @@ def _stale(repo: Path) -> set[str]:
 
 
 def _listing(deps: dict[str, list[str]], file: str) -> set[str]:
-    return {stage for stage, listed in deps.items() if file in listed}
+    """Return the stages that list ``file`` or a folder it is in (``mlebench plan`` folds whole folders)."""
+    return {s for s, listed in deps.items() if any(file == d or file.startswith(f"{d}/") for d in listed)}
+
+
+def _code(repo: Path, listed: list[str]) -> list[str]:
+    """Return the Python files among ``listed``, those inside listed folders included."""
+    out = []
+    for dep in listed:
+        if (repo / dep).is_dir():
+            out += [p.relative_to(repo).as_posix() for p in sorted((repo / dep).rglob("*.py"))]
+        elif dep.endswith(".py"):
+            out.append(dep)
+    return out
 
 
 @contextmanager
@@ -79,16 +90,15 @@ def _edited(path: Path) -> Iterator[None]:
         path.write_bytes(original)
 
 
-def _probe(deps: dict[str, list[str]], kind: str) -> tuple[str, str]:
-    """Pick a stage of ``kind`` and the code file in its deps that the fewest stages list.
+def _probe(repo: Path, deps: dict[str, list[str]], kind: str) -> tuple[str, str]:
+    """Pick a stage of ``kind`` and the code file in its deps (or a listed folder) the fewest stages list.
 
     The stage's own entry module (``stages/<kind>.py``) is left out: the point is that imports are followed.
     """
     stage = min(s for s in deps if _kind(s) == kind)
-    uses = Counter(dep for listed in deps.values() for dep in set(listed))
-    code = [d for d in deps[stage] if d.endswith(".py") and d != f"stages/{kind}.py"]
+    code = [d for d in _code(repo, deps[stage]) if d != f"stages/{kind}.py"]
     assert code, f"{stage} lists no code besides its entry module: {deps[stage]}"
-    return stage, min(code, key=lambda d: (uses[d], d))
+    return stage, min(code, key=lambda d: (len(_listing(deps, d)), d))
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +123,7 @@ def test_the_reproduced_grid_is_clean_though_its_stages_wrote_bytecode(grid: Pat
 @pytest.mark.parametrize("kind", KINDS)
 def test_editing_an_imported_module_makes_exactly_the_stages_that_run_it_stale(grid: Path, kind: str) -> None:
     deps = _deps(grid)
-    stage, probe = _probe(deps, kind)
+    stage, probe = _probe(grid, deps, kind)
     with _edited(grid / probe):
         stale = _stale(grid)
     assert stage in stale, f"editing {probe} must make {stage} stale; stale: {sorted(stale)}"
@@ -184,3 +194,21 @@ def test_an_image_context_holds_only_modules_its_entry_point_imports(image: str)
 def test_agent_runs_depend_on_no_metric_code() -> None:
     grading = [f for f in stage_code("run_agent", ROOT) if f == "graders/registry.py" or "/metrics/" in f]
     assert grading == []
+
+
+@pytest.mark.parametrize("git", [True, False])
+def test_a_folder_whose_files_are_all_deps_is_one_dep(tmp_path: Path, git: bool) -> None:
+    from mlebench.planning.plan import folded
+
+    files = ["pkg/__init__.py", "pkg/a.py", "pkg/sub/__init__.py", "pkg/sub/b.py", "other/c.py", "other/d.py"]
+    for name in [*files, "pkg/__pycache__/a.cpython-311.pyc", "other/notes.txt"]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    if git:
+        _run(["git", "init", "-q"], tmp_path)
+    listed = [f for f in files if f != "other/d.py"]
+    # pkg/ holds nothing else (bytecode does not count), so it is one dep and pkg/sub/ goes with it;
+    # other/ holds a file that is not a dep, so its listed file stays a file
+    assert folded(listed, tmp_path) == ["other/c.py", "pkg"]
+    assert folded(["pkg/sub/b.py", "pkg/a.py"], tmp_path) == ["pkg/a.py", "pkg/sub/b.py"]  # no __init__s
+    assert folded(["pkg/sub/__init__.py", "pkg/sub/b.py"], tmp_path) == ["pkg/sub"]
