@@ -44,15 +44,23 @@ def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """
     true, pred = paired(y_true, y_pred, dtype=object, ndim=1)
     true, pred = as_text(true), as_text(pred)
-    true_values, pred_values = _as_pandas_reads(true), _as_pandas_reads(pred)
+    true_values = _as_pandas_reads(true)
+    pred_values = None if true_values is None else _as_pandas_reads(pred)  # numbers only if both are
     if true_values is not None and pred_values is not None:
         return float((true_values == pred_values).mean())
     return float((true == pred).mean())
 
 
+_SAMPLE = 1024
+
+
 def _as_pandas_reads(labels: np.ndarray) -> np.ndarray | None:
-    """Labels as numbers when pandas would read the whole column as numbers or booleans, else None."""
-    if labels.size == 0:
+    """Labels as numbers when pandas would read the whole column as numbers or booleans, else None.
+
+    The first rows are tried alone first: a column of words fails there, without converting a million
+    strings to find out (a row that is neither a number nor a boolean word fails the whole column).
+    """
+    if labels.size == 0 or (labels.size > _SAMPLE and _as_pandas_reads(labels[:_SAMPLE]) is None):
         return None
     text = pc.utf8_trim_whitespace(pa.array(labels, type=pa.string()))
     try:

@@ -45,3 +45,20 @@ def test_rejects_empty_or_misaligned_input(y_true, y_pred):
 )
 def test_columns_compare_as_pandas_reads_them_in_v1(y_true, y_pred, expected):
     assert accuracy(y_true, y_pred) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("tail_true", "tail_pred", "expected_tail_match"),
+    [
+        ("3", "3.0", True),  # numbers throughout: compared as numbers
+        ("cat", "cat", True),  # a word after the first rows: every row compared as text
+        ("True", "1", False),  # numbers, then a boolean word: neither reading holds, so text
+    ],
+)
+def test_a_column_is_read_as_a_whole_however_long(tail_true, tail_pred, expected_tail_match):
+    # the first 1,024 rows are tried alone first; what follows them must still decide the reading
+    head_true = [str(i) for i in range(2000)]
+    head_pred = [f"{i}.0" for i in range(2000)]
+    numbers = tail_true == "3"
+    expected = (2000 * numbers + expected_tail_match) / 2001
+    assert accuracy([*head_true, tail_true], [*head_pred, tail_pred]) == pytest.approx(expected)
