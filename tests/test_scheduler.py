@@ -396,3 +396,52 @@ def test_whether_git_tracks_an_output_is_answered_as_git_answers_from_one_read_o
         assert want == [True, True, True, False, False, True, False, False, False]
     finally:
         repo.close()
+
+
+def test_a_path_lock_file_a_kill_left_empty_is_started_afresh_and_rewritten_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from mlebench.execution.dvc_stages import Pipelines
+
+    subprocess.run([sys.executable, "-m", "dvc", "init", "--no-scm", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "in.txt").write_text("x\n")
+    stage = "stages:\n  s:\n    cmd: cp in.txt o\n    deps: [in.txt]\n    outs: [o]\n"
+    (tmp_path / "dvc.yaml").write_text(stage)
+    rwlock = tmp_path / ".dvc" / "tmp" / "rwlock"
+    rwlock.parent.mkdir(exist_ok=True)
+
+    def dvc_status() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "dvc", "status"], cwd=tmp_path, capture_output=True, text=True
+        )
+
+    rwlock.write_text("")  # DVC truncated it, then its writer was killed
+    assert "corrupted" in dvc_status().stderr  # plain DVC stops on it
+    pipelines = Pipelines(tmp_path)
+    try:
+        (address,) = [s.address for s in pipelines.stages()]
+        assert pipelines.changed([address]) == {address: True}
+        held = json.loads(rwlock.read_text())  # read and released: it parses again and holds nothing
+        assert not any(held.get(mode) for mode in ("read", "write")), held
+        assert dvc_status().returncode == 0
+
+        # a write that dies part-way leaves the previous file whole (what a kill mid-write leaves)
+        before = rwlock.read_text()
+
+        def dies(obj: object, fh: object) -> None:
+            fh.write('{"read": {"in.txt": [{"pid"')  # type: ignore[attr-defined]
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(json, "dump", dies)
+        with pytest.raises(KeyboardInterrupt):
+            pipelines.changed([address])
+        monkeypatch.undo()
+        assert rwlock.read_text() == before
+        assert sorted(p.name for p in rwlock.parent.iterdir() if p.name.startswith(".rwlock")) == []
+    finally:
+        pipelines.close()
+    assert dvc_status().returncode == 0

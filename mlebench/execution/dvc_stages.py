@@ -16,7 +16,8 @@ The lock entries are DVC's own (``serialize.to_lockfile``), written by
 :class:`~mlebench.execution.lockfiles.LockFiles` (DVC's writer re-parses and re-emits the whole file per
 write: 16 s for one competition's 20-cell lock on the shared machine), atomically. Every other YAML file
 DVC writes here (run-cache entries) goes through :func:`atomic_lock_writes`: beside the file, then renamed,
-so a kill mid-write leaves the old file or the new one, never half of one. ``params.yaml`` is parsed once
+so a kill mid-write leaves the old file or the new one, never half of one; so does DVC's path lock file
+(:func:`_rwlock_edits`), which DVC itself rewrites in place. ``params.yaml`` is parsed once
 per version of it (:func:`_parsed_once`), not once per params dep of every stage DVC hashes.
 """
 
@@ -84,17 +85,7 @@ def atomic_lock_writes() -> Iterator[None]:
     def dump(path: Any, data: Any, dumper: Any, fs: Any = None, **kwargs: Any) -> Any:
         if fs is not None and getattr(fs, "protocol", "local") not in ("local", "file"):
             return original(path, data, dumper, fs=fs, **kwargs)
-        target = Path(os.fspath(path))
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                dumper(data, fh, **kwargs)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        _replace(Path(os.fspath(path)), lambda fh: dumper(data, fh, **kwargs))
         return None
 
     _common._dump_data = dump
@@ -102,6 +93,73 @@ def atomic_lock_writes() -> Iterator[None]:
         yield
     finally:
         _common._dump_data = original
+
+
+def _replace(target: Path, write: Any) -> None:
+    """Write ``target`` through ``write(stream)`` beside it, then rename: a kill leaves the old or the new."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def _rwlock_edits() -> Iterator[None]:
+    """Within the block, DVC's path lock file is rewritten atomically, and one left unreadable starts afresh.
+
+    The file is ``.dvc/tmp/rwlock``, which DVC edits around each stage check.
+
+    DVC truncates that file and then writes its JSON, so a ``kill -9`` between the two (measured: a killed
+    scheduler in CI) leaves it empty, and every later ``dvc`` command, ``dvc repro`` included, stops on
+    "JSON structure is corrupted" until someone deletes it. Here it is written beside and renamed, under
+    DVC's own guard. A file that does not parse can only be a killed writer's leftover (a live writer holds
+    the guard while it writes); it is dropped with a warning, as DVC's message advises. Its entries go with
+    it; a live process among them would have failed on the unreadable file all the same.
+    """
+    import json
+    import logging
+    from collections import defaultdict
+
+    from dvc import rwlock
+    from dvc.lock import make_lock
+
+    original = rwlock._edit_rwlock
+
+    @contextmanager
+    def edit(lock_dir: str, fs: Any, hardlink: bool) -> Iterator[Any]:
+        if getattr(fs, "protocol", "local") not in ("local", "file"):
+            with original(lock_dir, fs, hardlink) as lock:
+                yield lock
+            return
+        path = Path(lock_dir, rwlock.RWLOCK_FILE)
+        guard = os.path.join(lock_dir, rwlock.RWLOCK_LOCK)
+        with make_lock(guard, tmp_dir=lock_dir, hardlink_lock=hardlink):
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except FileNotFoundError:
+                data = {}
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                logging.getLogger(__name__).warning(
+                    "%s did not parse (a writer was killed mid-write); starting it afresh", path
+                )
+                data = {}
+            lock = rwlock.SCHEMA(data)
+            lock["read"] = defaultdict(list, lock["read"])
+            lock["write"] = defaultdict(dict, lock["write"])
+            yield lock
+            _replace(path, lambda fh: json.dump(lock, fh))
+
+    rwlock._edit_rwlock = edit
+    try:
+        yield
+    finally:
+        rwlock._edit_rwlock = original
 
 
 @contextmanager
@@ -301,6 +359,7 @@ class Pipelines:
             self._mutex,
             lock_repo(self.repo),
             atomic_lock_writes(),
+            _rwlock_edits(),
             _libyaml_dumps(),
             _parsed_once(self._params),
         ):
