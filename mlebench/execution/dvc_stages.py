@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mlebench.execution.lockfiles import LockFiles, plain, yaml_text
+from mlebench.execution.lockfiles import LockFiles, plain, write_atomically, yaml_text
 
 KINDS = ("fetch", "prepare", "selfcheck", "audit", "run_agent", "grade", "report")
 """Stage kinds by name prefix (``run_agent-<agent>-s<seed>``), in the order a grid flows."""
@@ -85,7 +84,7 @@ def atomic_lock_writes() -> Iterator[None]:
     def dump(path: Any, data: Any, dumper: Any, fs: Any = None, **kwargs: Any) -> Any:
         if fs is not None and getattr(fs, "protocol", "local") not in ("local", "file"):
             return original(path, data, dumper, fs=fs, **kwargs)
-        _replace(Path(os.fspath(path)), lambda fh: dumper(data, fh, **kwargs))
+        write_atomically(Path(os.fspath(path)), lambda fh: dumper(data, fh, **kwargs))
         return None
 
     _common._dump_data = dump
@@ -93,20 +92,6 @@ def atomic_lock_writes() -> Iterator[None]:
         yield
     finally:
         _common._dump_data = original
-
-
-def _replace(target: Path, write: Any) -> None:
-    """Write ``target`` through ``write(stream)`` beside it, then rename: a kill leaves the old or the new."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @contextmanager
@@ -153,7 +138,7 @@ def _rwlock_edits() -> Iterator[None]:
             lock["read"] = defaultdict(list, lock["read"])
             lock["write"] = defaultdict(dict, lock["write"])
             yield lock
-            _replace(path, lambda fh: json.dump(lock, fh))
+            write_atomically(path, lambda fh: json.dump(lock, fh))
 
     rwlock._edit_rwlock = edit
     try:

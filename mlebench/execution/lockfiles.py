@@ -24,10 +24,10 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import yaml
 
@@ -60,7 +60,7 @@ class LockFiles:
             stages[name] = _indent(yaml_text({name: entry}))
         text = blocks.header + "".join(stages.values())
         try:
-            _write(path, text)
+            write_atomically(path, lambda fh: fh.write(text))
         except BaseException:
             self._files.pop(path, None)  # the file may hold either version: read it again next time
             raise
@@ -118,11 +118,12 @@ def _indent(text: str) -> str:
     return "".join(f"  {line}" if line.strip() else line for line in text.splitlines(keepends=True))
 
 
-def _write(path: Path, text: str) -> None:
+def write_atomically(path: Path, write: Callable[[IO[str]], Any]) -> None:
+    """Write ``path`` through ``write(stream)`` beside it, then rename: a kill leaves the old or the new."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            write(fh)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -155,4 +156,4 @@ def plain(value: Any) -> Any:
     raise TypeError(f"a lock entry holds a {type(value).__name__} ({value!r}), which YAML cannot hold")
 
 
-__all__ = ["LockFiles", "plain", "yaml_text"]
+__all__ = ["LockFiles", "plain", "write_atomically", "yaml_text"]
