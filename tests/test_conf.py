@@ -9,6 +9,7 @@ import pytest
 from mlebench.planning.plan import cells, check_plan, compose, render, resolve
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.params import validate_plan
+from mlebench.spec.paths import cell_pipeline_file
 
 ROOT = Path(__file__).resolve().parents[1]
 GROUPS = {g.name: sorted(p.stem for p in g.glob("*.yaml")) for g in (ROOT / "conf").iterdir() if g.is_dir()}
@@ -45,7 +46,7 @@ def test_multirun_refuses_to_union_different_hardware() -> None:
 
 def test_agent_stage_depends_only_on_its_own_agent_params() -> None:
     plan = resolve(compose(["competition_set=custom", "competition_set.ids=[titanic-lite]"], root=ROOT), ROOT)
-    text = render(plan, ROOT)[ROOT / "pipelines" / "titanic-lite" / "dvc.yaml"]
+    text = render(plan, ROOT)[cell_pipeline_file("titanic-lite", "dummy", 0, ROOT)]
     run_dummy = text.split("run_agent-dummy-s0:")[1].split("\n  grade")[0]
     assert "agent.dummy" in run_dummy and "agent.baseline" not in run_dummy
     assert "private" not in run_dummy, "an agent stage must not depend on the answers"

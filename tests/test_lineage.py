@@ -52,7 +52,7 @@ def _kind(stage: str) -> str:
 def _deps(repo: Path) -> dict[str, list[str]]:
     """Every stage's deps (repository-relative paths), keyed as `dvc status --json` names the stage."""
     out = {}
-    for path in [repo / "dvc.yaml", *sorted((repo / "pipelines").glob("*/dvc.yaml"))]:
+    for path in [repo / "dvc.yaml", *sorted((repo / "pipelines").rglob("dvc.yaml"))]:
         rel = path.relative_to(repo).as_posix()
         for name, stage in load_yaml(path)["stages"].items():
             out[name if rel == "dvc.yaml" else f"{rel}:{name}"] = stage.get("deps", [])

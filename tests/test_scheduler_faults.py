@@ -25,7 +25,7 @@ from sleep_agent import add_sleep_agent
 
 pytestmark = pytest.mark.slow
 CI = os.environ.get("CI") == "true"
-SLEEP = "pipelines/titanic-lite/dvc.yaml:run_agent-sleep-s{}"
+SLEEP = "pipelines/titanic-lite/sleep-s{0}/dvc.yaml:run_agent-sleep-s{0}"
 
 
 def _grid(tmp: Path) -> Path:
@@ -97,7 +97,7 @@ def _assert_ran_once_in_the_end(repo: Path, proc: subprocess.Popen, lost: list[s
     # the failing agent's cells: one dispatch each, graded agent_error; the sleep agent's all ok
     dispatched = Counter(e["stage"] for e in events if e["event"] == "dispatched")
     for seed in (0, 1):
-        assert dispatched[f"pipelines/titanic-lite/dvc.yaml:run_agent-failing-s{seed}"] == 1, dispatched
+        assert dispatched[f"pipelines/titanic-lite/failing-s{seed}/dvc.yaml:run_agent-failing-s{seed}"] == 1
     statuses = {
         p.parent.parent.name + "/" + p.stem: json.loads(p.read_text())["status"]
         for p in (repo / "grades").rglob("*.json")

@@ -100,5 +100,10 @@ def report_dir(root: Path | None = None) -> Path:
 
 
 def pipeline_file(competition_id: str, root: Path | None = None) -> Path:
-    """Return the generated per-competition DVC pipeline (one small dvc.lock per competition)."""
+    """Return the generated DVC pipeline of a competition's data stages (fetch, prepare, checks)."""
     return (root or repo_root()) / "pipelines" / competition_id / "dvc.yaml"
+
+
+def cell_pipeline_file(competition_id: str, agent: str, seed: int, root: Path | None = None) -> Path:
+    """Return the generated DVC pipeline of one cell's stages (run, grade, integrity): its own dvc.lock."""
+    return (root or repo_root()) / "pipelines" / competition_id / f"{agent}-s{seed}" / "dvc.yaml"
