@@ -7,14 +7,23 @@ derived here, from the code itself, instead of being kept by hand. :func:`closur
 package's ``__init__.py`` on the way to them, and data files a module names by a string literal (a
 sibling such as ``instructions.txt`` read through ``Path(__file__).with_name(...)``). Source only: no
 bytecode or caches, whichever checkout computes it.
+
+What a file's code names is kept on disk (:func:`_remembered`), keyed by a hash of the file's bytes, so the
+stages that derive an image's files from imports (every run and grade stage) read it instead of parsing
+the same unchanged modules again; an edit is a new key.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
+
+from mlebench.spec.files import write_text
 
 PACKAGES = ("mlebench", "graders", "stages", "authoring")
 """The top-level packages that are ours; imports of anything else are third-party and not followed."""
@@ -28,6 +37,7 @@ def closure(entries: Iterable[Path | str], root: Path) -> list[str]:
     run and are not followed.
     """
     root = root.resolve()
+    _module_file.cache_clear()  # files may have come or gone since the last call
     todo: list[Path] = []
     for entry in entries:
         if isinstance(entry, str) and not entry.endswith(".py"):
@@ -92,8 +102,15 @@ def _imports(path: Path, root: Path) -> tuple[str, ...]:
 
 @cache
 def _imports_at(path: Path, root: Path, _mtime_ns: int) -> tuple[str, ...]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    source = path.read_bytes()
     module = module_name(path, root) if path.is_relative_to(root) else None
+    names = _remembered("imports", source, [module], lambda: _imported_names(source, path, module))
+    return tuple(n for n in names if n.split(".")[0] in PACKAGES and _module_file(root, n) is not None)
+
+
+def _imported_names(source: bytes, path: Path, module: str | None) -> list[str]:
+    """Every module name the runtime imports of ``source`` name (relative ones resolved within ``module``)."""
+    tree = ast.parse(source.decode("utf-8"), filename=str(path))
     package = None
     if module is not None:
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
@@ -107,7 +124,35 @@ def _imports_at(path: Path, root: Path, _mtime_ns: int) -> tuple[str, ...]:
                 continue
             names.append(base)
             names += [f"{base}.{alias.name}" for alias in node.names if alias.name != "*"]
-    return tuple(n for n in names if n.split(".")[0] in PACKAGES and _module_file(root, n) is not None)
+    return [n for n in names if n.split(".")[0] in PACKAGES]
+
+
+_MEMO_FORMAT = 1
+"""Part of every memo key: bump it when what :func:`_imported_names` or :func:`_data_files` finds changes."""
+
+
+def _remembered(kind: str, source: bytes, key: list[str | None], find: Callable[[], list[str]]) -> list[str]:
+    """Return ``find()`` for this ``source`` and ``key``, from the on-disk memo when it has the answer.
+
+    The memo lives in ``$MLEBENCH_CACHE`` (default ``~/.cache/mlebench``) under ``sources/``; one small JSON
+    file per answer, written atomically, so processes that share it never see half of one. A memo that
+    cannot be read or written is no memo: the answer is computed.
+    """
+    digest = hashlib.sha256(json.dumps([_MEMO_FORMAT, kind, key]).encode() + b"\0" + source).hexdigest()
+    folder = Path(os.environ.get("MLEBENCH_CACHE") or Path.home() / ".cache" / "mlebench") / "sources"
+    path = folder / f"{kind}-{digest}.json"
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(found, list) and all(isinstance(n, str) for n in found):
+            return found
+    except (OSError, ValueError):
+        pass
+    answer = find()
+    try:
+        write_text(path, json.dumps(answer))
+    except OSError:
+        pass
+    return answer
 
 
 def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
@@ -141,6 +186,7 @@ def _resolve(node: ast.ImportFrom, package: str | None) -> str | None:
     return ".".join(parts + ([node.module] if node.module else []))
 
 
+@cache
 def _module_file(root: Path, name: str) -> Path | None:
     base = root.joinpath(*name.split("."))
     if (base / "__init__.py").is_file():
@@ -155,9 +201,12 @@ def _data_files(path: Path) -> set[Path]:
     siblings = {p.name: p for p in path.parent.iterdir() if p.is_file() and p.suffix not in (".py", ".pyc")}
     if not siblings:
         return set()
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {
-        siblings[node.value]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in siblings
-    }
+    source = path.read_bytes()
+
+    def named() -> list[str]:
+        tree = ast.parse(source.decode("utf-8"), filename=str(path))
+        constants = (n.value for n in ast.walk(tree) if isinstance(n, ast.Constant))
+        strings = (c for c in constants if isinstance(c, str))
+        return sorted({s for s in strings if s in siblings})
+
+    return {siblings[name] for name in _remembered("data", source, sorted(siblings), named)}
