@@ -20,6 +20,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 
 from .env import Options
 from .images import read_image
+from .models import boosting_threads
 from .rle import rle_decode, rle_encode
 
 log = logging.getLogger("baseline")
@@ -104,15 +105,16 @@ class PixelSegmenter:
         """Train on a pixel sample of ``images`` with their ground-truth ``masks``."""
         rng = np.random.default_rng(self.seed)
         X, y = self._sample(images, masks, rng)
-        self.model = HistGradientBoostingClassifier(
-            learning_rate=0.1,
-            max_iter=200,
-            early_stopping=True,
-            n_iter_no_change=15,
-            validation_fraction=0.1,
-            l2_regularization=1.0,
-            random_state=self.seed,
-        ).fit(X, y.astype(int))
+        with boosting_threads(len(X)):
+            self.model = HistGradientBoostingClassifier(
+                learning_rate=0.1,
+                max_iter=200,
+                early_stopping=True,
+                n_iter_no_change=15,
+                validation_fraction=0.1,
+                l2_regularization=1.0,
+                random_state=self.seed,
+            ).fit(X, y.astype(int))
         log.info(
             "segmenter trained on %d pixels (%.1f%% foreground), %d iterations",
             len(y),
@@ -125,7 +127,9 @@ class PixelSegmenter:
         """Foreground probability map of one image."""
         if len(self.model.classes_) == 1:
             return np.full(img.shape, float(self.model.classes_[0]))
-        p = self.model.predict_proba(pixel_features(img))[:, 1]
+        feats = pixel_features(img)
+        with boosting_threads(len(feats)):
+            p = self.model.predict_proba(feats)[:, 1]
         return p.reshape(img.shape, order="F")
 
     def tune(self, images: list[np.ndarray], masks: list[np.ndarray]) -> float:
