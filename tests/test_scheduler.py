@@ -214,6 +214,16 @@ def test_registry_names_every_executor_and_rejects_unknown_ones(tmp_path: Path) 
         get_executor("local", {"slots": 0}, tmp_path)
 
 
+def test_the_ray_executor_without_its_extra_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # what an install without the `ray` extra gives
+    with pytest.raises(ConfigError, match=r"pip install -e '\.\[ray\]'"):
+        get_executor("ray", {}, tmp_path)
+
+
 def test_lock_writer_writes_what_dvc_reads_and_keeps_the_other_entries(tmp_path: Path) -> None:
     from collections import OrderedDict
 

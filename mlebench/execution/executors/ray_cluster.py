@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 
 from mlebench.execution.executors.base import Done, Job, Resources, Settings, kill_group, run_command
 from mlebench.execution.handoff import Coordinator, HandoffError, work
+from mlebench.spec.errors import ConfigError
 
 _STEPS = 2
 """Hand-off steps the coordinator runs at once (one may fetch while another restores under DVC's lock)."""
@@ -72,7 +73,12 @@ class RayExecutor:
     Settings = RaySettings
 
     def __init__(self, settings: RaySettings, root: Path) -> None:
-        import ray
+        try:
+            import ray
+        except ImportError:
+            raise ConfigError(
+                "executor ray needs the ray package, an extra of this project: pip install -e '.[ray]'"
+            ) from None
 
         self.settings = settings
         self._handoff: Coordinator | None = None
