@@ -1,4 +1,4 @@
-"""A temporary git + DVC copy of this checkout, and running commands in it, for end-to-end tests."""
+"""A temporary git + DVC copy of this checkout, running commands in it, and the stages a plan renders."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -50,3 +51,12 @@ def plan_and_commit(repo: Path, overrides: list[str]) -> None:
     run([sys.executable, "-m", "mlebench.cli", "plan", *overrides], repo)
     run(["git", "add", "-A"], repo)
     run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "e2e"], repo)
+
+
+def competition_stages(rendered: dict[Path, str], competition_id: str, root: Path = ROOT) -> dict[str, Any]:
+    """Every stage of one competition in ``rendered`` (what a plan renders), by name, from all its files."""
+    import yaml
+
+    folder = root / "pipelines" / competition_id
+    texts = [text for path, text in rendered.items() if path.is_relative_to(folder)]
+    return {name: stage for text in texts for name, stage in yaml.safe_load(text)["stages"].items()}

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
+from checkout_copy import competition_stages
 from pydantic import ValidationError
 
 from mlebench.data.prepare import prepare_competition
@@ -153,10 +153,7 @@ def test_a_split_prepared_with_other_texts_or_other_instructions_is_refused(
 
 def _stage(plan_overrides: list[str], cid: str, stage: str) -> dict:
     plan = resolve(compose(plan_overrides, root=ROOT), ROOT)
-    files = render(plan, ROOT)
-    ours = [text for path, text in files.items() if path.is_relative_to(ROOT / "pipelines" / cid)]
-    stages = [yaml.safe_load(text)["stages"] for text in ours]
-    return next(s[stage] for s in stages if stage in s)
+    return competition_stages(render(plan, ROOT), cid, ROOT)[stage]
 
 
 def test_prepare_and_run_depend_on_the_setting_and_the_checked_files() -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-import yaml
+from checkout_copy import competition_stages
 from kaggle_fixtures import KAGGLE_IDS, prepare_fixture
 
 from mlebench.cli import main
@@ -249,8 +249,7 @@ def test_plan_makes_grade_stages_depend_on_the_data_dir(tmp_path: Path) -> None:
     (tmp_path / "titanic-lite" / "prepared" / "private").mkdir(parents=True)
     ids = ["competition_set=custom", "competition_set.ids=[titanic-lite]", "agent=[dummy]", "seed=one"]
     plan = resolve(compose([*ids, f"data.dir={tmp_path}"]))
-    ours = [text for path, text in render(plan, ROOT).items() if "titanic-lite" in path.parts]
-    stages = {name: stage for text in ours for name, stage in yaml.safe_load(text)["stages"].items()}
+    stages = competition_stages(render(plan, ROOT), "titanic-lite", ROOT)
     grade = next(stage for name, stage in stages.items() if name.startswith("grade-"))
     assert str(tmp_path / "titanic-lite" / "prepared" / "private") in grade["deps"]
     assert "data/prepared/titanic-lite/private" not in grade["deps"] and grade["params"] == [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from checkout_copy import competition_stages
 from ruamel.yaml import YAML
 
 from mlebench.planning.plan import compose, render, resolve
@@ -15,10 +16,7 @@ def _pipeline(cid: str) -> dict:
     overrides = ["competition_set=custom", f"competition_set.ids=[{cid}]", "agent=[dummy]", "seed=one"]
     plan = resolve(compose(overrides, root=ROOT), ROOT)
     files = render(plan, ROOT)
-    ours = [YAML(typ="safe").load(t) for p, t in files.items() if p.is_relative_to(ROOT / "pipelines" / cid)]
-    return {"stages": {k: v for f in ours for k, v in f["stages"].items()}}, YAML(typ="safe").load(
-        files[ROOT / "dvc.yaml"]
-    )
+    return {"stages": competition_stages(files, cid, ROOT)}, YAML(typ="safe").load(files[ROOT / "dvc.yaml"])
 
 
 def test_each_cell_gets_an_integrity_stage_over_its_run() -> None:
