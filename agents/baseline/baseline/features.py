@@ -6,19 +6,31 @@
 * :class:`SparseEncoder` — a sparse matrix for linear models: standardised numbers with median
   imputation and missing flags, one-hot categoricals and calendar parts, TF-IDF word and char
   n-grams for text columns.
+
+Sparse encoders are fitted once per set of rows: :func:`fitted_sparse_encoder` hands out the encoder already
+fitted on the same columns' contents (so do competing linear models on one fold, and every target of a
+multi-label task refitted on all rows), and an encoder keeps what it last encoded. Fitting TF-IDF
+vocabularies was most of the baseline's time on text tasks; the matrices are exactly the ones a fresh fit
+gives.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
+
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from .columns import ColumnPlan
 
 MAX_NATIVE_CATEGORIES = 250  # HistGradientBoosting's native categorical limit is max_bins - 1
+KEPT_ENCODERS = 4  # fitted sparse encoders kept for reuse (most recently used)
+KEPT_MATRICES = 3  # matrices each keeps: its training rows, validation or test rows
+_FITTED: OrderedDict[tuple, "SparseEncoder"] = OrderedDict()
 
 
 def date_parts(values: pd.Series) -> pd.DataFrame:
@@ -42,6 +54,22 @@ def date_parts(values: pd.Series) -> pd.DataFrame:
         },
         index=values.index,
     ).astype(float)
+
+
+def content_key(frame: pd.DataFrame, columns: list[str]) -> tuple:
+    """Return a key for the values of ``columns`` in ``frame``, row by row (the index is ignored).
+
+    >>> a = pd.DataFrame({"t": ["x", "y"], "n": [1, 2]})
+    >>> content_key(a, ["t"]) == content_key(a.set_axis([5, 6]), ["t"])
+    True
+    >>> content_key(a, ["t"]) == content_key(a[::-1], ["t"])
+    False
+    """
+    digest = hashlib.blake2b(digest_size=20)
+    for col in columns:
+        digest.update(str(frame[col].dtype).encode())
+        digest.update(pd.util.hash_pandas_object(frame[col], index=False).to_numpy().tobytes())
+    return (tuple(columns), len(frame), digest.hexdigest())
 
 
 def _as_text(values: pd.Series) -> pd.Series:
@@ -105,7 +133,13 @@ class SparseEncoder:
         self.medians: pd.Series | None = None
         self.scaler: StandardScaler | None = None
         self.onehot: OneHotEncoder | None = None
-        self.vectorizers: list[tuple[str, TfidfVectorizer]] = []
+        self.vectorizers: list[tuple[str, CountVectorizer, TfidfTransformer]] = []
+        self.encoded: OrderedDict[tuple, sp.csr_matrix] = OrderedDict()
+
+    @property
+    def columns(self) -> list[str]:
+        """Every input column the encoder reads."""
+        return [*self.plan.numeric, *self.plan.date, *self.plan.categorical, *self.plan.text]
 
     def _numeric(self, frame: pd.DataFrame) -> pd.DataFrame:
         cols = {c: pd.to_numeric(frame[c], errors="coerce").astype(float) for c in self.plan.numeric}
@@ -123,6 +157,11 @@ class SparseEncoder:
 
     def fit(self, frame: pd.DataFrame) -> "SparseEncoder":
         """Fit imputation, scaling, one-hot and TF-IDF vocabularies on training rows."""
+        self.fit_transform(frame)
+        return self
+
+    def fit_transform(self, frame: pd.DataFrame) -> sp.csr_matrix:
+        """Fit on training rows and return their matrix, counting each text's n-grams once (as ``fit``)."""
         numeric = self._numeric(frame)
         if numeric.shape[1]:
             self.medians = numeric.median().fillna(0.0)
@@ -132,28 +171,23 @@ class SparseEncoder:
             self.onehot = OneHotEncoder(
                 handle_unknown="infrequent_if_exist", min_frequency=2, sparse_output=True, dtype=np.float32
             ).fit(categories)
-        self.vectorizers = []
+        self.vectorizers, text_blocks = [], []
         for col in self.plan.text:
             text = _as_text(frame[col])
-            word = TfidfVectorizer(
-                ngram_range=(1, 2),
-                min_df=2,
-                max_features=self.max_features,
-                sublinear_tf=True,
-                dtype=np.float32,
-            )
-            self.vectorizers.append((col, word.fit(text)))
+            kinds = [{"ngram_range": (1, 2), "min_df": 2}]
             if text.str.len().sum() <= self.char_max_chars:
-                char = TfidfVectorizer(
-                    analyzer="char_wb",
-                    ngram_range=(2, 5),
-                    min_df=3,
-                    max_features=self.max_features,
-                    sublinear_tf=True,
-                    dtype=np.float32,
-                )
-                self.vectorizers.append((col, char.fit(text)))
-        return self
+                kinds.append({"analyzer": "char_wb", "ngram_range": (2, 5), "min_df": 3})
+            for kind in kinds:
+                counter = CountVectorizer(**kind, max_features=self.max_features, dtype=np.float32)
+                counts = counter.fit_transform(text)
+                counts.sort_indices()  # as transform() leaves them: row norms then sum in the same order
+                weights = TfidfTransformer(sublinear_tf=True).fit(counts)
+                self.vectorizers.append((col, counter, weights))
+                text_blocks.append(weights.transform(counts, copy=False))
+        self.encoded.clear()
+        matrix = self._transform(frame, text_blocks)
+        self.encoded[content_key(frame, self.columns)] = matrix
+        return matrix
 
     def _numeric_block(self, numeric: pd.DataFrame) -> np.ndarray:
         missing = numeric.isna().to_numpy(dtype=float)
@@ -161,15 +195,52 @@ class SparseEncoder:
         return np.hstack([filled, missing])
 
     def transform(self, frame: pd.DataFrame) -> sp.csr_matrix:
-        """Encode rows as a CSR matrix."""
+        """Encode rows as a CSR matrix (rows encoded recently get the same object back: do not change it)."""
+        key = content_key(frame, self.columns)
+        if key in self.encoded:
+            self.encoded.move_to_end(key)
+            return self.encoded[key]
+        matrix = self._transform(frame)
+        self.encoded[key] = matrix
+        while len(self.encoded) > KEPT_MATRICES:
+            self.encoded.popitem(last=False)
+        return matrix
+
+    def _transform(self, frame: pd.DataFrame, text_blocks: list | None = None) -> sp.csr_matrix:
         blocks = []
         if self.scaler is not None:
             dense = self.scaler.transform(self._numeric_block(self._numeric(frame)))
             blocks.append(sp.csr_matrix(np.clip(np.nan_to_num(dense), -10, 10)))
         if self.onehot is not None:
             blocks.append(self.onehot.transform(self._categories(frame)))
-        for col, vec in self.vectorizers:
-            blocks.append(vec.transform(_as_text(frame[col])))
+        if text_blocks is None:
+            text_blocks = [w.transform(c.transform(_as_text(frame[col]))) for col, c, w in self.vectorizers]
+        blocks.extend(text_blocks)
         if not blocks:
             return sp.csr_matrix((len(frame), 1), dtype=np.float32)
         return sp.hstack(blocks, format="csr", dtype=np.float32)
+
+
+def fitted_sparse_encoder(
+    plan: ColumnPlan, seed: int, max_features: int, char_max_chars: int, frame: pd.DataFrame
+) -> SparseEncoder:
+    """Return a :class:`SparseEncoder` fitted on ``frame``: one fitted on the same contents, or a new one."""
+    encoder = SparseEncoder(plan, seed, max_features, char_max_chars)
+    key = (
+        tuple(plan.numeric),
+        tuple(plan.date),
+        tuple(plan.categorical),
+        tuple(plan.text),
+        seed,
+        max_features,
+        char_max_chars,
+        content_key(frame, encoder.columns),
+    )
+    if key in _FITTED:
+        _FITTED.move_to_end(key)
+        return _FITTED[key]
+    encoder.fit(frame)  # keeps the training rows' matrix: the caller's transform(frame) is not counted again
+    _FITTED[key] = encoder
+    while len(_FITTED) > KEPT_ENCODERS:
+        _FITTED.popitem(last=False)
+    return encoder

@@ -30,7 +30,7 @@ from threadpoolctl import threadpool_limits
 
 from .columns import ColumnPlan
 from .env import Options
-from .features import DenseEncoder, SparseEncoder
+from .features import DenseEncoder, fitted_sparse_encoder
 
 ONE_THREAD_BELOW_ROWS = 50_000
 """Boosters on fewer rows fit and predict on one OpenMP thread: measured on 2 cores, a 300-iteration fit on
@@ -80,9 +80,13 @@ class _TextScorer:
         self.problem, self.options, self.plan = problem, options, text_plan
 
     def _fit(self, frame: pd.DataFrame, y: np.ndarray):
-        enc = SparseEncoder(
-            self.plan, self.problem.seed, self.options.tfidf_max_features, self.options.char_ngrams_max_chars
-        ).fit(frame)
+        enc = fitted_sparse_encoder(
+            self.plan,
+            self.problem.seed,
+            self.options.tfidf_max_features,
+            self.options.char_ngrams_max_chars,
+            frame,
+        )
         model = linear_estimator(self.problem, C=4.0).fit(enc.transform(frame), y)
         return enc, model
 
@@ -192,9 +196,13 @@ class LinearCandidate:
 
     def fit(self, frame: pd.DataFrame, y: np.ndarray, pixels: np.ndarray | None = None) -> "LinearCandidate":
         """Fit the sparse encoder and the linear model."""
-        self.encoder = SparseEncoder(
-            self.plan, self.problem.seed, self.options.tfidf_max_features, self.options.char_ngrams_max_chars
-        ).fit(frame)
+        self.encoder = fitted_sparse_encoder(
+            self.plan,
+            self.problem.seed,
+            self.options.tfidf_max_features,
+            self.options.char_ngrams_max_chars,
+            frame,
+        )
         X = self._design(frame, pixels)
         if self.problem.is_classification:
             self.model = linear_estimator(self.problem, self.C).fit(X, y)
