@@ -162,6 +162,10 @@ class SparseEncoder:
 
     def fit_transform(self, frame: pd.DataFrame) -> sp.csr_matrix:
         """Fit on training rows and return their matrix, counting each text's n-grams once (as ``fit``)."""
+        return self._fit(frame, content_key(frame, self.columns))
+
+    def _fit(self, frame: pd.DataFrame, key: tuple) -> sp.csr_matrix:
+        """:meth:`fit_transform` for a frame whose :func:`content_key` is ``key``."""
         numeric = self._numeric(frame)
         if numeric.shape[1]:
             self.medians = numeric.median().fillna(0.0)
@@ -186,7 +190,7 @@ class SparseEncoder:
                 text_blocks.append(weights.transform(counts, copy=False))
         self.encoded.clear()
         matrix = self._transform(frame, text_blocks)
-        self.encoded[content_key(frame, self.columns)] = matrix
+        self.encoded[key] = matrix
         return matrix
 
     def _numeric_block(self, numeric: pd.DataFrame) -> np.ndarray:
@@ -226,6 +230,7 @@ def fitted_sparse_encoder(
 ) -> SparseEncoder:
     """Return a :class:`SparseEncoder` fitted on ``frame``: one fitted on the same contents, or a new one."""
     encoder = SparseEncoder(plan, seed, max_features, char_max_chars)
+    content = content_key(frame, encoder.columns)
     key = (
         tuple(plan.numeric),
         tuple(plan.date),
@@ -234,12 +239,14 @@ def fitted_sparse_encoder(
         seed,
         max_features,
         char_max_chars,
-        content_key(frame, encoder.columns),
+        content,
     )
     if key in _FITTED:
         _FITTED.move_to_end(key)
         return _FITTED[key]
-    encoder.fit(frame)  # keeps the training rows' matrix: the caller's transform(frame) is not counted again
+    encoder._fit(
+        frame, content
+    )  # keeps the training rows' matrix: the caller's transform(frame) is not counted again
     _FITTED[key] = encoder
     while len(_FITTED) > KEPT_ENCODERS:
         _FITTED.popitem(last=False)
