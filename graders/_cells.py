@@ -39,8 +39,10 @@ def as_text(values: np.ndarray | pd.Series) -> np.ndarray:
     Never numpy's ``astype(str)`` on cells: its fixed-width array gives every row the longest value's
     width, so one 2 MB cell among 5,000 rows asks for 39 GiB.
     """
-    flat = pd.Series(np.asarray(values, dtype=object).ravel(), dtype=object, copy=False)
-    return flat.astype(str).to_numpy(dtype=object)
+    flat = np.asarray(values, dtype=object).ravel()
+    if pd.api.types.infer_dtype(flat, skipna=False) == "string":
+        return flat  # already all ``str``: converting would copy every string (a million labels: ~70 MB)
+    return pd.Series(flat, dtype=object, copy=False).astype(str).to_numpy(dtype=object)
 
 
 def objects(texts: np.ndarray | pd.Series) -> np.ndarray:

@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 from mlebench.spec.declarations import Submission
 
 from ._cells import Where, as_text
-from ._csv import UnreadableCSV, read_csv_strings
+from ._csv import UnreadableCSV, read_csv_strings, release_arrow_memory
 from ._text import SHOWN, count, quote, some
 from .errors import InvalidSubmission
 from .inputs import Inputs
@@ -283,15 +283,22 @@ def _keys(
         and pc.all(pc.match_substring_regex(t, pattern)).as_py()
         for t in texts
     )
+    if texts and not any(t.null_count for t in texts):  # integers have no nulls either
+        keys, dictionary = _arrow_keys(texts, integers, integer_ids)
+        release_arrow_memory()  # the hash table and copies Arrow just freed, before the caller builds more
+        return keys, dictionary
+    return np.concatenate([c.to_numpy(dtype=object) for c in columns]), None
+
+
+def _arrow_keys(texts: list, integers: bool, integer_ids: bool) -> tuple[np.ndarray, pa.Array | None]:
+    """Return :func:`_keys`'s keys for id columns Arrow holds without nulls, and the texts they number."""
     if integers and integer_ids:
         return np.concatenate([_integer_values(t) for t in texts]), None
     if integers:
         return np.concatenate([pc.cast(t, pa.int64()).to_numpy(zero_copy_only=False) for t in texts]), None
-    if texts and not any(t.null_count for t in texts):
-        chunks = [c for t in texts for c in (t.chunks if isinstance(t, pa.ChunkedArray) else [t])]
-        encoded = pc.dictionary_encode(pa.concat_arrays(chunks))
-        return encoded.indices.to_numpy(), encoded.dictionary
-    return np.concatenate([c.to_numpy(dtype=object) for c in columns]), None
+    chunks = [c for t in texts for c in (t.chunks if isinstance(t, pa.ChunkedArray) else [t])]
+    encoded = pc.dictionary_encode(pa.concat_arrays(chunks))
+    return encoded.indices.to_numpy(), encoded.dictionary
 
 
 def _match_ids(

@@ -8,6 +8,7 @@ import pyarrow.compute as pc
 from numpy.typing import ArrayLike
 
 from .._cells import as_text
+from .._csv import release_arrow_memory
 from ._arrays import paired
 from ._labels import check_variant, encode
 
@@ -149,16 +150,21 @@ def _set_counts_arrow(true: np.ndarray, pred: np.ndarray, variant: str) -> tuple
         if pc.any(pc.match_substring_regex(t, "[\x1c-\x1f]")).as_py():
             return None
     rows, labels = [], []
-    for t in texts:
-        lists = pc.ascii_split_whitespace(t)
+    while texts:
+        lists = pc.ascii_split_whitespace(texts.pop(0))
         flat, parents = pc.list_flatten(lists), pc.list_parent_indices(lists)
         keep = pc.not_equal(flat, "")  # leading or trailing whitespace gives empty strings
         labels.append(pc.filter(flat, keep))
         rows.append(pc.filter(parents, keep).to_numpy().astype(np.int64))
+        del lists, flat, parents, keep
+    n_true = len(labels[0])
     codes = pc.dictionary_encode(pa.concat_arrays(labels))
+    del labels
     code = codes.indices.to_numpy().astype(np.int64)
     n_codes = len(codes.dictionary)
-    true_code, pred_code = code[: len(labels[0])], code[len(labels[0]) :]
+    del codes
+    release_arrow_memory()  # the split texts and the hash table, before the int64 work below
+    true_code, pred_code = code[:n_true], code[n_true:]
     expected = _sorted_unique(rows[0] * n_codes + true_code)
     if variant == "v1":  # true labels are coded first, so a code below theirs is in the vocabulary
         known = pred_code < (true_code.max() + 1 if true_code.size else 0)
