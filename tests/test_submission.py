@@ -512,6 +512,39 @@ def test_integer_ids_match_only_their_exact_text() -> None:
     assert "'007'" in str(info.value)
 
 
+def test_composite_integer_ids_match_only_their_exact_text() -> None:
+    """The fast path for ids like "12_3_45" (denoising, text normalization) keeps exact text equality."""
+    spec = Submission(id_column="id", columns=["id", "y"])
+    answers = pd.DataFrame({"id": ["1_1_1", "1_1_2", "2_10_3", "0_0_0"], "y": ["1", "2", "3", "4"]})
+    shuffled = pd.DataFrame({"id": ["2_10_3", "0_0_0", "1_1_2", "1_1_1"], "y": ["3", "4", "2", "1"]})
+    assert list(validate(shuffled, answers, spec, get_metric("rmse"))[1]) == [1.0, 2.0, 3.0, 4.0]
+    cases = {
+        # leading zeros and other part counts fall back to exact text matching; the messages name the ids
+        ("1_1_1", "1_01_2", "2_10_3", "0_0_0"): ["'1_1_2'", "unexpected ids", "'1_01_2'"],
+        ("1_1_1", "1_1_2", "2_10_3", "0_0"): ["'0_0_0'", "unexpected ids", "'0_0'"],
+        ("1_1_1", "1_1_1", "2_10_3", "0_0_0"): ["'1_1_1' (2 times)", "missing ids", "'1_1_2'"],
+        ("1_1_1", "1_1_2", "2_10_3", "0_0_0", "9_99_9"): ["unexpected ids", "'9_99_9'"],
+        ("1_1_1", "1_1_2", "3_10_2", "0_0_0"): ["'2_10_3'", "'3_10_2'"],
+    }
+    for ids, named in cases.items():
+        submission = pd.DataFrame({"id": list(ids), "y": ["1"] * len(ids)})
+        with pytest.raises(InvalidSubmission) as info:
+            validate(submission, answers, spec, get_metric("rmse"))
+        for text in named:
+            assert text in str(info.value), (ids, text, str(info.value))
+
+
+def test_composite_ids_too_large_for_one_int64_still_match() -> None:
+    big = "999999999999999999"
+    spec = Submission(id_column="id", columns=["id", "y"])
+    answers = pd.DataFrame({"id": [f"{big}_{big}", f"1_{big}"], "y": ["1", "2"]})
+    submission = pd.DataFrame({"id": [f"1_{big}", f"{big}_{big}"], "y": ["2", "1"]})
+    assert list(validate(submission, answers, spec, get_metric("rmse"))[1]) == [1.0, 2.0]
+    wrong = submission.assign(id=[f"1_{big}", f"{big}_99999999999999999"])
+    with pytest.raises(InvalidSubmission, match=f"unexpected ids: .*'{big}_99999999999999999'"):
+        validate(wrong, answers, spec, get_metric("rmse"))
+
+
 def test_key_columns_must_follow_the_answers_row_by_row() -> None:
     """uw-madison: `class` identifies a row (matched by position), it is not an answer."""
     spec = Submission(id_column="id", columns=["id", "class", "y"], match="position", key_columns=["class"])
