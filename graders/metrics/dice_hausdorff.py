@@ -7,7 +7,7 @@ import pandas as pd
 
 from .._cells import as_text
 from ..rle import Runs, parse_rles
-from ._tables import check_variant, floats, tables
+from ._tables import THREADS, check_variant, floats, tables
 from .dice_rle import _overlap
 
 DICE_WEIGHT, HAUSDORFF_WEIGHT = 0.4, 0.6
@@ -184,7 +184,7 @@ def _directed(a: np.ndarray, b: np.ndarray, shape: np.ndarray, grid: tuple[int, 
             inner &= inside_volume & in_b[neighbour]
     scale = shape.astype(np.float64)
     tree = cKDTree(coords[~inner] / scale)
-    return float(tree.query(_coords(outside, grid) / scale, k=1)[0].max())
+    return float(tree.query(_coords(outside, grid) / scale, k=1, workers=THREADS)[0].max())
 
 
 def _coords(keys: np.ndarray, grid: tuple[int, int]) -> np.ndarray:

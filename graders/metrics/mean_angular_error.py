@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._tables import floats, tables
+from ._tables import chunked_sum, floats, tables
 
 
 def mean_angular_error(
@@ -43,7 +43,12 @@ def mean_angular_error(
     y_true, y_pred = tables(y_true, y_pred)
     a1, z1 = floats(y_true, azimuth_column), floats(y_true, zenith_column)
     a2, z2 = y_pred[azimuth_column].to_numpy(np.float64), y_pred[zenith_column].to_numpy(np.float64)
-    dot = np.sin(z1) * np.sin(z2) * (np.cos(a1) * np.cos(a2) + np.sin(a1) * np.sin(a2)) + np.cos(z1) * np.cos(
-        z2
-    )
-    return float(np.mean(np.abs(np.arccos(np.clip(dot, -1.0, 1.0)))))
+
+    def angles(rows: slice) -> float:
+        t1, t2, u1, u2 = z1[rows], z2[rows], a1[rows], a2[rows]
+        dot = np.sin(t1) * np.sin(t2) * (np.cos(u1) * np.cos(u2) + np.sin(u1) * np.sin(u2)) + np.cos(
+            t1
+        ) * np.cos(t2)
+        return float(np.abs(np.arccos(np.clip(dot, -1.0, 1.0))).sum())
+
+    return chunked_sum(angles, len(a1)) / len(a1)
