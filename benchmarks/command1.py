@@ -35,7 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT_IMAGES = re.compile(r"^(mlebench-env|mlebench-agent-[\w.-]+|mlebench-grader)$")
-STAGE_LINE = re.compile(r"^Running stage '(?:(?P<file>[^']*):)?(?P<stage>[^']+)':")
+STAGE_LINE = re.compile(r"^Running stage '(?:[^']*:)?(?P<stage>[^']+)':")
 CELL_SUFFIX = re.compile(r"^(?P<kind>[\w.]+?)-(?P<agent>[\w.-]+)-s\d+$")
 
 
@@ -106,7 +106,7 @@ def run_timed(command: str, cwd: Path, env: dict[str, str], log: Path) -> tuple[
 def summarize(start: float, end: float, lines: list[tuple[float, str]]) -> dict:
     """Split the run into set-up and repro seconds, and the stages' durations by kind."""
     stages: list[tuple[str, float]] = [(m["stage"], t) for t, text in lines if (m := STAGE_LINE.match(text))]
-    first_dvc = next((t for t, text in lines if STAGE_LINE.match(text)), end)
+    first_dvc = stages[0][1] if stages else end
     kinds: dict[str, list[float]] = defaultdict(list)
     for (stage, began), nxt in zip(stages, [t for _, t in stages[1:]] + [end], strict=True):
         kinds[stage_kind(stage)].append(nxt - began)

@@ -281,8 +281,7 @@ def _keys(
         keys, name = _arrow_keys(texts, integer_ids)
         release_arrow_memory()  # the hash table and copies Arrow just freed, before the caller builds more
         return keys, name
-    objects = np.concatenate([c.to_numpy(dtype=object) for c in columns])
-    return objects, lambda key: str(key)
+    return np.concatenate([c.to_numpy(dtype=object) for c in columns]), str
 
 
 def _all_match(texts: list, pattern: str) -> bool:
@@ -297,15 +296,17 @@ def _all_match(texts: list, pattern: str) -> bool:
 
 def _arrow_keys(texts: list, integer_ids: bool) -> tuple[np.ndarray, Callable[[int], str]]:
     """Return :func:`_keys`'s keys and namer for id columns Arrow holds without nulls."""
-    if integer_ids and _all_match(texts, _INTEGER_TEXT):
-        return np.concatenate([_integer_values(t) for t in texts]), str
-    if _all_match(texts, _CANONICAL_INT):
+    if integer_ids:
+        if _all_match(texts, _INTEGER_TEXT):
+            return np.concatenate([_integer_values(t) for t in texts]), str
+    elif _all_match(texts, _CANONICAL_INT):
         return np.concatenate([pc.cast(t, pa.int64()).to_numpy(zero_copy_only=False) for t in texts]), str
-    parts = texts[0][0].as_py().count("_") + 1 if len(texts[0]) else 0
-    if not integer_ids and parts > 1 and _all_match(texts, _composite_pattern(parts)):
-        composite = _composite_keys(texts, parts)
-        if composite is not None:
-            return composite
+    else:
+        parts = texts[0][0].as_py().count("_") + 1 if len(texts[0]) else 0
+        if parts > 1 and _all_match(texts, _composite_pattern(parts)):
+            composite = _composite_keys(texts, parts)
+            if composite is not None:
+                return composite
     chunks = [c for t in texts for c in (t.chunks if isinstance(t, pa.ChunkedArray) else [t])]
     encoded = pc.dictionary_encode(pa.concat_arrays(chunks))
     dictionary = encoded.dictionary

@@ -46,9 +46,8 @@ def mean_angular_error(
 
     def angles(rows: slice) -> float:
         t1, t2, u1, u2 = z1[rows], z2[rows], a1[rows], a2[rows]
-        dot = np.sin(t1) * np.sin(t2) * (np.cos(u1) * np.cos(u2) + np.sin(u1) * np.sin(u2)) + np.cos(
-            t1
-        ) * np.cos(t2)
+        horizontal = np.cos(u1) * np.cos(u2) + np.sin(u1) * np.sin(u2)
+        dot = np.sin(t1) * np.sin(t2) * horizontal + np.cos(t1) * np.cos(t2)
         return float(np.abs(np.arccos(np.clip(dot, -1.0, 1.0))).sum())
 
     return chunked_sum(angles, len(a1)) / len(a1)
