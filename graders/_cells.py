@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._text import SHOWN, count, some
+from ._threads import chunkwise
 
 NAN_WORDS = frozenset({"nan", "+nan", "-nan"})
 """Texts that parse as NaN and are reported as such (not as "not a number")."""
@@ -84,8 +85,7 @@ def parse_floats(texts: np.ndarray | pd.Series) -> np.ndarray:
     refuses (blanks, padding, words) the whole column goes through pandas instead.
     """
     try:
-        parsed = pc.cast(pa.array(texts, type=pa.string()), pa.float64())
-        return np.array(parsed.to_numpy(zero_copy_only=False))  # a writable copy
+        return chunkwise(lambda c: pc.cast(c, pa.float64()), [pa.array(texts, type=pa.large_string())], float)
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         cells = pd.Series(objects(texts), dtype=object)
         return pd.to_numeric(cells, errors="coerce").to_numpy(dtype=np.float64)

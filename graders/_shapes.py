@@ -108,7 +108,7 @@ class _Table:
         targets = spec.target_columns
         columns = {c: values[c] if order is None else values[c][order] for c in targets}
         index = pd.RangeIndex(len(values[targets[0]])) if order is None else order
-        return pd.DataFrame(columns, index=index)
+        return pd.DataFrame(columns, index=index, copy=False)  # kept apart: stacking copied icecube's 0.2 GB
 
 
 STRINGS, FLOATS, INTEGERS, MATRIX, TABLE = _Strings(), _Floats(), _Integers(), _Matrix(), _Table()

@@ -7,7 +7,6 @@ v1's behaviour (``"v1"``, the default) or the corrected one (``"fixed"``), see s
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -16,9 +15,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._threads import THREADS, chunkwise
+
 VARIANTS = ("v1", "fixed")
-THREADS = min(4, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else 1
-"""Threads a metric may spread numpy or k-d tree work over (they release the GIL); at most 4."""
 
 
 def check_variant(variant: str) -> None:
@@ -44,7 +43,7 @@ def floats(frame: pd.DataFrame, column: str) -> np.ndarray:
     if values.dtype == object or pd.api.types.is_string_dtype(values.dtype):
         try:  # Arrow parses plain numbers several times faster than pandas (13M icecube rows)
             texts = pa.array(values)  # zero-copy for pandas' Arrow-backed strings
-            return pc.cast(texts, pa.float64()).to_numpy(zero_copy_only=False)
+            return chunkwise(lambda c: pc.cast(c, pa.float64()), [texts], np.float64)
         except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):  # blanks, padding, text
             values = pd.Series(values.to_numpy(dtype=object), dtype=object).str.strip()
             values = values.where(~values.str.lower().isin(["", "nan", "+nan", "-nan"]), np.nan)

@@ -1,0 +1,40 @@
+"""Spread GIL-releasing work (Arrow compute kernels, numpy) over a few threads (private)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pyarrow as pa
+
+THREADS = min(4, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else 1
+"""Threads grading may spread Arrow, numpy or k-d tree work over (they release the GIL); at most 4."""
+
+
+def chunkwise(
+    fn: Callable[[pa.Array], pa.Array], arrays: Sequence[pa.Array | pa.ChunkedArray], dtype: type
+) -> np.ndarray:
+    """Apply an Arrow function to every chunk of ``arrays`` and return the results, in order, as one array.
+
+    Arrow's compute kernels run one array on one thread; a column read from a large CSV arrives in chunks
+    of a 16 MiB block each, so casting or matching them side by side uses every core (:data:`THREADS`).
+    Each chunk's result is written straight into the one output: the only full-size allocation, where
+    Arrow's results plus joining them would be three (at 26M ids each is 0.2 GB of fresh pages to fault in).
+    Nulls in a result become NaN, so a function that can return them needs a float ``dtype``.
+    """
+    chunks = [c for a in arrays for c in (a.chunks if isinstance(a, pa.ChunkedArray) else [a])]
+    starts = np.cumsum([0, *map(len, chunks)])
+    out = np.empty(int(starts[-1]), dtype=dtype)
+
+    def work(i: int) -> None:
+        out[starts[i] : starts[i + 1]] = fn(chunks[i]).to_numpy(zero_copy_only=False)
+
+    if THREADS == 1 or len(chunks) < 2:
+        for i in range(len(chunks)):
+            work(i)
+    else:
+        with ThreadPoolExecutor(THREADS) as pool:
+            list(pool.map(work, range(len(chunks))))
+    return out
