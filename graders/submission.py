@@ -301,12 +301,32 @@ def _all_match(texts: list, pattern: str) -> bool:
     )
 
 
+def _not_plain_digits(text: pa.Array) -> pa.Array:
+    """Flag the texts that are not 1 to 18 ASCII digits without a leading zero (a non-negative int's text)."""
+    length = pc.binary_length(text)
+    leading_zero = pc.and_(pc.starts_with(text, "0"), pc.greater(length, 1))
+    return pc.or_(pc.invert(pc.ascii_is_decimal(text)), pc.or_(pc.greater(length, 18), leading_zero))
+
+
+def _all_canonical_ints(texts: list) -> bool:
+    """Tell whether every text of every array matches :data:`_CANONICAL_INT`.
+
+    Plain digits are checked by Arrow kernels, in half the regex's time (icecube's 26M ids); the regex
+    runs only when some id is not plain digits (a sign, or something that is no int at all).
+    """
+    if not all(len(t) and re.match(_CANONICAL_INT, t[0].as_py()) for t in texts):
+        return False
+    return not any(chunkwise(_not_plain_digits, [t], bool).any() for t in texts) or _all_match(
+        texts, _CANONICAL_INT
+    )
+
+
 def _arrow_keys(texts: list, integer_ids: bool) -> tuple[np.ndarray, Callable[[int], str]]:
     """Return :func:`_keys`'s keys and namer for id columns Arrow holds without nulls."""
     if integer_ids:
         if _all_match(texts, _INTEGER_TEXT):
             return np.concatenate([_integer_values(t) for t in texts]), str
-    elif _all_match(texts, _CANONICAL_INT):
+    elif _all_canonical_ints(texts):
         return chunkwise(lambda c: pc.cast(c, pa.int64()), texts, np.int64), str
     else:
         parts = texts[0][0].as_py().count("_") + 1 if len(texts[0]) else 0

@@ -512,6 +512,42 @@ def test_integer_ids_match_only_their_exact_text() -> None:
     assert "'007'" in str(info.value)
 
 
+@pytest.mark.parametrize(
+    "second",
+    [
+        "8",
+        "0",
+        "08",
+        "00",
+        "-8",
+        "-0",
+        "+8",
+        " 8",
+        "8 ",
+        "",
+        "8.0",
+        "1e3",
+        "\u0668",
+        "\u0660",
+        "0x1F",
+        "123456789012345678",
+        "1234567890123456789",
+        "-123456789012345678",
+    ],
+)
+def test_the_canonical_integer_check_agrees_with_its_regex(second: str) -> None:
+    """Arrow's digit kernels decide plain digits; whatever they leave must still get the regex's answer."""
+    import pyarrow as pa
+
+    from graders.submission import _CANONICAL_INT, _all_canonical_ints
+
+    for ids in (["7", second], [second, "7"], ["7"] * 40 + [second]):
+        chunked = pa.chunked_array([ids[:1], ids[1:]], type=pa.large_string())
+        expected = all(re.match(_CANONICAL_INT, text) for text in ids)
+        assert _all_canonical_ints([chunked]) is expected, ids
+        assert _all_canonical_ints([pa.array(["7"], type=pa.large_string()), chunked]) is expected, ids
+
+
 def test_composite_integer_ids_match_only_their_exact_text() -> None:
     """The fast path for ids like "12_3_45" (denoising, text normalization) keeps exact text equality."""
     spec = Submission(id_column="id", columns=["id", "y"])
