@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -34,12 +32,30 @@ def pearson(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     nan
 
     """
-    from scipy import stats  # slow to import: only its competitions pay
-
     true, pred = paired(y_true, y_pred, dtype=np.float64, ndim=1)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", stats.ConstantInputWarning)
-        return float(stats.pearsonr(true, pred).statistic)
+    return _pearson(true, pred)
+
+
+def _pearson(x: np.ndarray, y: np.ndarray) -> float:
+    """``scipy.stats.pearsonr(x, y).statistic`` for two 1-D float64 columns, bit for bit, without scipy.
+
+    Importing scipy.stats took half a second and 60 MB, more than the rest of us-patent's grading. scipy's
+    steps in its order: a constant side is NaN; deviations from the mean are scaled by their largest
+    magnitude before ``np.linalg.norm`` (no overflow); ``np.vecdot`` of the normalized deviations, clipped to
+    [-1, 1]; two rows give exactly -1 or 1.
+    """
+    if len(x) < 2 or len(y) != len(x):
+        raise ValueError(f"pearson needs two columns of the same length, at least 2, got {len(x)}, {len(y)}")
+    if (x == x[0]).all() or (y == y[0]).all():
+        return float("nan")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        xm, ym = x - np.mean(x, axis=-1, keepdims=True), y - np.mean(y, axis=-1, keepdims=True)
+        xmax = np.max(np.abs(xm), axis=-1, keepdims=True)
+        ymax = np.max(np.abs(ym), axis=-1, keepdims=True)
+        normxm = xmax * np.linalg.norm(xm / xmax, ord=2, axis=-1, keepdims=True)
+        normym = ymax * np.linalg.norm(ym / ymax, ord=2, axis=-1, keepdims=True)
+        r = np.clip(np.vecdot(xm / normxm, ym / normym, axis=-1), -1.0, 1.0)
+    return float(np.round(r) if len(x) == 2 else r)
 
 
 def spearman_mean_columns(y_true: ArrayLike, y_pred: ArrayLike) -> float:
