@@ -316,9 +316,7 @@ def _all_canonical_ints(texts: list) -> bool:
     """
     if not all(len(t) and re.match(_CANONICAL_INT, t[0].as_py()) for t in texts):
         return False
-    return not any(chunkwise(_not_plain_digits, [t], bool).any() for t in texts) or _all_match(
-        texts, _CANONICAL_INT
-    )
+    return not chunkwise(_not_plain_digits, texts, bool).any() or _all_match(texts, _CANONICAL_INT)
 
 
 def _arrow_keys(texts: list, integer_ids: bool) -> tuple[np.ndarray, Callable[[int], str]]:

@@ -7,15 +7,12 @@ v1's behaviour (``"v1"``, the default) or the corrected one (``"fixed"``), see s
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._threads import THREADS, chunkwise
+from .._threads import chunkwise
 
 VARIANTS = ("v1", "fixed")
 
@@ -53,16 +50,3 @@ def floats(frame: pd.DataFrame, column: str) -> np.ndarray:
 def in_file_order(y_pred: pd.DataFrame) -> pd.DataFrame:
     """Return the submitted rows in submission-file order (what v1 pairs with the answers by position)."""
     return y_pred.sort_index(kind="stable")
-
-
-def chunked_sum(fn: Callable[[slice], float], n: int, rows: int = 1 << 20) -> float:
-    """Return ``sum(fn(s) for s in slices of range(n))``, ``rows`` at a time, over :data:`THREADS` threads.
-
-    For elementwise numpy work on millions of rows: two cores halve the time, and a slice's temporaries
-    are a few MB where the whole arrays' would be hundreds. The slices' sums are added in order.
-    """
-    slices = [slice(start, min(start + rows, n)) for start in range(0, n, rows)]
-    if THREADS == 1 or len(slices) == 1:
-        return float(sum(fn(s) for s in slices))
-    with ThreadPoolExecutor(THREADS) as pool:
-        return float(sum(pool.map(fn, slices)))

@@ -6,8 +6,9 @@ import numpy as np
 import pandas as pd
 
 from .._cells import as_text
+from .._threads import THREADS
 from ..rle import Runs, parse_rles
-from ._tables import THREADS, check_variant, floats, tables
+from ._tables import check_variant, floats, tables
 from .dice_rle import _overlap
 
 DICE_WEIGHT, HAUSDORFF_WEIGHT = 0.4, 0.6

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._tables import chunked_sum, floats, tables
+from .._threads import chunked_sum
+from ._tables import floats, tables
 
 
 def mean_angular_error(

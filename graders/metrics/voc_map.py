@@ -91,18 +91,16 @@ def _average_precision(y: np.ndarray, score: np.ndarray) -> float:
 
     Importing sklearn.metrics took a second and 80 MB, more than the rest of siim-covid19's grading. sklearn's
     steps: scores in descending order; at the last row of each distinct score, true positives as a float64
-    cumulative sum and false positives as the rows so far minus them; precision there (0 where no rows),
+    cumulative sum and false positives as the rows so far minus them; precision there,
     recall (all 1 when there is no positive), both reversed with a final 1 and 0; then the step integral
     ``-sum(diff(recall) * precision[:-1])``, never below 0. The order of tied scores cannot change it.
     """
     order = np.argsort(-score, kind="stable")
     ranked, hits = score[order], y[order].astype(np.float64)
     ends = np.r_[np.flatnonzero(np.diff(ranked)), len(ranked) - 1]
-    tps = np.cumsum(hits, dtype=np.float64)[ends]  # sums of 0s and 1s: exact, as sklearn's
+    tps = np.cumsum(hits)[ends]  # sums of 0s and 1s: exact, as sklearn's
     fps = 1 + ends.astype(np.float64) - tps
-    seen = tps + fps
-    with np.errstate(invalid="ignore", divide="ignore"):
-        precision = np.where(seen != 0, np.divide(tps, seen), 0.0)
+    precision = tps / (tps + fps)  # every prefix holds a row: sklearn's zero guard never applies
     recall = np.full(tps.shape, 1.0) if tps[-1] == 0 else tps / tps[-1]
     precision, recall = np.r_[np.flip(precision), 1.0], np.r_[np.flip(recall), 0.0]
     return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
