@@ -51,6 +51,15 @@ def objects(texts: np.ndarray | pd.Series) -> np.ndarray:
     return np.asarray(texts.to_numpy(dtype=object) if isinstance(texts, pd.Series) else texts)
 
 
+def strings(texts: np.ndarray | pd.Series) -> np.ndarray | pd.api.extensions.ExtensionArray:
+    """Return the cells as a 1-D array without a Python ``str`` per cell.
+
+    A Series gives its own array (Arrow-backed when Arrow read the file), which indexes and slices like
+    numpy's; anything else becomes an object array.
+    """
+    return texts.array if isinstance(texts, pd.Series) else np.asarray(texts, dtype=object)
+
+
 def report(
     column: str,
     noun: str,

@@ -2,9 +2,10 @@
 
 A *cell rule* ``rule(column, texts, context) -> (reasons, values)`` checks one submitted answer column and
 returns its values as the kind's shape takes them; ``texts`` is the column's Series for numeric kinds and
-a 1-D object array otherwise. A *row rule* ``rule(values, y_true, order, context) -> reasons`` checks
-across the checked columns or against the answers; ``order`` is the submission row of each answer row, or
-None when the ids did not match.
+what the shape's ``column`` gives otherwise (a 1-D object array; the text kind's string array). A *row
+rule* ``rule(values, y_true, order, context) -> reasons`` checks across the checked columns or against the
+answers; ``order`` is the submission row of each answer row (an array, or a ``range`` when the rows are in
+the answers' order), or None when the ids did not match.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """How a kind's ``y_true`` and ``y_pred`` are built (private; the kinds are in :mod:`graders.kinds`).
 
-Five shapes: 1-D strings, 1-D floats, 1-D integers, a 2-D float matrix (one column per answer column) and
-a table (frames). ``truth`` turns the answers into ``y_true``; ``predictions`` puts the checked submitted
+Six shapes: 1-D strings (as objects, or left in Arrow), 1-D floats, 1-D integers, a 2-D float matrix (one
+column per answer column) and a table (frames). ``column`` gives a submitted text column as the kind's cell
+rule takes it; ``truth`` turns the answers into ``y_true``; ``predictions`` puts the checked submitted
 columns into the answers' row order as ``y_pred``.
 """
 
@@ -15,11 +16,14 @@ import pandas as pd
 
 from mlebench.spec.declarations import Submission
 
-from ._cells import Where, numbers
+from ._cells import Where, numbers, objects, strings
 
 
 class Shape(Protocol):
     """What a kind's shape provides."""
+
+    def column(self, texts: np.ndarray | pd.Series) -> np.ndarray | pd.api.extensions.ExtensionArray:
+        """Return a submitted text column as the cell rule takes it (numeric kinds take the Series)."""
 
     def truth(self, answers: pd.DataFrame, spec: Submission) -> np.ndarray | pd.DataFrame:
         """``y_true`` from the answers (all cells strings); a problem here is a ValueError (our bug)."""
@@ -46,6 +50,9 @@ def _answer_numbers(answers: pd.DataFrame, spec: Submission) -> list[np.ndarray]
 class _Strings:
     """1-D object arrays: the one answer column's strings."""
 
+    def column(self, texts: np.ndarray | pd.Series) -> np.ndarray:
+        return objects(texts)
+
     def truth(self, answers: pd.DataFrame, spec: Submission) -> np.ndarray:
         return answers[spec.target_columns[0]].to_numpy(dtype=object)
 
@@ -54,6 +61,21 @@ class _Strings:
     ) -> np.ndarray:
         column = values[spec.target_columns[0]]
         return column if order is None else column[order]
+
+
+@dataclass(frozen=True)
+class _Texts(_Strings):
+    """1-D string arrays left in the answers' and the submission's Arrow buffers (or object arrays).
+
+    The metric converts the rows it reads, a slice at a time if it likes: a Python ``str`` for every cell
+    of both columns at once, beside the Arrow columns, put billion-word's grader 150 MB above v1's.
+    """
+
+    def column(self, texts: np.ndarray | pd.Series) -> np.ndarray | pd.api.extensions.ExtensionArray:
+        return strings(texts)
+
+    def truth(self, answers: pd.DataFrame, spec: Submission) -> np.ndarray | pd.api.extensions.ExtensionArray:
+        return strings(answers[spec.target_columns[0]])
 
 
 @dataclass(frozen=True)
@@ -81,6 +103,8 @@ class _Integers(_Strings):
 class _Matrix:
     """2-D float arrays, one column per answer column in ``spec.target_columns`` order."""
 
+    column = staticmethod(objects)
+
     def truth(self, answers: pd.DataFrame, spec: Submission) -> np.ndarray:
         return np.column_stack(_answer_numbers(answers, spec))
 
@@ -99,6 +123,8 @@ class _Table:
     columns in the answers' row order, each row indexed by its 0-based position in the submission file.
     """
 
+    column = staticmethod(objects)
+
     def truth(self, answers: pd.DataFrame, spec: Submission) -> pd.DataFrame:
         return answers.reset_index(drop=True)
 
@@ -111,4 +137,5 @@ class _Table:
         return pd.DataFrame(columns, index=index, copy=False)  # kept apart: stacking copied icecube's 0.2 GB
 
 
-STRINGS, FLOATS, INTEGERS, MATRIX, TABLE = _Strings(), _Floats(), _Integers(), _Matrix(), _Table()
+STRINGS, TEXTS, FLOATS, INTEGERS = _Strings(), _Texts(), _Floats(), _Integers()
+MATRIX, TABLE = _Matrix(), _Table()

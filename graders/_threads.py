@@ -27,7 +27,7 @@ def chunkwise(
     """Apply an Arrow function to every chunk of ``arrays`` and return the results, in order, as one array.
 
     Arrow's compute kernels run one array on one thread; a column read from a large CSV arrives in chunks
-    of a 16 MiB block each, so casting or matching them side by side uses every core (:data:`THREADS`).
+    of a 4 MiB block each, so casting or matching them side by side uses every core (:data:`THREADS`).
     Each chunk's result is written straight into the one output: the only full-size allocation, where
     Arrow's results plus joining them would be three (at 26M ids each is 0.2 GB of fresh pages to fault in).
     Nulls in a result become NaN, so a function that can return them needs a float ``dtype``.

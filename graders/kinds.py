@@ -26,7 +26,7 @@ from mlebench.spec.declarations import Submission
 
 from . import _checks as checks
 from . import _shapes as shapes
-from ._cells import Where, objects
+from ._cells import Where
 
 if TYPE_CHECKING:
     from .inputs import Inputs
@@ -120,7 +120,7 @@ class Kind:
         self, column: str, texts: np.ndarray | pd.Series, context: Context
     ) -> tuple[list[str], np.ndarray]:
         """Problems with one submitted answer column, and its values as the metric takes them."""
-        return self.cell_rule(column, texts if self.numeric else objects(texts), context)
+        return self.cell_rule(column, texts if self.numeric else self.shape.column(texts), context)
 
     def rows(
         self, values: dict[str, np.ndarray], y_true: Any, order: np.ndarray | None, context: Context
@@ -184,8 +184,10 @@ NUMERIC_COLUMNS = Kind(
     "with the columns in ``submission.columns`` order.",
 )
 TEXT = Kind(
-    "text", shape=shapes.STRINGS, cell_rule=checks.anything,
-    doc="One string column taken as is: blank cells are allowed (an empty list, set or string).",
+    "text", shape=shapes.TEXTS, cell_rule=checks.anything,
+    doc="One string column taken as is: blank cells are allowed (an empty list, set or string). "
+    "``y_true`` and ``y_pred`` are 1-D string arrays, left in Arrow where the files were read by it (a "
+    "pandas string array: index it, slice it, or ``np.asarray(..., dtype=object)`` it).",
 )
 PERMUTATION = Kind(
     "permutation", shape=shapes.STRINGS, cell_rule=checks.anything, row_rule=checks.reorderings,

@@ -14,6 +14,19 @@ def encode(*columns: np.ndarray) -> tuple[np.ndarray, int]:
     return codes.ravel(), len(labels)
 
 
+def float_classes(*columns: np.ndarray) -> tuple[np.ndarray, int]:
+    """Code float labels as :func:`encode` groups them, without a ``str`` per value; return codes and count.
+
+    Two floats share a code exactly when their ``str`` forms are equal: equal bits (so ``-0.0`` is not
+    ``0.0``), and every NaN one class. Codes follow the bits' order, not the strings', so only a metric
+    that no order of the classes changes may use them (nfl's 0.9M labels as strings: 120 MB and 0.9 s).
+    """
+    joined = np.concatenate(columns).astype(np.float64)  # a fresh array, so NaNs can be made one below
+    joined[np.isnan(joined)] = np.nan
+    labels, codes = np.unique(joined.view(np.int64), return_inverse=True)
+    return codes.ravel(), len(labels)
+
+
 def check_variant(variant: str) -> None:
     """Raise ValueError unless ``variant`` is ``"v1"`` (MLE-bench v1's behaviour) or ``"fixed"``."""
     if variant not in ("v1", "fixed"):

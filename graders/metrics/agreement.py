@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._arrays import paired
-from ._labels import encode
+from ._labels import encode, float_classes
 
 
 def mcc(y_true: ArrayLike, y_pred: ArrayLike) -> float:
@@ -36,8 +36,10 @@ def mcc(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     0.0
 
     """
-    true, pred = paired(y_true, y_pred, dtype=object, ndim=1)
-    codes, k = encode(true, pred)
+    true, pred = paired(y_true, y_pred, dtype=None, ndim=1)
+    # the sums below are of whole numbers, exact in any order, so classes may be coded in any order
+    numeric = true.dtype.kind == pred.dtype.kind == "f"
+    codes, k = float_classes(true, pred) if numeric else encode(true, pred)
     t, p = codes[: len(true)], codes[len(true) :]
     t_sum = np.bincount(t, minlength=k).astype(np.float64)
     p_sum = np.bincount(p, minlength=k).astype(np.float64)
