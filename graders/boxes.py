@@ -13,6 +13,11 @@ from itertools import chain
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ._cells import parse_floats
+from ._csv import release_arrow_memory
 
 
 @dataclass(frozen=True)
@@ -52,39 +57,77 @@ def parse_boxes(strings: np.ndarray, layout: Layout) -> Boxes:
     """
     values = pd.Series(strings, dtype=object)
     values = values.where(values.notna(), "").astype(str)
-    tokens = values.str.split().to_numpy(dtype=object)  # one list of str per row
-    counts = np.fromiter(map(len, tokens), dtype=np.intp, count=len(tokens))
+    counts, flat = _tokens(values)
     problems: dict[int, str] = {}
     for row in np.flatnonzero(counts % layout.size != 0):
         problems[int(row)] = f"{counts[row]} values; expected groups of {layout.size}"
     if not layout.blank_ok:
         for row in np.flatnonzero(counts == 0):
             problems[int(row)] = "empty value"
-    # the lists' own str objects, flattened in row order (no copies: pandas' explode made Arrow strings and
-    # back, several times the tokens' size at kuzushiji's 366k tokens)
-    flat = np.fromiter(chain.from_iterable(tokens), dtype=object, count=int(counts.sum()))
-    row_of = np.repeat(np.arange(len(tokens)), counts)
-    del tokens
-    position = np.arange(len(flat)) - np.repeat(np.cumsum(counts) - counts, counts)
+    row_of = np.repeat(np.arange(len(counts)), counts)
+    position = np.arange(len(row_of)) - np.repeat(np.cumsum(counts) - counts, counts)
     is_label = position % layout.size == layout.label_at
-    # object dtype, as pandas converts a str column anyway before parsing: the same numbers, no Arrow copy
-    numbers = pd.to_numeric(pd.Series(flat[~is_label], dtype=object), errors="coerce").to_numpy(np.float64)
+    number_tokens = _pick(flat, ~is_label)
+    numbers = parse_floats(number_tokens)  # pandas' to_numeric, read by Arrow where it can
+
+    def token(k: int) -> str:
+        return number_tokens[k].as_py() if isinstance(number_tokens, pa.Array) else number_tokens[k]
+
     bad = ~np.isfinite(numbers)
     for k in np.flatnonzero(bad):
-        problems.setdefault(int(row_of[~is_label][k]), f"{flat[~is_label][k]!r} is not a finite number")
+        problems.setdefault(int(row_of[~is_label][k]), f"{token(k)!r} is not a finite number")
     if layout.positive:
         slot = position % layout.size  # each number's place in its own row's group, after the label
         at = (slot - (slot > layout.label_at))[~is_label]
         for k in np.flatnonzero(np.isin(at, layout.positive) & ~bad & (numbers <= 0)):
-            problems.setdefault(int(row_of[~is_label][k]), f"box size {flat[~is_label][k]!r} is not > 0")
+            problems.setdefault(int(row_of[~is_label][k]), f"box size {token(k)!r} is not > 0")
     good_rows = np.ones(len(values), dtype=bool)
     good_rows[list(problems)] = False
     keep_tokens = good_rows[row_of]
     n_per_row = np.where(good_rows, counts // layout.size, 0)
     owner = np.repeat(np.arange(len(values)), n_per_row)
-    labels = flat[is_label & keep_tokens]
+    labels = _pick(flat, is_label & keep_tokens)
+    if isinstance(labels, pa.Array):
+        labels = labels.to_numpy(zero_copy_only=False)
     numbers = numbers[keep_tokens[~is_label]].reshape(-1, layout.size - 1)
-    return Boxes(len(values), owner, labels.astype(str), numbers, dict(sorted(problems.items())))
+    boxes = Boxes(len(values), owner, labels.astype(str), numbers, dict(sorted(problems.items())))
+    release_arrow_memory()  # the freed token arrays (3d-object: 70 MB the allocator would keep)
+    return boxes
+
+
+# Python's str.split() also splits at these four ASCII controls; Arrow's ASCII whitespace does not
+_PYTHON_ONLY_SPACE = "[\x1c-\x1f]"
+
+
+def _tokens(values: pd.Series) -> tuple[np.ndarray, pa.Array | np.ndarray]:
+    """Split every cell as ``str.split()`` does: tokens per row, and all tokens flattened in row order.
+
+    ASCII text is split by Arrow, its tokens left in one Arrow array: a Python ``str`` per token (3d-object's
+    1.5M) cost 10 times the tokens' own bytes. Other text is split by Python, whose Unicode whitespace
+    Arrow's ASCII kernels do not know.
+    """
+    text = pa.array(values, type=pa.large_string())
+    ascii_only = pc.all(pc.string_is_ascii(text)).as_py() is not False
+    if ascii_only and not pc.any(pc.match_substring_regex(text, _PYTHON_ONLY_SPACE)).as_py():
+        trimmed = pc.ascii_trim_whitespace(text)
+        blank = pc.equal(trimmed, "")
+        pieces = pc.ascii_split_whitespace(pc.if_else(blank, pa.scalar(None, pa.large_string()), trimmed))
+        counts = pc.fill_null(pc.list_value_length(pieces), 0).to_numpy().astype(np.intp)
+        return counts, pc.list_flatten(pieces)
+    return _python_tokens(values)
+
+
+def _python_tokens(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_tokens` by Python's ``str.split()``, the tokens as a 1-D object array."""
+    tokens = values.str.split().to_numpy(dtype=object)  # one list of str per row
+    counts = np.fromiter(map(len, tokens), dtype=np.intp, count=len(tokens))
+    # the lists' own str objects, flattened in row order (pandas' explode made Arrow strings and back)
+    return counts, np.fromiter(chain.from_iterable(tokens), dtype=object, count=int(counts.sum()))
+
+
+def _pick(flat: pa.Array | np.ndarray, mask: np.ndarray) -> pa.Array | np.ndarray:
+    """Return the tokens where ``mask`` holds, in order."""
+    return pc.filter(flat, pa.array(mask)) if isinstance(flat, pa.Array) else flat[mask]
 
 
 def parse_boxes_or_raise(strings: np.ndarray, layout: Layout, name: str) -> Boxes:

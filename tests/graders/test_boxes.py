@@ -20,3 +20,24 @@ def test_grading_a_short_row_does_not_shift_the_box_checks_of_the_rows_after_it(
     assert found == {1: "1 values; expected groups of 9"}
     bad = parse_boxes(np.array(["NA", "0.5 10 20 -15.3 -2 3 4 0.1 car"], dtype=object), layout).problems
     assert bad == {0: "1 values; expected groups of 9", 1: "box size '-2' is not > 0"}
+
+
+def test_arrow_splits_ascii_text_into_the_tokens_python_does() -> None:
+    """Arrow splits as ``str.split()`` does; text with a control Arrow keeps, or not ASCII, is Python's."""
+    import pandas as pd
+    import pyarrow as pa
+
+    from graders.boxes import _python_tokens, _tokens
+
+    rng = np.random.default_rng(0)
+    alphabet = [*"ab 1.5e-x\t\n\r\x0b\x0c", "\x1c", "\x1f", "\u00a0", "\u2003", "  ", "nan", "-0", "é"]
+    arrow_used = 0
+    for _ in range(500):
+        cells = ["".join(rng.choice(alphabet, rng.integers(0, 12))) for _ in range(rng.integers(0, 6))]
+        values = pd.Series(cells, dtype=object).astype(str)
+        counts, flat = _tokens(values)
+        arrow_used += isinstance(flat, pa.Array)
+        expected_counts, expected = _python_tokens(values)
+        assert counts.tolist() == expected_counts.tolist(), cells
+        assert (flat.to_pylist() if isinstance(flat, pa.Array) else list(flat)) == list(expected), cells
+    assert arrow_used > 100  # most draws are ASCII without \x1c-\x1f, so Arrow split them
