@@ -13,7 +13,7 @@ THREADS = min(4, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity
 """Threads grading may spread Arrow, numpy or k-d tree work over (they release the GIL); at most 4."""
 
 
-def _each(fn: Callable, items: Sequence) -> list:
+def each(fn: Callable, items: Sequence) -> list:
     """``fn`` of every item, in order: on :data:`THREADS` threads when there are two items or more."""
     if THREADS == 1 or len(items) < 2:
         return list(map(fn, items))
@@ -39,7 +39,7 @@ def chunkwise(
     def work(i: int) -> None:
         out[starts[i] : starts[i + 1]] = fn(chunks[i]).to_numpy(zero_copy_only=False)
 
-    _each(work, range(len(chunks)))
+    each(work, range(len(chunks)))
     return out
 
 
@@ -49,4 +49,4 @@ def chunked_sum(fn: Callable[[slice], float], n: int, rows: int = 1 << 20) -> fl
     For elementwise numpy work on millions of rows: two cores halve the time, and a slice's temporaries
     are a few MB where the whole arrays' would be hundreds. The slices' sums are added in order.
     """
-    return float(sum(_each(fn, [slice(start, min(start + rows, n)) for start in range(0, n, rows)])))
+    return float(sum(each(fn, [slice(start, min(start + rows, n)) for start in range(0, n, rows)])))

@@ -25,7 +25,7 @@ from mlebench.spec.declarations import Submission
 from ._cells import Where, as_text
 from ._csv import UnreadableCSV, read_csv_strings, release_arrow_memory
 from ._text import SHOWN, count, quote, some
-from ._threads import chunkwise
+from ._threads import chunkwise, each
 from .errors import InvalidSubmission
 from .inputs import Inputs
 from .kinds import Context
@@ -389,6 +389,35 @@ def _composite_keys(texts: list, parts: int) -> tuple[np.ndarray, Callable[[int]
     return keys, name
 
 
+def _same_increasing_texts(answer_ids: pd.Series, ids: pd.Series, rows: int = 1 << 20) -> bool:
+    """Whether the submitted ids are the answers' ids, text for text, and those strictly increase.
+
+    The order is by length, then by text (a canonical integer's numeric order): strictly increasing ids
+    are distinct, so the ids then match one to one, in order. Two passes of Arrow kernels tell, where coding
+    both lists as integers and hashing them took four times as long (icecube's 13M ids: 0.6 s); answers
+    in any other order take the general path.
+    """
+    n = len(answer_ids)
+    if len(ids) != n or n < 2:
+        return False
+    try:
+        theirs, mine = (pa.array(c, type=pa.large_string()) for c in (answer_ids, ids))
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return False
+    if theirs.null_count or mine.null_count or not pc.all(pc.equal(theirs, mine)).as_py():
+        return False
+
+    def increasing(start: int) -> bool:
+        """Whether each id from ``start`` on, ``rows`` of them, is below the id after it."""
+        m = min(rows, n - 1 - start)
+        before, after = theirs.slice(start, m), theirs.slice(start + 1, m)
+        length_before, length_after = pc.binary_length(before), pc.binary_length(after)
+        later = pc.and_(pc.equal(length_after, length_before), pc.greater(after, before))
+        return bool(pc.all(pc.or_(pc.greater(length_after, length_before), later)).as_py())
+
+    return all(each(increasing, range(0, n - 1, rows)))
+
+
 def _match_ids(
     answer_ids: pd.Series, ids: pd.Series | None, id_column: str, integer_ids: bool = False
 ) -> tuple[list[str], np.ndarray | range | None]:
@@ -400,6 +429,8 @@ def _match_ids(
     usual case) only needs the answers checked.
     """
     n = len(answer_ids)
+    if ids is not None and not integer_ids and _same_increasing_texts(answer_ids, ids):
+        return [], range(n)
     both, id_text = _keys(answer_ids, ids, integer_ids)
     if ids is not None and len(ids) == n and np.array_equal(both[:n], both[n:]):
         if pd.Index(both[:n], copy=False).is_unique:  # pandas copies the array by default (0.25 s at 13M)

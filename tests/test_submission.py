@@ -757,3 +757,27 @@ def test_a_megabyte_long_field_is_read(tmp_path):
     quoted_broken.write_text(f'Id,Predicted\na,{rle}\nb,"x\n')
     with pytest.raises(InvalidSubmission, match="could not be parsed as CSV"):
         read_submission(quoted_broken)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_in_order_shortcut_agrees_with_matching_the_ids(seed: int, monkeypatch) -> None:
+    """Ids equal to the answers' and increasing by (length, text) are in order; otherwise matching decides."""
+    import graders.submission as submission
+
+    rng = np.random.default_rng(seed)
+    pool = [str(i) for i in rng.integers(0, 60, 12)] + ["a", "b", "aa", "007", "7", "10", "9"]
+    answers = list(dict.fromkeys(rng.choice(pool, rng.integers(2, 10))))
+    if seed % 3 == 0:  # answers in (length, text) order, as prepared answers usually are
+        answers.sort(key=lambda t: (len(t), t))
+    if seed % 5 == 1:
+        answers.append(answers[0])  # a repeated answer id: never in order
+    ids = list(answers) if seed % 2 else list(rng.permutation(answers))
+    a, s = pd.Series(answers, dtype="str"), pd.Series(ids, dtype="str")
+    shortcut = submission._same_increasing_texts(a, s, rows=int(rng.integers(1, 4)))
+    monkeypatch.setattr(submission, "_same_increasing_texts", lambda *args, **kwargs: False)
+    try:
+        reasons, order = submission._match_ids(a, s, "id")
+    except ValueError:  # the answers repeat an id
+        assert not shortcut
+        return
+    assert not shortcut or (not reasons and list(order) == list(range(len(answers))))
