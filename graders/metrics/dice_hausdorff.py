@@ -135,12 +135,19 @@ def _voxels(
     n_slices = np.bincount(day_of_slice, minlength=len(days))
     grid_h, grid_w = grid
     per_day = int(n_slices.max()) * grid_h * grid_w
+    # per run what its pixels share (the slice's place in the volumes, the image height), then per pixel
+    # only its offset: few full-size arrays, as page faults on fresh ones cost more than the arithmetic
     lengths = runs.lengths.astype(np.int64)
-    owner = np.repeat(runs.owner, lengths)
-    pixel = np.repeat(runs.starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
-    h = heights[owner]
-    code = slice_code[owner]
-    key = day_of_slice[code] * per_day + (rank_in_day[code] * grid_h + pixel % h) * grid_w + pixel // h
+    code = slice_code[runs.owner]
+    base = day_of_slice[code] * per_day + rank_in_day[code] * (grid_h * grid_w)
+    pixel = np.repeat(runs.starts - np.cumsum(lengths) + lengths, lengths)
+    pixel += np.arange(len(pixel))
+    column, row = np.divmod(pixel, np.repeat(heights[runs.owner], lengths))
+    row *= grid_w
+    row += column
+    key = np.repeat(base, lengths)
+    key += row
+    del pixel, column, row
     key.sort()
     key = key[np.r_[True, key[1:] != key[:-1]]] if key.size else key  # np.unique hashes: slower here
     bounds = np.searchsorted(key, np.arange(len(days) + 1) * per_day)
@@ -171,7 +178,11 @@ def _directed(a: np.ndarray, b: np.ndarray, shape: np.ndarray, grid: tuple[int, 
     from scipy.spatial import cKDTree  # slow to import: only its competitions pay
 
     grid_h, grid_w = grid
-    in_b = np.zeros(int(max(a.max(), b.max())) + 1, dtype=bool)  # dense membership, ~10 MB a volume
+    # dense membership (~10 MB a volume) with a slice's margin each side, so that the neighbours of every
+    # voxel are views of it shifted by a step: no index arrays, and none clipped onto a voxel of B
+    margin, size = grid_h * grid_w, int(max(a.max(), b.max())) + 1
+    padded = np.zeros(size + 2 * margin, dtype=bool)
+    in_b = padded[margin : margin + size]
     in_b[b] = True
     outside = a[~in_b[a]]
     if len(outside) == 0:
@@ -179,10 +190,10 @@ def _directed(a: np.ndarray, b: np.ndarray, shape: np.ndarray, grid: tuple[int, 
     coords = _coords(b, grid)
     inner = np.ones(len(b), dtype=bool)
     for axis, step in ((0, grid_h * grid_w), (1, grid_w), (2, 1)):
+        place = coords[:, axis]
         for sign in (-1, 1):
-            inside_volume = (coords[:, axis] + sign >= 0) & (coords[:, axis] + sign < shape[axis])
-            neighbour = np.clip(b + sign * step, 0, len(in_b) - 1)
-            inner &= inside_volume & in_b[neighbour]
+            inner &= place >= 1 if sign < 0 else place < shape[axis] - 1  # the neighbour is in the volume
+            inner &= padded[margin + sign * step : margin + sign * step + size][b]
     scale = shape.astype(np.float64)
     tree = cKDTree(coords[~inner] / scale)
     return float(tree.query(_coords(outside, grid) / scale, k=1, workers=THREADS)[0].max())
@@ -190,4 +201,5 @@ def _directed(a: np.ndarray, b: np.ndarray, shape: np.ndarray, grid: tuple[int, 
 
 def _coords(keys: np.ndarray, grid: tuple[int, int]) -> np.ndarray:
     grid_h, grid_w = grid
-    return np.column_stack([keys // (grid_h * grid_w), keys // grid_w % grid_h, keys % grid_w])
+    depth, rest = np.divmod(keys, grid_h * grid_w)
+    return np.column_stack([depth, *np.divmod(rest, grid_w)])

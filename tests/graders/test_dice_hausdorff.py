@@ -58,3 +58,31 @@ def test_image_sizes_written_as_floats_score_the_same_and_others_are_refused():
     assert dice_hausdorff(as_floats, y_pred) == dice_hausdorff(y_true, y_pred)
     with pytest.raises(ValueError, match="image_width '30.5' is not a positive whole number"):
         dice_hausdorff(y_true.assign(image_width="30.5"), y_pred)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_surface_search_gives_scipys_directed_hausdorff(seed):
+    """Voxels of A inside B, and B's voxels with all six neighbours in B (inside its volume), are skipped."""
+    import numpy as np
+    from scipy.spatial.distance import directed_hausdorff
+
+    from graders.metrics.dice_hausdorff import _coords, _directed
+
+    rng = np.random.default_rng(seed)
+    grid = int(rng.integers(2, 10)), int(rng.integers(2, 10))
+    shape = np.array(
+        [int(rng.integers(1, 6)), int(rng.integers(1, grid[0] + 1)), int(rng.integers(1, grid[1] + 1))]
+    )
+    volume = np.zeros((shape[0], *grid), dtype=bool)
+
+    def voxels():
+        inside = volume.copy()
+        inside[:, : shape[1], : shape[2]] = rng.random((shape[0], shape[1], shape[2])) < rng.uniform(0.2, 0.9)
+        return np.flatnonzero(inside.reshape(-1))
+
+    a, b = voxels(), voxels()
+    if not len(a) or not len(b):
+        return
+    scale = shape.astype(np.float64)
+    expected = directed_hausdorff(_coords(a, grid) / scale, _coords(b, grid) / scale)[0]
+    assert _directed(a, b, shape, grid) == pytest.approx(expected, rel=1e-15, abs=0)
