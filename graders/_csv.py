@@ -60,11 +60,9 @@ def _parse(
     parse = pacsv.ParseOptions(
         quote_char='"' if quoted else False, newlines_in_values=quoted, ignore_empty_lines=True
     )
-    # Arrow parses in blocks that must hold whole rows. Blocks of 4 MiB keep fewer parse buffers alive at
-    # once than 16 MiB did (reading billion-word's 57 MB file peaks 55 MB lower; icecube's 277 MB, 30 MB) at
-    # the same speed; 1 MiB blocks made icecube's hundreds of chunks slower to check. A run-length mask can
-    # make one row megabytes long (vesuvius), so a file Arrow cannot cut into such blocks is one block.
-    for block in (4 << 20, size + 1):
+    # Arrow parses in blocks that must hold whole rows; a run-length mask can make one row megabytes long
+    # (vesuvius), so a file Arrow cannot cut into such blocks is parsed as one block.
+    for block in (_block_size(size), size + 1):
         try:
             options = pacsv.ReadOptions(use_threads=True, block_size=block)
             table = pacsv.read_csv(
@@ -74,6 +72,16 @@ def _parse(
             continue
         return table if table.column_names == header else None
     return None
+
+
+def _block_size(size: int) -> int:
+    """Arrow's block for a file of ``size`` bytes: about a 64th of it, from 1 MiB to 4 MiB.
+
+    Small blocks keep few parse buffers alive at once (billion-word's 57 MB file: 16 MiB blocks peaked
+    120 MB above the table, 1 MiB blocks 30 MB); more than some 70 blocks made icecube's columns of many
+    chunks slower to check.
+    """
+    return min(4 << 20, max(1 << 20, size >> 6))
 
 
 def _frame(table: pa.Table, header: list[str]) -> pd.DataFrame:

@@ -13,10 +13,12 @@ from typing import Protocol
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from mlebench.spec.declarations import Submission
 
 from ._cells import Where, numbers, objects, strings
+from ._csv import release_arrow_memory
 
 
 class Shape(Protocol):
@@ -76,6 +78,42 @@ class _Texts(_Strings):
 
     def truth(self, answers: pd.DataFrame, spec: Submission) -> np.ndarray | pd.api.extensions.ExtensionArray:
         return strings(answers[spec.target_columns[0]])
+
+    def predictions(
+        self, values: dict[str, np.ndarray], spec: Submission, order: np.ndarray | None
+    ) -> np.ndarray | pd.api.extensions.ExtensionArray:
+        column = values[spec.target_columns[0]]
+        if order is None:
+            return column
+        if not isinstance(column, pd.arrays.ArrowStringArray):
+            return column[order]
+        taken = pd.Series(_take(column.__arrow_array__(), order), dtype=column.dtype, copy=False).array
+        release_arrow_memory()  # the slices' pieces, before the metric makes strings
+        return taken
+
+
+def _take(column: pa.ChunkedArray, order: np.ndarray, rows: int = 1 << 16) -> pa.ChunkedArray:
+    """Return ``column.take(order)`` gathered chunk by chunk, ``rows`` of the result at a time.
+
+    Arrow takes from a string column of many chunks by joining them first: a copy of the whole column
+    beside the result (billion-word's 58 MB). Here each slice of ``order`` is grouped by source chunk,
+    taken from each, and put back in order.
+    """
+    chunks = column.chunks
+    starts = np.cumsum([0, *map(len, chunks)])
+    pieces = []
+    for first in range(0, len(order), rows):
+        wanted = np.asarray(order[first : first + rows])
+        source = np.searchsorted(starts, wanted, side="right") - 1
+        by_source = np.argsort(source, kind="stable")
+        groups = np.split(by_source, np.flatnonzero(np.diff(source[by_source])) + 1)
+        taken = pa.concat_arrays(
+            [chunks[source[g[0]]].take(pa.array(wanted[g] - starts[source[g[0]]])) for g in groups]
+        )
+        back = np.empty_like(by_source)
+        back[by_source] = np.arange(len(by_source))
+        pieces.append(taken.take(pa.array(back)))
+    return pa.chunked_array(pieces, type=column.type)
 
 
 @dataclass(frozen=True)
