@@ -34,3 +34,17 @@ def average_ranks(values: np.ndarray) -> np.ndarray:
     ranks = np.empty(len(values), dtype=np.float64)
     ranks[order] = np.repeat(starts + 1 + (counts - 1) / 2, counts)
     return ranks
+
+
+def score_steps(positive: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the true and false positives counted down to each distinct score, highest score first.
+
+    scikit-learn's ``_binary_clf_curve`` without weights, on which its ROC and precision-recall curves
+    stand: rows by descending score (stable), counts at the last row of each score. The counts are whole
+    numbers in float64, so exact.
+    """
+    order = np.argsort(-score, kind="stable")
+    ranked = score[order]
+    ends = np.r_[np.flatnonzero(np.diff(ranked)), len(ranked) - 1]
+    tps = np.cumsum(positive[order], dtype=np.float64)[ends]
+    return tps, (ends + 1) - tps

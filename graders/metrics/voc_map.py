@@ -7,6 +7,7 @@ import pandas as pd
 
 from ..boxes import parse_boxes_or_raise
 from ..inputs import INPUTS
+from ._arrays import score_steps
 from ._tables import tables
 
 _LAYOUT = INPUTS["voc_map"].layout
@@ -95,11 +96,7 @@ def _average_precision(y: np.ndarray, score: np.ndarray) -> float:
     recall (all 1 when there is no positive), both reversed with a final 1 and 0; then the step integral
     ``-sum(diff(recall) * precision[:-1])``, never below 0. The order of tied scores cannot change it.
     """
-    order = np.argsort(-score, kind="stable")
-    ranked, hits = score[order], y[order].astype(np.float64)
-    ends = np.r_[np.flatnonzero(np.diff(ranked)), len(ranked) - 1]
-    tps = np.cumsum(hits)[ends]  # sums of 0s and 1s: exact, as sklearn's
-    fps = 1 + ends.astype(np.float64) - tps
+    tps, fps = score_steps(y, score)
     precision = tps / (tps + fps)  # every prefix holds a row: sklearn's zero guard never applies
     recall = np.full(tps.shape, 1.0) if tps[-1] == 0 else tps / tps[-1]
     precision, recall = np.r_[np.flip(precision), 1.0], np.r_[np.flip(recall), 0.0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._arrays import paired
+from ._arrays import paired, score_steps
 
 TPR_BANDS = ((0.0, 0.4, 2.0), (0.4, 1.0, 1.0))
 """(lowest TPR, highest TPR, weight) of each band: the area below TPR 0.4 counts twice."""
@@ -65,11 +65,7 @@ def roc_auc_weighted_tpr(y_true: ArrayLike, y_score: ArrayLike) -> float:
 
 def _roc_curve(positive: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(FPR, TPR) at every distinct score, highest first, starting from (0, 0)."""
-    order = np.argsort(-score, kind="stable")
-    score, positive = score[order], positive[order]
-    last_of_each_score = np.r_[np.flatnonzero(np.diff(score)), len(score) - 1]
-    tps = np.cumsum(positive)[last_of_each_score]
-    fps = (last_of_each_score + 1) - tps
+    tps, fps = score_steps(positive, score)
     return np.r_[0.0, fps / fps[-1]], np.r_[0.0, tps / tps[-1]]
 
 
