@@ -12,18 +12,9 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
-
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.paths import competitions_dir
+from mlebench.spec.schema import Model, SchemaError, above, at_least, below, non_empty
 from mlebench.spec.yamlio import load_yaml
 
 Complexity = Literal["low", "medium", "high", "dev", "embedded"]
@@ -37,15 +28,11 @@ def _hex_digest(value: str) -> str:
     return value
 
 
-Sha256 = Annotated[str, AfterValidator(_hex_digest)]
+Sha256 = Annotated[str, _hex_digest]
 """A sha256 in lowercase hex, or empty when not recorded yet."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class SourceFile(_Strict):
+class SourceFile(Model):
     """One raw file: its path inside the source, the name it gets in the raw folder, its sha256."""
 
     path: str
@@ -58,17 +45,17 @@ class SourceFile(_Strict):
         return self.name or Path(self.path).name
 
 
-class PackageSource(_Strict):
+class PackageSource(Model):
     """Raw files that ship inside an installed Python package (read by path, never imported)."""
 
     kind: Literal["package"]
     module: str
     distribution: str
     version: str
-    files: list[SourceFile] = Field(min_length=1)
+    files: Annotated[list[SourceFile], non_empty]
 
 
-class ExtraFile(_Strict):
+class ExtraFile(Model):
     """A file a competition needs from outside Kaggle (v1 fetches freesound's test labels from Zenodo)."""
 
     url: str
@@ -76,7 +63,7 @@ class ExtraFile(_Strict):
     sha256: Sha256 = ""
 
 
-class KaggleSource(_Strict):
+class KaggleSource(Model):
     """A Kaggle competition, downloaded with the official client as one archive.
 
     ``archive_sha256`` pins the downloaded archive (empty: not recorded yet, and a fetch warns and prints the
@@ -90,16 +77,16 @@ class KaggleSource(_Strict):
     extra_files: list[ExtraFile] = []  # downloaded beside the archive and put in the raw folder
 
 
-Source = Annotated[PackageSource | KaggleSource, Field(discriminator="kind")]
+Source = PackageSource | KaggleSource  # told apart by `kind`
 
 
-class Split(_Strict):
+class Split(Model):
     """How raw data becomes train and test: a declared rule, used by the generic splitter or prepare.py."""
 
     method: Literal["random", "train_test_split", "group", "time", "keep_source", "custom"]
     rule: str = ""  # the split in words (required for `custom`, which prepare.py implements)
-    test_fraction: float | None = Field(default=None, gt=0, lt=1)
-    test_size: int | None = Field(default=None, gt=0)
+    test_fraction: Annotated[float | None, above(0), below(1)] = None
+    test_size: Annotated[int | None, above(0)] = None
     seed: int = 0
     stratify: str | None = None
     group_column: str | None = None
@@ -108,8 +95,8 @@ class Split(_Strict):
     # test ids overlap by construction and the layout check does not compare them.
     ids_per_side: bool = False
 
-    @model_validator(mode="after")
-    def _consistent(self) -> Split:
+    def check(self) -> None:
+        """Require one size of a sized method, and the column or rule `group`, `time` or `custom` needs."""
         sized = self.method in ("random", "train_test_split", "group", "time")
         if sized and (self.test_fraction is None) == (self.test_size is None):
             raise ValueError(f"split.method {self.method!r} needs exactly one of test_fraction or test_size")
@@ -119,10 +106,9 @@ class Split(_Strict):
             raise ValueError("split.method 'time' needs time_column")
         if self.method == "custom" and not self.rule:
             raise ValueError("split.method 'custom' needs a `rule` that says in words what prepare.py does")
-        return self
 
 
-class V1Matching(_Strict):
+class V1Matching(Model):
     """How MLE-bench v1 pairs a submission with the answers, where that differs from ours.
 
     ``grading.mode: v1`` grades with these rules, ``strict`` with the ``submission:`` block alone; where
@@ -172,11 +158,17 @@ class V1Matching(_Strict):
     extra_rows: Literal["reject", "truncate"] = "reject"
 
 
-class Submission(_Strict):
+def _two_or_more(columns: list[str]) -> list[str]:
+    if len(columns) < 2:
+        raise ValueError("must list the id column and at least one answer column")
+    return columns
+
+
+class Submission(Model):
     """What a submission CSV holds: the id column first, then the answer columns."""
 
     id_column: str
-    columns: list[str] = Field(min_length=2)
+    columns: Annotated[list[str], _two_or_more]
     answers: str = "answers.csv"
     # Columns the answers carry beyond the submission's, for the grader only (groups, masks, image sizes).
     answer_columns: list[str] = []
@@ -190,7 +182,7 @@ class Submission(_Strict):
     # position (the ids must then equal the answers' row by row).
     match: Literal["id", "occurrence", "position"] = "id"
     # How far class-probability rows may sum from 1 (default: the metric's, as v1 checks it).
-    row_sum_tolerance: float | None = Field(default=None, gt=0)
+    row_sum_tolerance: Annotated[float | None, above(0)] = None
     # Ids compared by integer value ("0012" is 12), as v1 compares ids pandas reads as numbers.
     integer_ids: bool = False
     # Blank label cells: rejected, or (as v1 does where its sample submission is blank) scored as wrong.
@@ -213,8 +205,8 @@ class Submission(_Strict):
     # by grading.mode v1 from `v1.missing_cells` (v1 carries a missing number into its score), not written.
     nan_columns: list[str] = []
 
-    @model_validator(mode="after")
-    def _id_first(self) -> Submission:
+    def check(self) -> None:
+        """Require the id first, and the other column lists, rules and paths to agree with ``columns``."""
         if self.columns[0] != self.id_column:
             raise ValueError(f"submission.columns must start with id_column {self.id_column!r}")
         if len(set(self.columns)) != len(self.columns):
@@ -243,7 +235,6 @@ class Submission(_Strict):
             parts = Path(value).parts if value else ("public", "x")
             if len(parts) < 2 or parts[0] not in ("public", "private") or ".." in parts:
                 raise ValueError(f"submission.{key} {value!r} must be a path under public/ or private/")
-        return self
 
     def sample_path(self, public: Path, private: Path) -> Path:
         """Where the sample submission is, given the prepared ``public`` and ``private`` folders."""
@@ -275,14 +266,14 @@ def _prepared_path(relative: str, public: Path, private: Path) -> Path:
     return (public if where == "public" else private) / rest
 
 
-class MetricSpec(_Strict):
+class MetricSpec(Model):
     """A metric by registry name, with keyword arguments."""
 
     name: str
     args: dict[str, Any] = {}
 
 
-class MedalThresholds(_Strict):
+class MedalThresholds(Model):
     """Medal thresholds given directly, for competitions whose leaderboard file is not shipped.
 
     ``source`` says where the numbers come from; ``unverified`` marks third-party values that were not
@@ -300,11 +291,10 @@ class MedalThresholds(_Strict):
     verified: bool = False
     leaderboard_sha256: Sha256 = ""
 
-    @model_validator(mode="after")
-    def _verified_names_its_file(self) -> MedalThresholds:
+    def check(self) -> None:
+        """Require verified thresholds to name their leaderboard file and not to be unverified too."""
         if self.verified and (self.unverified or not self.leaderboard_sha256):
             raise ValueError("medals.verified needs leaderboard_sha256 and cannot be unverified as well")
-        return self
 
 
 _GIT_BLOB = re.compile(r"^[0-9a-f]{40}$")
@@ -323,22 +313,22 @@ def _checkout_relative(value: str) -> str:
     return value
 
 
-class V1LfsFile(_Strict):
+class V1LfsFile(Model):
     """A Git-LFS file of MLE-bench v1's repository, pinned by its public pointer (sha256 and size)."""
 
-    path: Annotated[str, AfterValidator(_checkout_relative)]
-    sha256: Annotated[str, AfterValidator(_hex_digest), Field(min_length=64)]
-    size: int = Field(ge=0)
+    path: Annotated[str, _checkout_relative]
+    sha256: Annotated[str, non_empty, _hex_digest]
+    size: Annotated[int, at_least(0)]
 
 
-class V1TextFile(_Strict):
+class V1TextFile(Model):
     """A text file of MLE-bench v1's repository, pinned by its git blob id (``git ls-tree``)."""
 
-    path: Annotated[str, AfterValidator(_checkout_relative)]
-    git_blob: Annotated[str, AfterValidator(_git_blob)]
+    path: Annotated[str, _checkout_relative]
+    git_blob: Annotated[str, _git_blob]
 
 
-class V1Files(_Strict):
+class V1Files(Model):
     """Where this competition's files are in a v1 checkout and what they must hash to.
 
     ``leaderboard`` is what ``mlebench thresholds --v1-checkout`` verifies before recomputing the medals;
@@ -349,7 +339,7 @@ class V1Files(_Strict):
     description: V1TextFile
 
 
-class KnownIssue(_Strict):
+class KnownIssue(Model):
     """A documented quirk: what it is, and whether our default changes anything.
 
     ``leak`` says whether the issue lets an agent see answers: ``fixed`` (our prepare removes it without
@@ -372,7 +362,15 @@ class KnownIssue(_Strict):
     files: list[str] = []
 
 
-class ForbiddenResource(_Strict):
+def _compiles(value: str) -> str:
+    try:
+        re.compile(value)
+    except re.error as exc:
+        raise ValueError(f"is not a regular expression ({exc}): {value!r}") from None
+    return value
+
+
+class ForbiddenResource(Model):
     """A resource an agent must not fetch for this competition: a URL, a dataset or a solution's repository.
 
     ``pattern`` is a case-insensitive regular expression matched against the agent's logs and code near a
@@ -381,20 +379,11 @@ class ForbiddenResource(_Strict):
     stage adds a shared default list (Kaggle code and discussion pages) from ``params.yaml: integrity``.
     """
 
-    pattern: str = Field(min_length=1)
-    reason: str = Field(min_length=1)
-
-    @field_validator("pattern")
-    @classmethod
-    def _compiles(cls, value: str) -> str:
-        try:
-            re.compile(value)
-        except re.error as exc:
-            raise ValueError(f"is not a regular expression ({exc}): {value!r}") from None
-        return value
+    pattern: Annotated[str, non_empty, _compiles]
+    reason: Annotated[str, non_empty]
 
 
-class RealSize(_Strict):
+class RealSize(Model):
     """The real test set's size, which the grading benchmark (``benchmarks/grading.py``) synthesizes at.
 
     ``test_rows`` counts the rows of the private answers at real scale; ``basis`` says where that number
@@ -405,27 +394,32 @@ class RealSize(_Strict):
     ``test_rows`` of them, and a smaller benchmark scale shrinks their area instead of their number.
     """
 
-    test_rows: int = Field(gt=0)
-    basis: str = Field(min_length=1)
-    classes: int = Field(default=0, ge=0)
-    test_images: list[tuple[Annotated[int, Field(gt=0)], Annotated[int, Field(gt=0)]]] = []
+    test_rows: Annotated[int, above(0)]
+    basis: Annotated[str, non_empty]
+    classes: Annotated[int, at_least(0)] = 0
+    test_images: list[tuple[Annotated[int, above(0)], Annotated[int, above(0)]]] = []
 
-    @model_validator(mode="after")
-    def _one_image_per_row(self) -> RealSize:
+    def check(self) -> None:
+        """Require one image per answer row, when images are listed."""
         if self.test_images and len(self.test_images) != self.test_rows:
             raise ValueError(
                 f"real_size.test_images lists {len(self.test_images)} images but test_rows is "
                 f"{self.test_rows}: give one (height, width) per answer row"
             )
-        return self
 
 
-class Competition(_Strict):
+def _slug(value: str) -> str:
+    if not _ID.match(value):
+        raise ValueError(f"id {value!r} must be letters, digits and inner dashes (a Kaggle slug)")
+    return value
+
+
+class Competition(Model):
     """One competition declaration. Field meanings are documented in competitions/README.md."""
 
-    id: str
+    id: Annotated[str, _slug]
     name: str
-    version: int = Field(ge=1)
+    version: Annotated[int, at_least(1)]
     complexity: Complexity
     category: str
     dataset_size: str
@@ -444,19 +438,11 @@ class Competition(_Strict):
     # Resources an agent must not download (the integrity stage's forbidden-resource check).
     forbidden_resources: list[ForbiddenResource] = []
 
-    @field_validator("id")
-    @classmethod
-    def _id_shape(cls, value: str) -> str:
-        if not _ID.match(value):
-            raise ValueError(f"id {value!r} must be letters, digits and inner dashes (a Kaggle slug)")
-        return value
-
-    @model_validator(mode="after")
-    def _verified_against_v1(self) -> Competition:
+    def check(self) -> None:
+        """Require verified medals to come from the leaderboard file that ``v1`` pins."""
         m, pinned = self.medals, self.v1.leaderboard.sha256 if self.v1 else None
         if m is not None and m.verified and m.leaderboard_sha256 != pinned:
             raise ValueError("medals.verified: leaderboard_sha256 must equal v1.leaderboard.sha256")
-        return self
 
     @property
     def folder(self) -> Path:
@@ -481,8 +467,8 @@ def parse_declaration(path: Path) -> Competition:
         raise ConfigError(f"{path}: expected a mapping at the top level, got {type(data).__name__}")
     try:
         comp = Competition.model_validate(data)
-    except ValidationError as exc:
-        raise ConfigError("\n".join(_describe(path, err) for err in exc.errors())) from None
+    except SchemaError as exc:
+        raise ConfigError("\n".join(_describe(path, problem) for problem in exc.problems)) from None
     if comp.id != path.parent.name:
         raise ConfigError(f"{path}: id {comp.id!r} does not match its folder name {path.parent.name!r}")
     return comp
@@ -508,10 +494,11 @@ def all_competition_ids(root: Path | None = None) -> list[str]:
     return sorted(p.parent.name for p in base.glob("*/competition.yaml"))
 
 
-def _describe(path: Path, err: Any) -> str:
-    key = ".".join(str(part) for part in err["loc"]) or "(top level)"
-    if err["type"] == "extra_forbidden":
-        return f"{path}: unknown key {key!r} (value {err['input']!r})"
-    if err["type"] == "missing":
+def _describe(path: Path, problem: dict[str, Any]) -> str:
+    key = ".".join(str(part) for part in problem["loc"]) or "(top level)"
+    if problem["type"] == "unknown_key":
+        return f"{path}: unknown key {key!r} (value {problem['input']!r})"
+    if problem["type"] == "missing":
         return f"{path}: missing required key {key!r}"
-    return f"{path}: {key}: {err['msg']} (value {err.get('input')!r})"
+    value = f" (value {problem['input']!r})" if "input" in problem else ""
+    return f"{path}: {key}: {problem['msg']}{value}"

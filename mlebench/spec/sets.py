@@ -12,6 +12,7 @@ from typing import Any
 
 from mlebench.spec.declarations import Competition, all_competition_ids, declaration_path, parse_declaration
 from mlebench.spec.errors import ConfigError
+from mlebench.spec.schema import field_names
 
 
 def competition_ids(where: Mapping[str, Any], root: Path | None = None) -> list[str]:
@@ -22,8 +23,8 @@ def competition_ids(where: Mapping[str, Any], root: Path | None = None) -> list[
     declaration that does not parse, is a ConfigError.
     """
     for key in where:
-        if key.split(".")[0] not in Competition.model_fields:
-            known = ", ".join(Competition.model_fields)
+        if key.split(".")[0] not in field_names(Competition):
+            known = ", ".join(field_names(Competition))
             raise ConfigError(f"competition set filter: {key!r} is not a declaration field (known: {known})")
     selected = []
     for competition_id in all_competition_ids(root):

@@ -243,10 +243,9 @@ def test_a_graded_cell_records_its_mode_and_both_verdicts(tmp_path, mode) -> Non
 
 
 def test_v1_missing_cells_must_name_submission_columns() -> None:
-    from pydantic import ValidationError
-
     from mlebench.spec.declarations import Submission
+    from mlebench.spec.schema import SchemaError
 
-    with pytest.raises(ValidationError, match=r"names columns not in submission.columns: \['c'\]"):
+    with pytest.raises(SchemaError, match=r"names columns not in submission.columns: \['c'\]"):
         Submission(id_column="a", columns=["a", "b"], v1={"missing_cells": {"c": "0"}})
     assert Submission(id_column="a", columns=["a", "b"], v1={"missing_cells": {"b": "0"}}).v1 is not None
