@@ -55,20 +55,18 @@ def weighted_multilabel_log_loss(
     0.0
 
     """
-    ids = y_true[id_column].to_numpy(dtype=str)
     truth = pd.to_numeric(y_true[target]).to_numpy(dtype=np.float64)
     pred = np.asarray(y_pred[target], dtype=np.float64)
     if not np.isin(truth, (0.0, 1.0)).all():
         raise ValueError(f"answers column {target!r} must hold 0/1 labels")
     if (pred < 0).any() or (pred > 1).any():
         raise ValueError(f"predictions in {target!r} must lie in [0, 1]")
-    parts = np.char.partition(ids, "_")
-    study, kind = parts[:, 0], parts[:, 2]
-    position = pd.Series(range(len(TARGETS)), index=TARGETS).reindex(kind).to_numpy()
+    parts = y_true[id_column].astype(str).str.partition("_")  # not fixed-width copies: 3x the ids' size
+    position = pd.Series(range(len(TARGETS)), index=TARGETS).reindex(parts[2]).to_numpy()
     scored = ~np.isnan(position)
     position = position[scored].astype(np.intp)
     truth, pred = truth[scored], np.clip(pred[scored], EPS, 1 - EPS)
-    studies, owner = np.unique(study[scored], return_inverse=True)
+    owner, studies = pd.factorize(parts[0].to_numpy()[scored], sort=True)  # studies in np.unique's order
     if np.bincount(owner, minlength=len(studies)).min() < len(TARGETS) or len(
         np.unique(owner * len(TARGETS) + position)
     ) < len(studies) * len(TARGETS):
