@@ -30,6 +30,8 @@ if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:
 csv.field_size_limit(2**31 - 1)  # no cap on a field's length (an RLE mask of a whole fragment is huge)
 _PEEK = 1 << 20
 """Bytes read first: a file whose first MiB holds no quote is parsed straight from disk."""
+_THREADED = 16 << 20
+"""Files this large or larger are parsed on several threads."""
 
 
 def _header(data: bytes) -> list[str] | None:
@@ -64,7 +66,9 @@ def _parse(
     # (vesuvius), so a file Arrow cannot cut into such blocks is parsed as one block.
     for block in (_block_size(size), size + 1):
         try:
-            options = pacsv.ReadOptions(use_threads=True, block_size=block)
+            # Threads pay where there are many blocks; on a few they only keep more buffers alive at once
+            # (smartphone's 4 MB files: 2 MB higher peak each, at the same speed).
+            options = pacsv.ReadOptions(use_threads=size >= _THREADED, block_size=block)
             table = pacsv.read_csv(
                 source(), read_options=options, parse_options=parse, convert_options=convert
             )
@@ -110,10 +114,15 @@ def _read_unquoted(path: Path, head: bytes, size: int) -> pd.DataFrame | None:
     return _frame(table, header)
 
 
-def _holds_quote(chunk: pa.Array) -> bool:
-    """Tell whether a string array's data buffer holds ``"`` (perhaps beyond its own cells: then too)."""
+def _holds_quote(chunk: pa.Array, step: int = 1 << 18) -> bool:
+    """Tell whether a string array's data buffer holds ``"`` (perhaps beyond its own cells: then too).
+
+    Compared a quarter MiB at a time: a mask of the whole buffer is as large as the text (a 4 MB file
+    raised the peak by 6 MB) and takes its fresh pages' faults (90 MB: 0.45 s, against 0.01 s by slices).
+    """
     data = chunk.buffers()[2]
-    return data is not None and bool((np.frombuffer(data, dtype=np.uint8) == ord('"')).any())
+    text = np.frombuffer(data, dtype=np.uint8) if data is not None else np.empty(0, np.uint8)
+    return any((text[i : i + step] == ord('"')).any() for i in range(0, len(text), step))
 
 
 def _read_with_arrow(data: bytes) -> pd.DataFrame | None:

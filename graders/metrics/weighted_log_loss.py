@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 EPS = 1e-15
 """Predictions are clipped to ``[EPS, 1 - EPS]``."""
@@ -61,12 +63,16 @@ def weighted_multilabel_log_loss(
         raise ValueError(f"answers column {target!r} must hold 0/1 labels")
     if (pred < 0).any() or (pred > 1).any():
         raise ValueError(f"predictions in {target!r} must lie in [0, 1]")
-    parts = y_true[id_column].astype(str).str.partition("_")  # not fixed-width copies: 3x the ids' size
-    position = pd.Series(range(len(TARGETS)), index=TARGETS).reindex(parts[2]).to_numpy()
+    # Split by Arrow: fixed-width numpy copies, or pandas' tuples of Python strings, took 5-8 MB at 14k rows.
+    ids = pa.array(y_true[id_column].astype(str), type=pa.large_string())
+    parts = pc.extract_regex(ids, r"(?s)^(?P<study>[^_]*)_(?P<type>.*)$")  # no `_`: null, not scored
+    position = pc.index_in(pc.struct_field(parts, "type"), value_set=pa.array(TARGETS))
+    position = position.to_numpy(zero_copy_only=False).astype(np.float64)  # NaN: a type of no target
     scored = ~np.isnan(position)
     position = position[scored].astype(np.intp)
     truth, pred = truth[scored], np.clip(pred[scored], EPS, 1 - EPS)
-    owner, studies = pd.factorize(parts[0].to_numpy()[scored], sort=True)  # studies in np.unique's order
+    study = pc.struct_field(parts, "study").to_numpy(zero_copy_only=False)
+    owner, studies = pd.factorize(study[scored], sort=True)  # studies in np.unique's order
     if np.bincount(owner, minlength=len(studies)).min() < len(TARGETS) or len(
         np.unique(owner * len(TARGETS) + position)
     ) < len(studies) * len(TARGETS):
