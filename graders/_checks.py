@@ -20,7 +20,7 @@ import pandas as pd
 from ._cells import Where, is_integer, objects, quoted, report
 from ._cells import numbers as parse_numbers
 from ._text import SHOWN, count, some
-from .boxes import Layout, parse_boxes
+from .boxes import Layout, box_problems
 from .rle import parse_rles
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def integer_sequences(column: str, texts: np.ndarray, context: Context) -> tuple
 def _tuples(
     column: str, texts: np.ndarray, layout: Layout, noun: str, where: Where
 ) -> tuple[list[str], np.ndarray]:
-    found = parse_boxes(texts, layout).problems
+    found = box_problems(texts, layout)
     flagged = np.zeros(len(texts), dtype=bool)
     flagged[list(found)] = True
     return report(column, noun, flagged, where, lambda r: f"{texts[r]!r} ({found[r]})"), texts

@@ -41,7 +41,7 @@ class Boxes:
     problems: dict[int, str] = field(default_factory=dict)
 
 
-def parse_boxes(strings: np.ndarray, layout: Layout) -> Boxes:
+def parse_boxes(strings: np.ndarray | pd.Series, layout: Layout) -> Boxes:
     """Parse many prediction strings; malformed rows are listed in ``problems`` and contribute no boxes.
 
     Examples
@@ -55,44 +55,71 @@ def parse_boxes(strings: np.ndarray, layout: Layout) -> Boxes:
      3: "'x' is not a finite number"}
 
     """
-    values = pd.Series(strings, dtype=object)
-    values = values.where(values.notna(), "").astype(str)
-    counts, flat = _tokens(values)
-    problems: dict[int, str] = {}
-    for row in np.flatnonzero(counts % layout.size != 0):
-        problems[int(row)] = f"{counts[row]} values; expected groups of {layout.size}"
-    if not layout.blank_ok:
-        for row in np.flatnonzero(counts == 0):
-            problems[int(row)] = "empty value"
-    row_of = np.repeat(np.arange(len(counts)), counts)
-    position = np.arange(len(row_of)) - np.repeat(np.cumsum(counts) - counts, counts)
-    is_label = position % layout.size == layout.label_at
-    number_tokens = _pick(flat, ~is_label)
-    numbers = parse_floats(number_tokens)  # pandas' to_numeric, read by Arrow where it can
-
-    def token(k: int) -> str:
-        return number_tokens[k].as_py() if isinstance(number_tokens, pa.Array) else number_tokens[k]
-
-    bad = ~np.isfinite(numbers)
-    for k in np.flatnonzero(bad):
-        problems.setdefault(int(row_of[~is_label][k]), f"{token(k)!r} is not a finite number")
-    if layout.positive:
-        slot = position % layout.size  # each number's place in its own row's group, after the label
-        at = (slot - (slot > layout.label_at))[~is_label]
-        for k in np.flatnonzero(np.isin(at, layout.positive) & ~bad & (numbers <= 0)):
-            problems.setdefault(int(row_of[~is_label][k]), f"box size {token(k)!r} is not > 0")
-    good_rows = np.ones(len(values), dtype=bool)
-    good_rows[list(problems)] = False
-    keep_tokens = good_rows[row_of]
-    n_per_row = np.where(good_rows, counts // layout.size, 0)
-    owner = np.repeat(np.arange(len(values)), n_per_row)
-    labels = _pick(flat, is_label & keep_tokens)
+    scan = _Scan(strings, layout)
+    good_rows = np.ones(len(scan.counts), dtype=bool)
+    good_rows[list(scan.problems)] = False
+    keep_tokens = good_rows[scan.row_of]
+    owner = np.repeat(np.arange(len(scan.counts)), np.where(good_rows, scan.counts // layout.size, 0))
+    labels = _pick(scan.flat, scan.is_label & keep_tokens)
     if isinstance(labels, pa.Array):
         labels = labels.to_numpy(zero_copy_only=False)
-    numbers = numbers[keep_tokens[~is_label]].reshape(-1, layout.size - 1)
-    boxes = Boxes(len(values), owner, labels.astype(str), numbers, dict(sorted(problems.items())))
+    numbers = scan.numbers[keep_tokens[~scan.is_label]].reshape(-1, layout.size - 1)
+    boxes = Boxes(len(scan.counts), owner, labels.astype(str), numbers, scan.problems)
+    del scan
     release_arrow_memory()  # the freed token arrays (3d-object: 70 MB the allocator would keep)
     return boxes
+
+
+def box_problems(strings: np.ndarray | pd.Series, layout: Layout) -> dict[int, str]:
+    """Return the malformed rows of :func:`parse_boxes` without building the boxes (what validation needs).
+
+    >>> box_problems(np.array(["a 1 2", "a 1"], dtype=object), Layout(size=3, label_at=0, blank_ok=True))
+    {1: '2 values; expected groups of 3'}
+    """
+    problems = _Scan(strings, layout).problems
+    release_arrow_memory()
+    return problems
+
+
+class _Scan:
+    """Every cell's tokens, which are labels, the numbers parsed, and the problems of malformed rows."""
+
+    def __init__(self, strings: np.ndarray | pd.Series, layout: Layout) -> None:
+        self.counts, self.flat = _tokens(_texts(strings))
+        counts, size = self.counts, layout.size
+        problems: dict[int, str] = {}
+        for row in np.flatnonzero(counts % size != 0):
+            problems[int(row)] = f"{counts[row]} values; expected groups of {size}"
+        if not layout.blank_ok:
+            for row in np.flatnonzero(counts == 0):
+                problems[int(row)] = "empty value"
+        self.row_of = np.repeat(np.arange(len(counts)), counts)
+        position = np.arange(len(self.row_of)) - np.repeat(np.cumsum(counts) - counts, counts)
+        self.is_label = position % size == layout.label_at
+        number_tokens = _pick(self.flat, ~self.is_label)
+        self.numbers = numbers = parse_floats(number_tokens)  # pandas' to_numeric, by Arrow where it can
+
+        def token(k: int) -> str:
+            return number_tokens[k].as_py() if isinstance(number_tokens, pa.Array) else number_tokens[k]
+
+        bad = ~np.isfinite(numbers)
+        number_row = self.row_of[~self.is_label]
+        for k in np.flatnonzero(bad):
+            problems.setdefault(int(number_row[k]), f"{token(k)!r} is not a finite number")
+        if layout.positive:
+            slot = position % size  # each number's place in its own row's group, after the label
+            at = (slot - (slot > layout.label_at))[~self.is_label]
+            for k in np.flatnonzero(np.isin(at, layout.positive) & ~bad & (numbers <= 0)):
+                problems.setdefault(int(number_row[k]), f"box size {token(k)!r} is not > 0")
+        self.problems = dict(sorted(problems.items()))
+
+
+def _texts(strings: np.ndarray | pd.Series) -> pd.Series:
+    """Return the cells as strings, a missing one blank; Arrow-backed strings are kept as they are."""
+    if isinstance(strings, pd.Series) and isinstance(strings.dtype, pd.StringDtype):
+        return strings.fillna("") if strings.hasnans else strings
+    values = pd.Series(strings, dtype=object)
+    return values.where(values.notna(), "").astype(str)
 
 
 # Python's str.split() also splits at these four ASCII controls; Arrow's ASCII whitespace does not
