@@ -109,7 +109,7 @@ def _read_unquoted(path: Path, head: bytes, size: int) -> pd.DataFrame | None:
     if table is None:
         return None
     chunks = [c for column in table.columns for c in column.chunks]
-    if any(each(_holds_quote, chunks)):
+    if any(each(_holds_quote, chunks, threaded=size >= _THREADED)):
         return None
     return _frame(table, header)
 

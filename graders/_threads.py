@@ -13,9 +13,17 @@ THREADS = min(4, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity
 """Threads grading may spread Arrow, numpy or k-d tree work over (they release the GIL); at most 4."""
 
 
-def each(fn: Callable, items: Sequence) -> list:
-    """``fn`` of every item, in order: on :data:`THREADS` threads when there are two items or more."""
-    if THREADS == 1 or len(items) < 2:
+SMALL = 1 << 16
+"""Rows under which :func:`chunkwise` stays on the calling thread: fresh threads and the allocator arenas
+they open cost a grading process some 2 MB, more than threads save on a few thousand rows."""
+
+
+def each(fn: Callable, items: Sequence, *, threaded: bool = True) -> list:
+    """``fn`` of every item, in order: on :data:`THREADS` threads when there are two items or more.
+
+    ``threaded=False`` keeps them on the calling thread (for work too small to pay for threads).
+    """
+    if THREADS == 1 or len(items) < 2 or not threaded:
         return list(map(fn, items))
     with ThreadPoolExecutor(THREADS) as pool:
         return list(pool.map(fn, items))
@@ -39,7 +47,7 @@ def chunkwise(
     def work(i: int) -> None:
         out[starts[i] : starts[i + 1]] = fn(chunks[i]).to_numpy(zero_copy_only=False)
 
-    each(work, range(len(chunks)))
+    each(work, range(len(chunks)), threaded=len(out) >= SMALL)
     return out
 
 
