@@ -155,13 +155,13 @@ def _convert(tp: Any, value: Any, loc: Loc, problems: list[dict[str, Any]]) -> A
     """``value`` as type ``tp``; what does not fit is added to ``problems`` (and ``None`` returned for it)."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is Annotated:
-        before = len(problems)
+        before, given = len(problems), value
         value = _convert(args[0], value, loc, problems)
         for check in args[1:] if value is not None and len(problems) == before else ():
             try:
                 value = check(value)
             except ValueError as exc:
-                _problem(problems, loc, "value_error", str(exc), value)
+                _problem(problems, loc, "value_error", str(exc), given)
                 break
         return value
     if tp is Any:
