@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -781,3 +782,34 @@ def test_the_in_order_shortcut_agrees_with_matching_the_ids(seed: int, monkeypat
         assert not shortcut
         return
     assert not shortcut or (not reasons and list(order) == list(range(len(answers))))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_occurrence_keys_pair_the_kth_row_of_each_id(seed: int) -> None:
+    """Integer (id, k) keys pair rows as the texts "id #k" would, whatever the ids look like."""
+    import graders.submission as submission
+
+    rng = np.random.default_rng(seed)
+    pool = ["7", "007", "a_1", "x #2", "x", "", "é", str(rng.integers(10**12))][: int(rng.integers(2, 9))]
+    answers = [pool[i] for i in rng.integers(0, len(pool), int(rng.integers(1, 40)))]
+    ids = list(rng.permutation(answers))
+    if seed % 4 == 1:
+        ids[int(rng.integers(len(ids)))] = pool[int(rng.integers(len(pool)))]  # one row of another id
+    a, s = pd.Series(answers, dtype="str"), pd.Series(ids, dtype="str")
+    reasons, order = submission._match_ids(a, s, "id", occurrence=True)
+
+    def texts(values: list[str]) -> list[str]:
+        seen: Counter[str] = Counter()
+        out = []
+        for value in values:
+            seen[value] += 1
+            out.append(f"{value} #{seen[value]}")
+        return out
+
+    want, got = texts(answers), texts(ids)
+    if sorted(want) == sorted(got):
+        assert not reasons and [got[j] for j in order] == want
+    else:
+        assert order is None and reasons
+        missing = [w for w in want if w not in got]
+        assert all(repr(m) in " ".join(reasons) for m in missing[:3])
