@@ -41,3 +41,21 @@ def test_arrow_splits_ascii_text_into_the_tokens_python_does() -> None:
         assert counts.tolist() == expected_counts.tolist(), cells
         assert (flat.to_pylist() if isinstance(flat, pa.Array) else list(flat)) == list(expected), cells
     assert arrow_used > 100  # most draws are ASCII without \x1c-\x1f, so Arrow split them
+
+
+def test_validation_finds_the_same_problems_slice_by_slice() -> None:
+    """``box_problems`` scans a few rows at a time and finds what parsing all of them finds, by row."""
+    import pandas as pd
+
+    from graders.boxes import box_problems
+
+    layout = get_inputs("map_3d").layout
+    rng = np.random.default_rng(1)
+    box = "0.5 10 20 -15.3 2 3 4 0.1 car"
+    kinds = [box, f"{box} {box}", "", "NA", box.replace(" 2 ", " -2 "), box.replace("10", "x"), None]
+    for _ in range(40):
+        cells = [kinds[i] for i in rng.integers(0, len(kinds), rng.integers(0, 30))]
+        whole = parse_boxes(np.array(cells, dtype=object), layout).problems
+        for text in (1, 40, 1 << 20):
+            assert box_problems(np.array(cells, dtype=object), layout, text=text) == whole
+            assert box_problems(pd.Series(cells, dtype="str"), layout, text=text) == whole
