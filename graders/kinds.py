@@ -200,9 +200,10 @@ BOXES = Kind(
     "validation entry says (``graders.inputs.Inputs.layout``); frames as for ``rle_table``.",
 )
 POINTS = Kind(
-    "points", shape=shapes.STRINGS, cell_rule=checks.points,
+    "points", shape=shapes.TEXTS, cell_rule=checks.points,
     doc="One string column of ``label x y`` triples (blank = none; x and y finite numbers); the answers "
-    "hold ``label x y w h`` boxes. ``y_true`` and ``y_pred`` are 1-D string arrays.",
+    "hold ``label x y w h`` boxes. ``y_true`` and ``y_pred`` are 1-D string arrays, left in Arrow as for "
+    "``text`` (a page's points are kilobytes).",
 )
 INTEGER_SEQUENCE = Kind(
     "integer_sequence", shape=shapes.STRINGS, cell_rule=checks.integer_sequences,

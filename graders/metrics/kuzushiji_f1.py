@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._arrays import paired
+from ._arrays import paired_slices
 
 
 def kuzushiji_f1(y_true: ArrayLike, y_pred: ArrayLike) -> float:
@@ -46,9 +46,13 @@ def kuzushiji_f1(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     1.0
 
     """
-    true, pred = paired(y_true, y_pred, dtype=object, ndim=1)
     tp = fp = fn = 0
-    for row, (boxes_text, points_text) in enumerate(zip(true, pred, strict=True)):
+    pages = (
+        (start + k, boxes_text, points_text)
+        for start, true, pred in paired_slices(y_true, y_pred, rows=64)  # pages of text, a few at a time
+        for k, (boxes_text, points_text) in enumerate(zip(true, pred, strict=True))
+    )
+    for row, boxes_text, points_text in pages:
         box_labels, boxes = _parse(boxes_text, 5, f"y_true row {row}")
         point_labels, points = _parse(points_text, 3, f"y_pred row {row}")
         # A box only ever takes a point of its own label, so each label's points are matched apart: the

@@ -46,6 +46,7 @@ def test_arrow_splits_ascii_text_into_the_tokens_python_does() -> None:
 def test_validation_finds_the_same_problems_slice_by_slice() -> None:
     """``box_problems`` scans a few rows at a time and finds what parsing all of them finds, by row."""
     import pandas as pd
+    import pyarrow as pa
 
     from graders.boxes import box_problems
 
@@ -59,3 +60,5 @@ def test_validation_finds_the_same_problems_slice_by_slice() -> None:
         for text in (1, 40, 1 << 20):
             assert box_problems(np.array(cells, dtype=object), layout, text=text) == whole
             assert box_problems(pd.Series(cells, dtype="str"), layout, text=text) == whole
+            blocks = pa.chunked_array([cells[:5], cells[5:]], type=pa.large_string())  # as read from a file
+            assert box_problems(pd.arrays.ArrowStringArray(blocks), layout, text=text) == whole
