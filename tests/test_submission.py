@@ -499,7 +499,17 @@ def test_3d_boxes_may_be_blank_but_sizes_must_be_positive():
     ]
 
 
-def test_integer_ids_match_only_their_exact_text() -> None:
+@pytest.fixture(params=["python", "arrow"])
+def id_path(request, monkeypatch) -> str:
+    """Run an id-matching test on both ways of keying ids: Python's (a few thousand ids) and Arrow's."""
+    import graders.submission as submission
+
+    if request.param == "arrow":
+        monkeypatch.setattr(submission, "SMALL", 0)
+    return request.param
+
+
+def test_integer_ids_match_only_their_exact_text(id_path: str) -> None:
     """The integer fast path must not make "007" equal "7" or "+7", and must report ids as written."""
     spec = Submission(id_column="id", columns=["id", "y"])
     answers = pd.DataFrame({"id": ["7", "10", "-3"], "y": ["1", "2", "3"]})
@@ -549,7 +559,7 @@ def test_the_canonical_integer_check_agrees_with_its_regex(second: str) -> None:
         assert _all_canonical_ints([pa.array(["7"], type=pa.large_string()), chunked]) is expected, ids
 
 
-def test_composite_integer_ids_match_only_their_exact_text() -> None:
+def test_composite_integer_ids_match_only_their_exact_text(id_path: str) -> None:
     """The fast path for ids like "12_3_45" (denoising, text normalization) keeps exact text equality."""
     spec = Submission(id_column="id", columns=["id", "y"])
     answers = pd.DataFrame({"id": ["1_1_1", "1_1_2", "2_10_3", "0_0_0"], "y": ["1", "2", "3", "4"]})
@@ -571,7 +581,7 @@ def test_composite_integer_ids_match_only_their_exact_text() -> None:
             assert text in str(info.value), (ids, text, str(info.value))
 
 
-def test_composite_ids_too_large_for_one_int64_still_match() -> None:
+def test_composite_ids_too_large_for_one_int64_still_match(id_path: str) -> None:
     big = "999999999999999999"
     spec = Submission(id_column="id", columns=["id", "y"])
     answers = pd.DataFrame({"id": [f"{big}_{big}", f"1_{big}"], "y": ["1", "2"]})
@@ -598,7 +608,7 @@ def test_key_columns_must_follow_the_answers_row_by_row() -> None:
         Submission(id_column="id", columns=["id", "class", "y"], key_columns=["class"])
 
 
-def test_integer_ids_compare_by_value_when_declared() -> None:
+def test_integer_ids_compare_by_value_when_declared(id_path: str) -> None:
     """rsna-miccai: the answers say "00012", a submission written by pandas says "12"; v1 matches them."""
     spec = Submission(id_column="id", columns=["id", "y"], integer_ids=True)
     answers = pd.DataFrame({"id": ["00012", "00300", "00007"], "y": ["1", "2", "3"]})
@@ -608,7 +618,7 @@ def test_integer_ids_compare_by_value_when_declared() -> None:
         validate(sub, answers, Submission(id_column="id", columns=["id", "y"]), get_metric("rmse"))
 
 
-def test_occurrence_matching_pairs_the_kth_row_of_each_id() -> None:
+def test_occurrence_matching_pairs_the_kth_row_of_each_id(id_path: str) -> None:
     """The hms and smartphone answers repeat ids: v1 sorts by id and pairs rows (each id's order counts)."""
     spec = Submission(id_column="id", columns=["id", "y"], match="occurrence")
     answers = pd.DataFrame({"id": ["a", "a", "b", "b"], "y": ["1", "2", "3", "4"]})
@@ -702,7 +712,7 @@ def test_ignored_extra_ids_leave_duplicates_and_missing_ids_problems() -> None:
     ]
 
 
-def test_ignored_extra_ids_compare_ids_as_matching_does() -> None:
+def test_ignored_extra_ids_compare_ids_as_matching_does(id_path: str) -> None:
     """With `integer_ids`, "0012" is the answers' 12 and is kept; "13" is not an answer id and is dropped."""
     spec = Submission(id_column="id", columns=["id", "y"], integer_ids=True, extra_ids="ignore")
     answers = _table(id=["12", "7"], y=[1, 2])
@@ -761,7 +771,7 @@ def test_a_megabyte_long_field_is_read(tmp_path):
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_the_in_order_shortcut_agrees_with_matching_the_ids(seed: int, monkeypatch) -> None:
+def test_the_in_order_shortcut_agrees_with_matching_the_ids(seed: int, id_path: str, monkeypatch) -> None:
     """Ids equal to the answers' and increasing by (length, text) are in order; otherwise matching decides."""
     import graders.submission as submission
 
@@ -785,7 +795,7 @@ def test_the_in_order_shortcut_agrees_with_matching_the_ids(seed: int, monkeypat
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_occurrence_keys_pair_the_kth_row_of_each_id(seed: int) -> None:
+def test_occurrence_keys_pair_the_kth_row_of_each_id(seed: int, id_path: str) -> None:
     """Integer (id, k) keys pair rows as the texts "id #k" would, whatever the ids look like."""
     import graders.submission as submission
 
@@ -813,3 +823,25 @@ def test_occurrence_keys_pair_the_kth_row_of_each_id(seed: int) -> None:
         assert order is None and reasons
         missing = [w for w in want if w not in got]
         assert all(repr(m) in " ".join(reasons) for m in missing[:3])
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_python_and_arrow_id_keys_agree(seed: int) -> None:
+    """A few thousand ids are keyed in Python, more by Arrow: the same ids meet, under the same names."""
+    import graders.submission as submission
+
+    rng = np.random.default_rng(seed)
+    pool = ["7", "007", "+7", "-7", "-0", "0", " 7", "7 ", "7.0", "7.", "7.5", "\v7", "\u00a07", "\t7\n"]
+    pool += ["1_2", "01_2", "1_2_3", "", "é", "\u0667", str(rng.integers(10**17)), "9" * 19, "a"]
+    pool = list(rng.choice(pool, int(rng.integers(1, 8)), replace=False))
+    if seed % 3 == 0:  # all plain integers, or all composite ones, so Arrow's fast paths are taken
+        pool = [str(v) for v in rng.integers(0, 50, 5)] if seed % 2 else ["1_2", "3_4", "10_0", "0_0"]
+    answers, ids = (pd.Series(rng.choice(pool, int(rng.integers(1, 12))), dtype="str") for _ in range(2))
+    for integer_ids in (False, True):
+        by_python = submission._keys(answers, ids, integer_ids)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(submission, "SMALL", 0)
+            by_arrow = submission._keys(answers, ids, integer_ids)
+        (python_keys, python_name), (arrow_keys, arrow_name) = by_python, by_arrow
+        assert list(pd.factorize(python_keys)[0]) == list(pd.factorize(arrow_keys)[0]), integer_ids
+        assert [python_name(k) for k in python_keys] == [arrow_name(k) for k in arrow_keys], integer_ids

@@ -67,3 +67,19 @@ def test_a_bad_row_past_the_first_mebibyte_gets_the_careful_readers_reason(tmp_p
     path.write_bytes(("id,x,word\n" + "\n".join(_rows()) + "\n").encode() + tail.encode("latin-1") + b"\n")
     with pytest.raises(UnreadableCSV, match=f"row {ROWS + 1}|byte 0xff"):
         read_csv_strings(path)
+
+
+def test_small_files_fix_the_mmap_threshold_and_large_ones_leave_it(tmp_path: Path, monkeypatch) -> None:
+    """The C library keeps freed heap once its mmap threshold rises: a small file pins it, a large one not."""
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setattr(reader, "_MALLOPT", lambda parameter, value: calls.append((parameter, value)))
+    monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
+    path = _write(tmp_path, _rows(10))
+    read_csv_strings(path)
+    assert calls == [(-3, 128 << 10)]
+    monkeypatch.setattr(reader, "_THREADED", path.stat().st_size)  # the same file, now "large"
+    read_csv_strings(path)
+    monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "65536")  # the caller's own choice wins
+    monkeypatch.setattr(reader, "_THREADED", 16 << 20)
+    read_csv_strings(path)
+    assert calls == [(-3, 128 << 10)]
