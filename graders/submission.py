@@ -357,9 +357,10 @@ def _arrow_keys(texts: list, integer_ids: bool) -> tuple[np.ndarray, Callable[[i
             if composite is not None:
                 return composite
     chunks = [c for t in texts for c in (t.chunks if isinstance(t, pa.ChunkedArray) else [t])]
-    encoded = pc.dictionary_encode(pa.concat_arrays(chunks))
-    dictionary = encoded.dictionary
-    return encoded.indices.to_numpy(), lambda key: dictionary[int(key)].as_py()
+    # chunk by chunk into one dictionary: joining the chunks first copied every id (smartphone: 3 MB more)
+    encoded = pa.chunked_array(chunks, type=pa.large_string()).dictionary_encode()
+    dictionary = encoded.chunks[-1].dictionary
+    return chunkwise(lambda c: c.indices, encoded.chunks, np.int32), lambda key: dictionary[int(key)].as_py()
 
 
 _CANONICAL_PART = "(?:0|[1-9][0-9]{0,17})"  # a non-negative int64's one text
