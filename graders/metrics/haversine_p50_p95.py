@@ -58,16 +58,14 @@ def haversine_p50_p95(
     y_true, y_pred = tables(y_true, y_pred)
     # trips coded in the answers' first-appearance order, the order v1 averages them in
     trip, _ = pd.factorize(y_true[trip_column])
-    true_rows = np.lexsort((np.arange(len(trip)), trip))  # by trip, then answers' file order
-    if variant == "v1":
-        pred_rows = np.lexsort((np.asarray(y_pred.index), trip))  # by trip, then submission file order
-    else:
-        pred_rows = true_rows
+    rows = np.argsort(trip, kind="stable")  # by trip, then answers' file order
+    position = np.asarray(y_pred.index)  # each answer row's row in the submission file
     lat1, lon1 = floats(y_true, lat_column), floats(y_true, lon_column)
     lat2, lon2 = (y_pred[c].to_numpy(np.float64) for c in (lat_column, lon_column))
-    starts = np.flatnonzero(np.diff(trip[true_rows])) + 1
     per_trip = []  # one trip at a time, as v1 scores them: its temporaries are a trip's rows, not the file's
-    for mine, theirs in zip(np.split(true_rows, starts), np.split(pred_rows, starts), strict=True):
+    for mine in np.split(rows, np.cumsum(np.bincount(trip))[:-1]):
+        # v1 pairs them with the trip's submitted rows in submission-file order; "fixed" pairs by id
+        theirs = mine[np.argsort(position[mine], kind="stable")] if variant == "v1" else mine
         distance = _haversine(lat1[mine], lon1[mine], lat2[theirs], lon2[theirs])
         per_trip.append(np.mean(np.quantile(distance, [0.5, 0.95])))
     return float(np.mean(per_trip))
