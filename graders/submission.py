@@ -271,8 +271,7 @@ def _match_positions(
 
 _CANONICAL_INT = r"^(0|-?[1-9][0-9]{0,17})$"  # the one text of an int64 (no sign, zero or space padding)
 _INTEGER_TEXT = r"^\s*[+-]?[0-9]{1,18}(\.0*)?\s*$"  # what pandas reads as a whole number
-_BLANKS = "\t\n\f\r "  # what ``\s`` is to Arrow's regex engine (RE2)
-_INTEGER_RE = re.compile(f"[{_BLANKS}]*[+-]?[0-9]{{1,18}}(\\.0*)?[{_BLANKS}]*", re.ASCII)
+_INTEGER_RE = re.compile(_INTEGER_TEXT.replace(r"\s", r"[\t\n\f\r ]"))  # ``\s`` as Arrow's RE2 reads it
 
 
 def _integer_values(text: pa.Array) -> np.ndarray:
@@ -302,7 +301,7 @@ def _keys(
     if sum(map(len, columns)) < SMALL:
         values = np.concatenate([c.to_numpy(dtype=object) for c in columns])
         if integer_ids and all(isinstance(v, str) and _INTEGER_RE.fullmatch(v) for v in values):
-            return np.array([int(v.strip(_BLANKS).partition(".")[0]) for v in values], np.int64), str
+            return np.array([int(v.partition(".")[0]) for v in values], np.int64), str
         return values, str
     try:
         texts = [pa.array(c, type=pa.large_string()) for c in columns]
