@@ -7,7 +7,8 @@ import ctypes
 import io
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -40,18 +41,28 @@ _MALLOPT = getattr(ctypes.CDLL(None), "mallopt", None) if sys.platform.startswit
 _M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
 
 
-def _fit_allocator(size: int) -> None:
-    """Keep the C library's mmap threshold at its starting 128 KiB while a process reads small files.
+@contextmanager
+def _parse_buffers_returned(path: Path) -> Iterator[None]:
+    """While a small file is parsed, keep the C library's mmap threshold at its starting 128 KiB.
 
-    glibc raises the threshold each time it frees a mapped block (up to 32 MiB), so once Arrow frees its
-    first 1 MiB parse block every smaller allocation comes from a heap it seldom trims: smartphone's 4 MB
-    files peaked 6 MB higher for it, kuzushiji's 3 MB. A large file (one parsed on threads) leaves the rule
-    alone: mapping each 8 MB slice afresh cost icecube most of a second of page faults, and a fixed 32 MiB
-    raised text normalization's peak by 34 MB. Once fixed, the threshold stays so for the process (a grader
-    reads its answers first); ``MALLOC_MMAP_THRESHOLD_`` in the environment wins.
+    glibc raises the threshold each time it frees a mapped block, so once Arrow frees its first 1 MiB parse
+    block every smaller one comes from a heap it seldom trims: smartphone's 4 MB files peaked 6 MB higher
+    for it, kuzushiji's 3 MB. After the parse the threshold is left at 32 MiB, the ceiling glibc's own rule
+    rises to (128 KiB there too made uw-madison's metric 0.7 s slower, mapping its masks afresh). Large
+    files (parsed on threads) are left to glibc's rule, and ``MALLOC_MMAP_THRESHOLD_`` to the caller.
     """
-    if size < _THREADED and _MALLOPT is not None and "MALLOC_MMAP_THRESHOLD_" not in os.environ:
-        _MALLOPT(_M_MMAP_THRESHOLD, 128 << 10)  # a fixed threshold, which glibc then no longer raises
+    try:
+        small = path.stat().st_size < _THREADED
+    except OSError:
+        small = False  # the reader names the problem
+    small = small and _MALLOPT is not None and "MALLOC_MMAP_THRESHOLD_" not in os.environ
+    if small:
+        _MALLOPT(_M_MMAP_THRESHOLD, 128 << 10)
+    try:
+        yield
+    finally:
+        if small:
+            _MALLOPT(_M_MMAP_THRESHOLD, 32 << 20)
 
 
 def _header(data: bytes) -> list[str] | None:
@@ -181,10 +192,15 @@ def read_csv_strings(path: Path) -> pd.DataFrame:
         raise UnreadableCSV(f"no file at {path}" if not path.exists() else f"{path} is not a file")
     if path.suffix.lower() != ".csv":
         raise UnreadableCSV(f"{path.name!r} is not a .csv file")
+    with _parse_buffers_returned(path):
+        return _read(path)
+
+
+def _read(path: Path) -> pd.DataFrame:
+    """Read a CSV file for :func:`read_csv_strings`."""
     try:
         with path.open("rb") as file:
             head, size = file.read(_PEEK), os.fstat(file.fileno()).st_size
-        _fit_allocator(size)
         header = _header(head) if head.strip() and b'"' not in head else None
         del head  # not held while the file is parsed
         fast = _read_unquoted(path, header, size) if header is not None else None

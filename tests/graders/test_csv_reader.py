@@ -69,17 +69,23 @@ def test_a_bad_row_past_the_first_mebibyte_gets_the_careful_readers_reason(tmp_p
         read_csv_strings(path)
 
 
-def test_small_files_fix_the_mmap_threshold_and_large_ones_leave_it(tmp_path: Path, monkeypatch) -> None:
-    """The C library keeps freed heap once its mmap threshold rises: a small file pins it, a large one not."""
+def test_small_files_are_parsed_under_the_starting_mmap_threshold(tmp_path: Path, monkeypatch) -> None:
+    """A small file is parsed under 128 KiB and leaves the threshold at 32 MiB; a large one changes none."""
     calls: list[tuple[int, int]] = []
     monkeypatch.setattr(reader, "_MALLOPT", lambda parameter, value: calls.append((parameter, value)))
     monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
     path = _write(tmp_path, _rows(10))
     read_csv_strings(path)
-    assert calls == [(-3, 128 << 10)]
+    assert calls == [(-3, 128 << 10), (-3, 32 << 20)]
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("id,x\n1,2,3\n")
+    with pytest.raises(UnreadableCSV, match="header's 2 fields"):  # left at 32 MiB after a refusal too
+        read_csv_strings(ragged)
+    assert calls == [(-3, 128 << 10), (-3, 32 << 20)] * 2
+    calls.clear()
     monkeypatch.setattr(reader, "_THREADED", path.stat().st_size)  # the same file, now "large"
     read_csv_strings(path)
     monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "65536")  # the caller's own choice wins
     monkeypatch.setattr(reader, "_THREADED", 16 << 20)
     read_csv_strings(path)
-    assert calls == [(-3, 128 << 10)]
+    assert calls == []
