@@ -14,8 +14,9 @@ THREADS = min(4, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity
 
 
 SMALL = 1 << 16
-"""Rows under which :func:`chunkwise` stays on the calling thread: fresh threads and the allocator arenas
-they open cost a grading process some 2 MB, more than threads save on a few thousand rows."""
+"""Rows under which :func:`chunkwise` stays on the calling thread (fresh threads and the allocator arenas
+they open cost a grading process some 2 MB, more than threads save on a few thousand rows), and under
+which validation keys ids in Python rather than with Arrow's kernels (``graders.submission._keys``)."""
 
 
 def each(fn: Callable, items: Sequence, *, threaded: bool = True) -> list:

@@ -298,20 +298,20 @@ def _keys(
     equality and names: Arrow's kernels page in some MB on first use (multi-modal's 95 ids: 4 MB).
     """
     columns = [answer_ids] if ids is None else [answer_ids, ids]
-    if sum(map(len, columns)) < SMALL:
-        values = np.concatenate([c.to_numpy(dtype=object) for c in columns])
-        if integer_ids and all(isinstance(v, str) and _INTEGER_RE.fullmatch(v) for v in values):
-            return np.array([int(v.partition(".")[0]) for v in values], np.int64), str
-        return values, str
-    try:
-        texts = [pa.array(c, type=pa.large_string()) for c in columns]
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        texts = []
-    if texts and not any(t.null_count for t in texts):
-        keys, name = _arrow_keys(texts, integer_ids)
-        release_arrow_memory()  # the hash table and copies Arrow just freed, before the caller builds more
-        return keys, name
-    return np.concatenate([c.to_numpy(dtype=object) for c in columns]), str
+    if sum(map(len, columns)) >= SMALL:
+        try:
+            texts = [pa.array(c, type=pa.large_string()) for c in columns]
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            texts = []
+        if texts and not any(t.null_count for t in texts):
+            keys, name = _arrow_keys(texts, integer_ids)
+            release_arrow_memory()  # the hash table and copies Arrow freed, before the caller builds more
+            return keys, name
+    # few ids, or ids Arrow cannot hold whole (a null, a non-string: never all integer texts, so exact)
+    values = np.concatenate([c.to_numpy(dtype=object) for c in columns])
+    if integer_ids and all(isinstance(v, str) and _INTEGER_RE.fullmatch(v) for v in values):
+        return np.array([int(v.partition(".")[0]) for v in values], np.int64), str
+    return values, str
 
 
 def _all_match(texts: list, pattern: str) -> bool:
