@@ -60,6 +60,19 @@ def strings(texts: np.ndarray | pd.Series) -> np.ndarray | pd.api.extensions.Ext
     return texts.array if isinstance(texts, pd.Series) else np.asarray(texts, dtype=object)
 
 
+def text_codes(texts: list[pa.Array | pa.ChunkedArray]) -> tuple[np.ndarray, pa.Array]:
+    """Code the texts of Arrow string arrays, in order, by first appearance: int32 codes and their dictionary.
+
+    Chunk by chunk into one dictionary: joining the chunks first copies every text (smartphone: 3 MB more).
+    The texts must hold no null.
+    """
+    chunks = [c for t in texts for c in (t.chunks if isinstance(t, pa.ChunkedArray) else [t])]
+    encoded = pa.chunked_array(chunks, type=pa.large_string()).dictionary_encode()
+    if not encoded.num_chunks:  # Arrow drops empty chunks
+        return np.empty(0, dtype=np.int32), pa.array([], type=pa.large_string())
+    return chunkwise(lambda c: c.indices, encoded.chunks, np.int32), encoded.chunks[-1].dictionary
+
+
 def report(
     column: str,
     noun: str,

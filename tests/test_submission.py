@@ -805,6 +805,8 @@ def test_occurrence_keys_pair_the_kth_row_of_each_id(seed: int, id_path: str) ->
     ids = list(rng.permutation(answers))
     if seed % 4 == 1:
         ids[int(rng.integers(len(ids)))] = pool[int(rng.integers(len(pool)))]  # one row of another id
+    if seed % 4 == 2:
+        ids = list(answers)  # the answers' own order
     a, s = pd.Series(answers, dtype="str"), pd.Series(ids, dtype="str")
     reasons, order = submission._match_ids(a, s, "id", occurrence=True)
 
