@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
+from .._cells import text_codes
 from ._tables import check_variant, floats, tables
 
 EARTH_RADIUS_M = 6_371_000.0
@@ -56,19 +58,32 @@ def haversine_p50_p95(
     """
     check_variant(variant)
     y_true, y_pred = tables(y_true, y_pred)
-    # trips coded in the answers' first-appearance order, the order v1 averages them in
-    trip, _ = pd.factorize(y_true[trip_column])
-    rows = np.argsort(trip, kind="stable")  # by trip, then answers' file order
-    position = np.asarray(y_pred.index)  # each answer row's row in the submission file
+    trip = _first_appearance_codes(y_true[trip_column])  # the order v1 averages the trips in
+    counts = np.bincount(trip)
+    # each trip's answer rows in file order: already together when the answers list trips one after another
+    rows = None if (trip[1:] >= trip[:-1]).all() else np.argsort(trip, kind="stable")
+    # each answer row's row in the submission file; None when that is the answer row's own
+    position = None if y_pred.index.equals(pd.RangeIndex(len(y_pred))) else np.asarray(y_pred.index)
     lat1, lon1 = floats(y_true, lat_column), floats(y_true, lon_column)
     lat2, lon2 = (y_pred[c].to_numpy(np.float64) for c in (lat_column, lon_column))
     per_trip = []  # one trip at a time, as v1 scores them: its temporaries are a trip's rows, not the file's
-    for mine in np.split(rows, np.cumsum(np.bincount(trip))[:-1]):
-        # v1 pairs them with the trip's submitted rows in submission-file order; "fixed" pairs by id
-        theirs = mine[np.argsort(position[mine], kind="stable")] if variant == "v1" else mine
+    for end, count in zip(np.cumsum(counts), counts, strict=True):
+        mine = slice(end - count, end) if rows is None else rows[end - count : end]
+        theirs = mine  # "fixed" pairs by id
+        if variant == "v1" and position is not None:  # v1: with the trip's rows in submission-file order
+            theirs = np.arange(end - count, end) if rows is None else mine
+            theirs = theirs[np.argsort(position[mine], kind="stable")]
         distance = _haversine(lat1[mine], lon1[mine], lat2[theirs], lon2[theirs])
         per_trip.append(np.mean(np.quantile(distance, [0.5, 0.95])))
     return float(np.mean(per_trip))
+
+
+def _first_appearance_codes(trips: pd.Series) -> np.ndarray:
+    """Code each row's trip by the order trips first appear (text trips as int32, no Python ``str`` each)."""
+    try:
+        return text_codes([pa.array(trips, type=pa.large_string())])[0]
+    except (pa.ArrowInvalid, pa.ArrowTypeError):  # trips that are not all text
+        return pd.factorize(trips)[0]
 
 
 def _haversine(lat1: np.ndarray, lon1: np.ndarray, lat2: np.ndarray, lon2: np.ndarray) -> np.ndarray:
