@@ -208,10 +208,16 @@ def run_process(argv: list[str], cwd: Path, out: Path, env: dict[str, str] | Non
         process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr, env=env)
         sampler = TreeSampler(process.pid)
         sampler.start()
-        process.wait()
-        wall = time.perf_counter() - start
-        sampler.done.set()
-        sampler.join()
+        try:
+            process.wait()
+        except BaseException:  # an interrupted benchmark leaves no grader running (as subprocess.run)
+            process.kill()
+            process.wait()
+            raise
+        finally:
+            wall = time.perf_counter() - start
+            sampler.done.set()
+            sampler.join()
         stderr.seek(0)
         lines = stderr.read().decode(errors="replace").strip().splitlines()
     if process.returncode != 0 or not out.is_file():
