@@ -248,6 +248,39 @@ def _paired_occurrences(keys: np.ndarray, n: int) -> np.ndarray | range | None:
     return order
 
 
+def _looked_up(keys: np.ndarray, n: int) -> np.ndarray | range | None:
+    """Match ``n`` answer keys, each once, with as many submitted keys by a table indexed by key.
+
+    For keys that are non-negative ints below eight times their count (text ids' dictionary codes,
+    denoising's pixel keys): the table is no larger than a hash table of them, and filling and reading it
+    is several times faster than hashing (denoising's 8M keys: 0.4 s). Returns the submission row of each
+    answer row (a ``range`` when both list the keys in the same order), or None when the keys are not such
+    ints, an answer key repeats, or the submitted keys are not the answer keys once each: the caller then
+    works out what is wrong.
+    """
+    if keys.dtype.kind not in "iu" or not n or len(keys) != 2 * n:
+        return None
+    answer, submitted = keys[:n], keys[n:]
+    if keys.min() < 0 or keys.max() >= 8 * len(keys):
+        return None
+    row = np.full(int(keys.max()) + 1, -1, dtype=np.int32 if n < 2**31 else np.int64)
+    row[answer] = np.arange(n, dtype=row.dtype)
+    if not np.array_equal(row[answer], np.arange(n, dtype=row.dtype)):  # a later row of a repeated key won
+        return None
+    if np.array_equal(answer, submitted):
+        return range(n)
+    at = row[submitted]  # each submitted row's answer row
+    if (at < 0).any():
+        return None
+    seen = np.zeros(n, dtype=bool)
+    seen[at] = True
+    if not seen.all():  # a key submitted twice, so another is missing
+        return None
+    order = np.empty(n, dtype=np.intp)
+    order[at] = np.arange(n)
+    return order
+
+
 def _occurrence_keys(
     both: np.ndarray, id_text: Callable[[int], str], n: int
 ) -> tuple[np.ndarray, Callable[[int], str]]:
@@ -490,6 +523,10 @@ def _match_ids(
         return [], range(n)
     else:
         both, id_text = _keys(answer_ids, ids, integer_ids)
+    if ids is not None and len(ids) == n:
+        paired = _looked_up(both, n)
+        if paired is not None:
+            return [], paired
     if ids is not None and len(ids) == n and np.array_equal(both[:n], both[n:]):
         if pd.Index(both[:n], copy=False).is_unique:  # pandas copies the array by default (0.25 s at 13M)
             return [], range(n)  # not np.arange: 13M fresh int64s cost icecube 0.26 s

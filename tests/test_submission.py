@@ -794,6 +794,42 @@ def test_the_in_order_shortcut_agrees_with_matching_the_ids(seed: int, id_path: 
     assert not shortcut or (not reasons and list(order) == list(range(len(answers))))
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_ids_meet_their_answer_row_whichever_way_they_are_matched(seed: int, id_path: str) -> None:
+    """Each answer row gets the submission row of its id, however the ids are keyed; else reasons.
+
+    In order or shuffled; ids as text, as canonical ints (dense, or sparse and negative) or as composite ints.
+    """
+    import graders.submission as submission
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 30))
+    form = seed % 4
+    if form == 0:
+        pool = [f"id{i}" for i in range(60)]
+    elif form == 1:
+        pool = [str(i) for i in range(60)]  # dense ints: looked up in a table
+    elif form == 2:
+        pool = [str(i) for i in rng.integers(-(10**12), 10**12, 60)]  # sparse or negative ints: hashed
+    else:
+        pool = [f"{i // 8}_{i % 8}_{i % 3}" for i in range(60)]  # composite ints
+    answers = list(dict.fromkeys(rng.choice(pool, n)))
+    ids = list(answers) if seed % 3 == 0 else list(rng.permutation(answers))
+    broken = seed % 5
+    if broken == 1 and len(ids) > 1:
+        ids[-1] = ids[0]  # one id twice, another missing
+    elif broken == 2:
+        ids[-1] = "nope"  # an id not in the answers
+    elif broken == 3:
+        ids = ids[:-1]  # a row short
+    a, s = pd.Series(answers, dtype="str"), pd.Series(ids, dtype="str")
+    reasons, order = submission._match_ids(a, s, "id")
+    if sorted(ids) == sorted(answers):
+        assert not reasons and [ids[j] for j in order] == answers
+    else:
+        assert order is None and (reasons or len(ids) != len(answers))
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_occurrence_keys_pair_the_kth_row_of_each_id(seed: int, id_path: str) -> None:
     """Integer (id, k) keys pair rows as the texts "id #k" would, whatever the ids look like."""
