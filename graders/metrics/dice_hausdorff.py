@@ -140,9 +140,11 @@ def _voxels(
     lengths = runs.lengths.astype(np.int64)
     code = slice_code[runs.owner]
     base = day_of_slice[code] * per_day + rank_in_day[code] * (grid_h * grid_w)
-    pixel = np.repeat(runs.starts - np.cumsum(lengths) + lengths, lengths)
-    pixel += np.arange(len(pixel))
-    column, row = np.divmod(pixel, np.repeat(heights[runs.owner], lengths))
+    # a pixel's place in its image, and its row and column, are int32 while they fit: half the fresh pages
+    small = np.int32 if int(lengths.sum()) + int(grid_h) * int(grid_w) < 2**31 else np.int64
+    pixel = np.repeat((runs.starts - np.cumsum(lengths) + lengths).astype(small), lengths)
+    pixel += np.arange(len(pixel), dtype=small)
+    column, row = np.divmod(pixel, np.repeat(heights[runs.owner].astype(small), lengths))
     row *= grid_w
     row += column
     key = np.repeat(base, lengths)
