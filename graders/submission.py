@@ -261,11 +261,13 @@ def _looked_up(keys: np.ndarray, n: int) -> np.ndarray | range | None:
     if keys.dtype.kind not in "iu" or not n or len(keys) != 2 * n:
         return None
     answer, submitted = keys[:n], keys[n:]
-    if keys.min() < 0 or keys.max() >= 8 * len(keys):
+    high = int(keys.max())
+    if keys.min() < 0 or high >= 8 * len(keys):
         return None
-    row = np.full(int(keys.max()) + 1, -1, dtype=np.int32 if n < 2**31 else np.int64)
-    row[answer] = np.arange(n, dtype=row.dtype)
-    if not np.array_equal(row[answer], np.arange(n, dtype=row.dtype)):  # a later row of a repeated key won
+    row = np.full(high + 1, -1, dtype=np.int32 if n < 2**31 else np.int64)
+    rows = np.arange(n, dtype=row.dtype)
+    row[answer] = rows
+    if not np.array_equal(row[answer], rows):  # a later row of a repeated key won
         return None
     if np.array_equal(answer, submitted):
         return range(n)
@@ -277,7 +279,7 @@ def _looked_up(keys: np.ndarray, n: int) -> np.ndarray | range | None:
     if not seen.all():  # a key submitted twice, so another is missing
         return None
     order = np.empty(n, dtype=np.intp)
-    order[at] = np.arange(n)
+    order[at] = rows
     return order
 
 
