@@ -427,36 +427,42 @@ def _composite_pattern(parts: int) -> str:
     return "^" + "_".join([_CANONICAL_PART] * parts) + "$"
 
 
-def _composite_parts(text: pa.Array | pa.ChunkedArray, parts: int, rows: int = 1 << 18) -> np.ndarray:
-    """Return the ``(len(text), parts)`` int64 parts of ids matching :func:`_composite_pattern`.
+def _composite_parts(texts: list, parts: int, rows: int = 1 << 18) -> list[np.ndarray]:
+    """Return part ``j`` of every id matching :func:`_composite_pattern`, all lists end to end, as int64.
 
     Splitting copies every part as a string; a slice of ``rows`` ids at a time keeps those copies small
     (text normalization's 2M ids: 43 MB above the grader's peak a million at a time, 3 MB at 2**18).
     """
-    out = np.empty((len(text), parts), dtype=np.int64)
+    columns = [np.empty(sum(map(len, texts)), dtype=np.int64) for _ in range(parts)]
     done = 0
-    for chunk in text.chunks if isinstance(text, pa.ChunkedArray) else [text]:
+    for chunk in (c for t in texts for c in (t.chunks if isinstance(t, pa.ChunkedArray) else [t])):
         for start in range(0, len(chunk), rows):
             pieces = pc.split_pattern(chunk.slice(start, rows), "_")
             flat = pc.cast(pieces.flatten(), pa.int64()).to_numpy()
-            out[done : done + len(pieces)] = flat.reshape(-1, parts)
+            for j, column in enumerate(columns):
+                column[done : done + len(pieces)] = flat[j::parts]
             done += len(pieces)
             del pieces, flat
-    return out
+    return columns
 
 
 def _composite_keys(texts: list, parts: int) -> tuple[np.ndarray, Callable[[int], str]] | None:
     """Keys of ids that are ``parts`` canonical ints joined by ``_``, or None when they do not fit int64.
 
-    Part ``j`` is a digit in base ``radix[j]`` (one more than its largest value in either list), so two ids
+    Part ``j`` is a digit in base ``radix[j]`` (one more than its largest value in any list), so two ids
     share a key exactly when they share every part, which for canonical digits is when their texts are equal.
+    The digits are combined in place, in the first part's array (denoising's 8M ids: a matrix product and
+    its copies took 0.4 s and 128 MB of fresh pages).
     """
-    values = [_composite_parts(t, parts) for t in texts]
-    radix = [max(int(v[:, j].max()) for v in values) + 1 for j in range(parts)]
+    columns = _composite_parts(texts, parts)
+    radix = [int(column.max(initial=0)) + 1 for column in columns]
     if np.prod([float(r) for r in radix]) >= 2.0**62:
         return None
-    weights = np.array([int(np.prod(radix[j + 1 :])) for j in range(parts)], dtype=np.int64)
-    keys = np.concatenate([v @ weights for v in values])
+    keys = columns[0]
+    for column, base in zip(columns[1:], radix[1:], strict=True):
+        keys *= base
+        keys += column
+    weights = [int(np.prod(radix[j + 1 :])) for j in range(parts)]
 
     def name(key: int) -> str:
         key, digits = int(key), []
@@ -468,28 +474,34 @@ def _composite_keys(texts: list, parts: int) -> tuple[np.ndarray, Callable[[int]
     return keys, name
 
 
-def _same_increasing_texts(answer_ids: pd.Series, ids: pd.Series, rows: int = 1 << 20) -> bool:
-    """Whether the submitted ids are the answers' ids, text for text, and those strictly increase.
+def _same_texts(answer_ids: pd.Series, ids: pd.Series) -> pa.Array | None:
+    """Return the answers' ids as Arrow text when the submitted ids are the same, text for text; else None.
 
-    The order is by length, then by text (a canonical integer's numeric order): strictly increasing ids
-    are distinct, so the ids then match one to one, in order. Two passes of Arrow kernels tell, where coding
-    both lists as integers and hashing them took four times as long (icecube's 13M ids: 0.6 s); answers
-    in any other order take the general path.
+    One Arrow kernel tells (denoising's 4M ids: 20 ms); the submission then needs no keys of its own.
     """
-    n = len(answer_ids)
-    if len(ids) != n or n < 2:
-        return False
+    if len(ids) != len(answer_ids) or len(ids) < 2:
+        return None
     try:
         theirs, mine = (pa.array(c, type=pa.large_string()) for c in (answer_ids, ids))
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return False
+        return None
     if theirs.null_count or mine.null_count or not pc.all(pc.equal(theirs, mine)).as_py():
-        return False
+        return None
+    return theirs
+
+
+def _strictly_increasing(texts: pa.Array, rows: int = 1 << 20) -> bool:
+    """Whether each text is below the next, by length, then by text (a canonical integer's numeric order).
+
+    Strictly increasing ids are distinct: two passes of Arrow kernels tell, where keying and hashing them
+    took four times as long (icecube's 13M ids: 0.6 s).
+    """
+    n = len(texts)
 
     def increasing(start: int) -> bool:
-        """Whether each id from ``start`` on, ``rows`` of them, is below the id after it."""
+        """Whether each text from ``start`` on, ``rows`` of them, is below the text after it."""
         m = min(rows, n - 1 - start)
-        before, after = theirs.slice(start, m), theirs.slice(start + 1, m)
+        before, after = texts.slice(start, m), texts.slice(start + 1, m)
         length_before, length_after = pc.binary_length(before), pc.binary_length(after)
         later = pc.and_(pc.equal(length_after, length_before), pc.greater(after, before))
         return bool(pc.all(pc.or_(pc.greater(length_after, length_before), later)).as_py())
@@ -521,8 +533,13 @@ def _match_ids(
         if paired is not None:
             return [], paired
         both, id_text = _occurrence_keys(both, id_text, n)
-    elif ids is not None and not integer_ids and _same_increasing_texts(answer_ids, ids):
-        return [], range(n)
+    elif ids is not None and (same := _same_texts(answer_ids, ids)) is not None:
+        if not integer_ids and _strictly_increasing(same):  # distinct texts ("12", "12.0": one int)
+            return [], range(n)
+        keys, id_text = _keys(answer_ids, None, integer_ids)  # the submission's are the same ids
+        if pd.Index(keys, copy=False).is_unique:
+            return [], range(n)
+        both = np.concatenate([keys, keys])  # the answers repeat an id: named below
     else:
         both, id_text = _keys(answer_ids, ids, integer_ids)
     if ids is not None and len(ids) == n:

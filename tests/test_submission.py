@@ -770,28 +770,47 @@ def test_a_megabyte_long_field_is_read(tmp_path):
         read_submission(quoted_broken)
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_the_in_order_shortcut_agrees_with_matching_the_ids(seed: int, id_path: str, monkeypatch) -> None:
-    """Ids equal to the answers' and increasing by (length, text) are in order; otherwise matching decides."""
+@pytest.mark.parametrize("seed", range(90))
+def test_the_same_texts_shortcuts_agree_with_matching_the_ids(seed: int, id_path: str, monkeypatch) -> None:
+    """A submission listing the answers' ids text for text is matched as keying both lists matches it.
+
+    In order when the ids increase by (length, text); else by keying the answers alone, which must still
+    refuse answers that repeat an id (as text, or as an integer with ``integer_ids``).
+    """
     import graders.submission as submission
 
     rng = np.random.default_rng(seed)
-    pool = [str(i) for i in rng.integers(0, 60, 12)] + ["a", "b", "aa", "007", "7", "10", "9"]
+    pools = [
+        [str(i) for i in rng.integers(0, 60, 12)] + ["a", "b", "aa", "007", "7", "10", "9"],
+        [f"{i}_{j}_{k}" for i, j, k in rng.integers(0, 12, (12, 3))] + ["1_1_1", "1_1_10", "1_2_1"],
+        [str(i) for i in rng.integers(0, 30, 12)] + ["12", "12.0", "3.0"],
+    ]
+    pool = pools[seed % 3]
     answers = list(dict.fromkeys(rng.choice(pool, rng.integers(2, 10))))
-    if seed % 3 == 0:  # answers in (length, text) order, as prepared answers usually are
+    if seed % 3 == 2 and rng.random() < 0.8:
+        answers += [t for t in ("12", "12.0") if t not in answers]  # one id as integers, two as texts
+    if rng.random() < 0.5:  # answers in (length, text) order, as prepared answers usually are
         answers.sort(key=lambda t: (len(t), t))
-    if seed % 5 == 1:
+    if rng.random() < 0.2:
         answers.append(answers[0])  # a repeated answer id: never in order
-    ids = list(answers) if seed % 2 else list(rng.permutation(answers))
+    ids = list(answers) if rng.random() < 0.6 else list(rng.permutation(answers))
     a, s = pd.Series(answers, dtype="str"), pd.Series(ids, dtype="str")
-    shortcut = submission._same_increasing_texts(a, s, rows=int(rng.integers(1, 4)))
-    monkeypatch.setattr(submission, "_same_increasing_texts", lambda *args, **kwargs: False)
-    try:
-        reasons, order = submission._match_ids(a, s, "id")
-    except ValueError:  # the answers repeat an id
-        assert not shortcut
-        return
-    assert not shortcut or (not reasons and list(order) == list(range(len(answers))))
+    integer_ids = seed % 3 == 2 and rng.random() < 0.8
+
+    def outcome() -> tuple:
+        try:
+            reasons, order = submission._match_ids(a, s, "id", integer_ids)
+        except ValueError as error:  # the answers repeat an id
+            return "refused", str(error)
+        return reasons, None if order is None else list(order)
+
+    same = submission._same_texts(a, s)
+    in_order = same is not None and submission._strictly_increasing(same, rows=int(rng.integers(1, 4)))
+    shortcut = outcome()
+    monkeypatch.setattr(submission, "_same_texts", lambda *args, **kwargs: None)
+    assert shortcut == outcome()
+    assert same is not None or ids != answers
+    assert not in_order or shortcut == ([], list(range(len(answers)))) or integer_ids
 
 
 @pytest.mark.parametrize("seed", range(40))
