@@ -42,13 +42,15 @@ def mean_angular_error(
 
     """
     y_true, y_pred = tables(y_true, y_pred)
-    a1, z1 = floats(y_true, azimuth_column), floats(y_true, zenith_column)
     a2, z2 = y_pred[azimuth_column].to_numpy(np.float64), y_pred[zenith_column].to_numpy(np.float64)
 
     def angles(rows: slice) -> float:
-        t1, t2, u1, u2 = z1[rows], z2[rows], a1[rows], a2[rows]
+        # the answers parsed a slice at a time, never a whole column of floats (icecube's 13M rows: 165 MB)
+        answers = y_true.iloc[rows]
+        t1, t2 = floats(answers, zenith_column), z2[rows]
+        u1, u2 = floats(answers, azimuth_column), a2[rows]
         horizontal = np.cos(u1) * np.cos(u2) + np.sin(u1) * np.sin(u2)
         dot = np.sin(t1) * np.sin(t2) * horizontal + np.cos(t1) * np.cos(t2)
         return float(np.abs(np.arccos(np.clip(dot, -1.0, 1.0))).sum())
 
-    return chunked_sum(angles, len(a1)) / len(a1)
+    return chunked_sum(angles, len(a2)) / len(a2)
