@@ -64,7 +64,6 @@ def haversine_p50_p95(
     rows = None if (trip[1:] >= trip[:-1]).all() else np.argsort(trip, kind="stable")
     # each answer row's row in the submission file; None when that is the answer row's own
     position = None if y_pred.index.equals(pd.RangeIndex(len(y_pred))) else np.asarray(y_pred.index)
-    lat1, lon1 = floats(y_true, lat_column), floats(y_true, lon_column)
     lat2, lon2 = (y_pred[c].to_numpy(np.float64) for c in (lat_column, lon_column))
     per_trip = []  # one trip at a time, as v1 scores them: its temporaries are a trip's rows, not the file's
     for end, count in zip(np.cumsum(counts), counts, strict=True):
@@ -73,7 +72,9 @@ def haversine_p50_p95(
         if variant == "v1" and position is not None:  # v1: with the trip's rows in submission-file order
             theirs = np.arange(end - count, end) if rows is None else mine
             theirs = theirs[np.argsort(position[mine], kind="stable")]
-        distance = _haversine(lat1[mine], lon1[mine], lat2[theirs], lon2[theirs])
+        answers = y_true.iloc[mine]  # parsed a trip at a time: no whole columns of answer floats
+        lat1, lon1 = floats(answers, lat_column), floats(answers, lon_column)
+        distance = _haversine(lat1, lon1, lat2[theirs], lon2[theirs])
         per_trip.append(np.mean(np.quantile(distance, [0.5, 0.95])))
     return float(np.mean(per_trip))
 
