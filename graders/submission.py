@@ -474,7 +474,7 @@ def _composite_keys(texts: list, parts: int) -> tuple[np.ndarray, Callable[[int]
     return keys, name
 
 
-def _same_texts(answer_ids: pd.Series, ids: pd.Series) -> pa.Array | None:
+def _same_texts(answer_ids: pd.Series, ids: pd.Series) -> pa.Array | pa.ChunkedArray | None:
     """Return the answers' ids as Arrow text when the submitted ids are the same, text for text; else None.
 
     One Arrow kernel tells (denoising's 4M ids: 20 ms); the submission then needs no keys of its own.
@@ -490,7 +490,7 @@ def _same_texts(answer_ids: pd.Series, ids: pd.Series) -> pa.Array | None:
     return theirs
 
 
-def _strictly_increasing(texts: pa.Array, rows: int = 1 << 20) -> bool:
+def _strictly_increasing(texts: pa.Array | pa.ChunkedArray, rows: int = 1 << 20) -> bool:
     """Whether each text is below the next, by length, then by text (a canonical integer's numeric order).
 
     Strictly increasing ids are distinct: two passes of Arrow kernels tell, where keying and hashing them

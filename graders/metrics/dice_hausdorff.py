@@ -171,10 +171,11 @@ def _volume_keys(
     run_day = day_of_slice[run_slice]
     order = np.argsort(run_day, kind="stable")
     bounds = np.searchsorted(run_day[order], np.arange(int(day_of_slice.max(initial=-1)) + 2))
+    volume = (int(rank_in_day.max(initial=0)) + 1) * grid_h * grid_w  # the keys' range
     for day in range(len(bounds) - 1):
         mine = order[bounds[day] : bounds[day + 1]]
         lengths = runs.lengths[mine]
-        fits = int(lengths.sum()) + (int(rank_in_day.max()) + 1) * grid_h * grid_w < 2**31
+        fits = int(lengths.sum()) + volume < 2**31
         lengths = lengths.astype(np.int32 if fits else np.int64)
         # a pixel's place in its image: the run's start, plus its place in the run
         pixel = np.repeat(runs.starts[mine].astype(lengths.dtype) - np.cumsum(lengths) + lengths, lengths)
