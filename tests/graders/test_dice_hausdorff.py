@@ -62,8 +62,10 @@ def test_image_sizes_written_as_floats_score_the_same_and_others_are_refused():
 
 @pytest.mark.parametrize("seed", range(60))
 def test_the_surface_search_gives_scipys_directed_hausdorff(seed):
-    """Voxels of A inside B, and B's voxels with all six neighbours in B, are skipped; at the edges of the
-    volume and of the grid (a slice smaller than the grid, or a voxel past the volume's shape) too."""
+    """Voxels of A inside B, and B's voxels with all six neighbours in B, are skipped, at any edge.
+
+    At the volume's edges and the grid's: a slice smaller than the grid, or a voxel past the volume's shape.
+    """
     import numpy as np
     from scipy.spatial.distance import directed_hausdorff
 
