@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._text import SHOWN, count, some
-from ._threads import chunkwise
+from ._threads import chunks_of, chunkwise
 
 NAN_WORDS = frozenset({"nan", "+nan", "-nan"})
 """Texts that parse as NaN and are reported as such (not as "not a number")."""
@@ -66,8 +66,7 @@ def text_codes(texts: list[pa.Array | pa.ChunkedArray]) -> tuple[np.ndarray, pa.
     Chunk by chunk into one dictionary: joining the chunks first copies every text (smartphone: 3 MB more).
     The texts must hold no null.
     """
-    chunks = [c for t in texts for c in (t.chunks if isinstance(t, pa.ChunkedArray) else [t])]
-    encoded = pa.chunked_array(chunks, type=pa.large_string()).dictionary_encode()
+    encoded = pa.chunked_array(chunks_of(texts), type=pa.large_string()).dictionary_encode()
     if not encoded.num_chunks:  # Arrow drops empty chunks
         return np.empty(0, dtype=np.int32), pa.array([], type=pa.large_string())
     return chunkwise(lambda c: c.indices, encoded.chunks, np.int32), encoded.chunks[-1].dictionary

@@ -30,6 +30,11 @@ def each(fn: Callable, items: Sequence, *, threaded: bool = True) -> list:
         return list(pool.map(fn, items))
 
 
+def chunks_of(arrays: Sequence[pa.Array | pa.ChunkedArray]) -> list[pa.Array]:
+    """Return the arrays' chunks, in order (an array that is not chunked is its own one chunk)."""
+    return [c for a in arrays for c in (a.chunks if isinstance(a, pa.ChunkedArray) else [a])]
+
+
 def chunkwise(
     fn: Callable[[pa.Array], pa.Array], arrays: Sequence[pa.Array | pa.ChunkedArray], dtype: type
 ) -> np.ndarray:
@@ -41,7 +46,7 @@ def chunkwise(
     Arrow's results plus joining them would be three (at 26M ids each is 0.2 GB of fresh pages to fault in).
     Nulls in a result become NaN, so a function that can return them needs a float ``dtype``.
     """
-    chunks = [c for a in arrays for c in (a.chunks if isinstance(a, pa.ChunkedArray) else [a])]
+    chunks = chunks_of(arrays)
     starts = np.cumsum([0, *map(len, chunks)])
     out = np.empty(int(starts[-1]), dtype=dtype)
 

@@ -25,7 +25,7 @@ from mlebench.spec.declarations import Submission
 from ._cells import Where, as_text, text_codes
 from ._csv import UnreadableCSV, read_csv_strings, release_arrow_memory
 from ._text import SHOWN, count, quote, some
-from ._threads import SMALL, chunkwise, each
+from ._threads import SMALL, chunks_of, chunkwise, each
 from .errors import InvalidSubmission
 from .inputs import Inputs
 from .kinds import Context
@@ -435,7 +435,7 @@ def _composite_parts(texts: list, parts: int, rows: int = 1 << 18) -> list[np.nd
     """
     columns = [np.empty(sum(map(len, texts)), dtype=np.int64) for _ in range(parts)]
     done = 0
-    for chunk in (c for t in texts for c in (t.chunks if isinstance(t, pa.ChunkedArray) else [t])):
+    for chunk in chunks_of(texts):
         for start in range(0, len(chunk), rows):
             pieces = pc.split_pattern(chunk.slice(start, rows), "_")
             flat = pc.cast(pieces.flatten(), pa.int64()).to_numpy()
