@@ -204,7 +204,7 @@ def _hausdorff(
 
 
 def _directed(
-    a: np.ndarray, b: np.ndarray, shape: np.ndarray, grid: tuple[int, int], scratch: np.ndarray | None = None
+    a: np.ndarray, b: np.ndarray, shape: np.ndarray, grid: tuple[int, int], scratch: np.ndarray
 ) -> float:
     """Scipy's ``directed_hausdorff(A / shape, B / shape)`` for voxel keys: max over A of the distance to B.
 
@@ -215,8 +215,7 @@ def _directed(
     no voxel lies in. (scipy's early-break loop is quadratic on large, similar volumes: seconds per
     case-day.)
 
-    ``scratch``: an all-False bool array of at least a slice more than twice the keys' range, left
-    all-False (a fresh one when None).
+    ``scratch``: an all-False bool array at least the keys' range plus two slices long, left all-False.
     """
     from scipy.spatial import cKDTree  # slow to import: only its competitions pay
 
@@ -224,7 +223,7 @@ def _directed(
     # membership with a slice's margin each side, so that the neighbours of every voxel are views of it
     # shifted by a step: no index arrays, and none out of bounds
     margin, size = grid_h * grid_w, int(max(a.max(), b.max())) + 1
-    padded = np.zeros(size + 2 * margin, dtype=bool) if scratch is None else scratch[: size + 2 * margin]
+    padded = scratch[: size + 2 * margin]
     in_b = padded[margin : margin + size]
     in_b[b] = True
     try:

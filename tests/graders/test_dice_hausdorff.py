@@ -91,4 +91,6 @@ def test_the_surface_search_gives_scipys_directed_hausdorff(seed):
         return
     scale = shape.astype(np.float64)
     expected = directed_hausdorff(_coords(a, grid) / scale, _coords(b, grid) / scale)[0]
-    assert _directed(a, b, shape, grid) == pytest.approx(expected, rel=1e-15, abs=0)
+    scratch = np.zeros((shape[0] + 2) * grid[0] * grid[1], dtype=bool)
+    assert _directed(a, b, shape, grid, scratch) == pytest.approx(expected, rel=1e-15, abs=0)
+    assert not scratch.any()  # left clear for the next volume
