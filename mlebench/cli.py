@@ -137,19 +137,30 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_check)
 
     p = sub.add_parser(
-        "thresholds", help="recompute medal thresholds (Kaggle rules) from v1's verified leaderboards"
+        "thresholds",
+        help="check v1's leaderboards against their Git-LFS pointers and show the thresholds they give",
     )
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("-c", "--competition-id", metavar="ID")
     group.add_argument("-s", "--competition-set", metavar="NAME")
-    source = p.add_mutually_exclusive_group(required=True)
+    group.add_argument(
+        "-a", "--all", action="store_true", help="every competition that records a v1 leaderboard pointer"
+    )
+    source = p.add_mutually_exclusive_group()
     source.add_argument(
-        "--v1-checkout", type=Path, metavar="PATH", help="a checkout of MLE-bench v1, its LFS files pulled"
+        "--v1-checkout",
+        type=Path,
+        metavar="PATH",
+        help="a checkout of MLE-bench v1, its LFS files pulled (default: the files kept in competitions/)",
     )
     source.add_argument(
         "--leaderboard", type=Path, help="only print what this CSV (rank order, a `score` column) gives"
     )
-    p.add_argument("--write", action="store_true", help="write verified thresholds into the declarations")
+    p.add_argument(
+        "--write",
+        action="store_true",
+        help="keep each verified leaderboard in its competition folder and drop the declared medals: block",
+    )
     p.set_defaults(func=_thresholds)
 
     p = sub.add_parser("leaderboard", help="(re)build reference leaderboards of embedded competitions")
@@ -463,7 +474,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _thresholds(args: argparse.Namespace) -> int:
     from authoring.thresholds import recompute, verify_all
-    from mlebench.spec.declarations import load_competition
+    from mlebench.spec.declarations import all_competition_ids, load_competition
 
     if args.leaderboard is not None:
         if args.write or not args.competition_id:
@@ -471,10 +482,16 @@ def _thresholds(args: argparse.Namespace) -> int:
         comp = load_competition(args.competition_id)
         print(json.dumps(recompute(comp, args.leaderboard), indent=2))
         return 0
-    lines = verify_all(_ids(args.competition_id, args.competition_set), args.v1_checkout, args.write)
+    if args.write and args.v1_checkout is None:
+        raise ConfigError("--write copies leaderboards from a v1 checkout: give --v1-checkout PATH")
+    if args.all:
+        ids = [cid for cid in all_competition_ids() if load_competition(cid).v1 is not None]
+    else:
+        ids = _ids(args.competition_id, args.competition_set)
+    lines = verify_all(ids, args.v1_checkout, args.write)
     print(*lines, sep="\n")
     failed = sum(": error: " in line for line in lines)
-    print(f"{len(lines) - failed} verified, {failed} refused")
+    print(f"{len(lines) - failed} of {len(lines)} verified, {failed} refused")
     return 1 if failed else 0
 
 
