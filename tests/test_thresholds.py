@@ -60,7 +60,7 @@ def _run(checkout: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tup
 def test_a_leaderboard_matching_its_pointer_is_kept_and_the_thresholds_derived_from_it(
     repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Changed on purpose (issue 41): --write keeps the verified file instead of writing numbers into medals:."""
+    """Changed on purpose (issue 41): --write keeps the verified file instead of numbers in medals:."""
     from graders.grade import competition_thresholds
     from mlebench.spec.leaderboards import threshold_state
 
@@ -153,7 +153,7 @@ def test_only_ventilator_keeps_hand_kept_thresholds_and_says_why() -> None:
 
 
 def _v1_medal(score: float, board: Path, lower_is_better: bool) -> str:
-    """The medal v1 gives: positions by Kaggle's brackets, compared with the unrounded scores read by pandas."""
+    """Return v1's medal: positions by Kaggle's brackets, compared with unrounded scores read by pandas."""
     import pandas as pd
 
     scores = pd.read_csv(board)["score"]
@@ -197,7 +197,7 @@ BOUNDARY = _boundary_cases()
 
 
 def test_there_are_boundary_scores_to_check() -> None:
-    """The shared files' README names 11 thresholds printed with more than five decimals (more differ in binary)."""
+    """The shared files' README names 11 thresholds printed with more than five decimals."""
     assert len(BOUNDARY) >= 11
     assert ("aptos2019-blindness-detection", "silver", 0.91965) in BOUNDARY
 
