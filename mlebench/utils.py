@@ -53,10 +53,15 @@ def read_jsonl(file_path: str | Path, skip_commented_out_lines: bool = False) ->
     return out
 
 
+_ROUND_TRIP = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
+"""pandas before 3 needs ``float_precision="round_trip"`` to read floats exactly; pandas 3 does by default
+and deprecates the argument."""
+
+
 def read_csv(*args: Any, **kwargs: Any) -> pd.DataFrame:
-    """``pandas.read_csv`` with ``float_precision="round_trip"``; an empty file gives an empty frame."""
+    """Read a CSV with pandas, floats exact (v1's ``round_trip``); an empty file gives an empty frame."""
     try:
-        return pd.read_csv(*args, **{"float_precision": "round_trip", **kwargs})
+        return pd.read_csv(*args, **{**_ROUND_TRIP, **kwargs})
     except pd.errors.EmptyDataError:
         logger.warning(f"CSV file empty! {args[0] if args else kwargs.get('filepath_or_buffer')}")
         return pd.DataFrame()
