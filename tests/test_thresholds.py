@@ -242,3 +242,36 @@ def test_the_report_counts_74_of_75_verified_thresholds_for_all() -> None:
     states = Counter(threshold_state(load_competition(c)) for c in resolve_set(named_set("all")))
     assert states == {"verified": 74, "unverified": 1}
     assert "all: 74 of 75 verified" in threshold_line({"groups": {"all": {"thresholds": dict(states)}}})
+
+
+def _v1_thresholds(board: Path) -> tuple[float, float, float, float]:
+    """Compute v1's four thresholds: its bracket positions over the rows as pandas reads them, its median."""
+    import pandas as pd
+
+    scores = pd.read_csv(board)["score"]
+    n = len(scores)
+    if n < 100:
+        ranks = [max(1, int(n * 0.1)), max(1, int(n * 0.2)), max(1, int(n * 0.4))]
+    elif n < 250:
+        ranks = [10, max(1, int(n * 0.2)), max(1, int(n * 0.4))]
+    elif n < 1000:
+        ranks = [10 + int(n * 0.002), 50, 100]
+    else:
+        ranks = [10 + int(n * 0.002), max(1, int(n * 0.05)), max(1, int(n * 0.1))]
+    gold, silver, bronze = (float(scores.iloc[r - 1]) for r in ranks)
+    return gold, silver, bronze, float(scores.median())
+
+
+def test_derived_thresholds_equal_v1s_to_the_last_digit_on_every_kept_leaderboard() -> None:
+    from graders.grade import competition_thresholds
+    from graders.registry import get_metric
+
+    checked = 0
+    for cid in all_competition_ids():
+        comp = load_competition(cid)
+        if comp.v1 is None or comp.medals is not None:
+            continue
+        t = competition_thresholds(comp, get_metric(comp.metric.name).higher_is_better)
+        assert (t.gold, t.silver, t.bronze, t.median) == _v1_thresholds(comp.leaderboard_path), cid
+        checked += 1
+    assert checked == 81
