@@ -29,6 +29,16 @@ def set_block(text: str, key: str, block: str, after: str) -> str:
     return "".join(lines[:start] + new + lines[end:])
 
 
+def drop_block(text: str, key: str) -> str:
+    """Return ``text`` without its top-level ``key`` block (unchanged when there is none)."""
+    lines = text.splitlines(keepends=True)
+    span = _span(lines, key)
+    if span is None:
+        return text
+    start, end = span
+    return "".join(lines[:start] + lines[end:])
+
+
 def _span(lines: list[str], key: str) -> tuple[int, int] | None:
     head = re.compile(rf"^{re.escape(key)}:(\s|$)")
     for i, line in enumerate(lines):

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mlebench.spec.declarations import Competition
+from mlebench.spec.leaderboards import pinned_leaderboard
 
 from .answers import load_answers
 from .errors import InvalidSubmission
@@ -98,13 +99,16 @@ class GradeResult:
 
 
 def competition_thresholds(competition: Competition, higher_is_better: bool) -> Thresholds:
-    """Medal thresholds: declared ones (``medals:``) when present, else computed from the leaderboard file."""
+    """Medal thresholds: declared ones (``medals:``) when present, else derived from the leaderboard file.
+
+    The file must match the v1 pointer the declaration records (:func:`pinned_leaderboard`).
+    """
     declared = competition.medals
     if declared is not None:
         return Thresholds(
             gold=declared.gold, silver=declared.silver, bronze=declared.bronze, median=declared.median
         )
-    return thresholds(load_leaderboard(competition.leaderboard_path, higher_is_better))
+    return thresholds(load_leaderboard(pinned_leaderboard(competition), higher_is_better))
 
 
 def grade(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -52,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("-s", "--competition-set", metavar="NAME")
     group.add_argument("-a", "--all", action="store_true", help="every declared competition")
     group.add_argument("--lite", action="store_true", help="the low-complexity set (MLE-bench Lite)")
+    group.add_argument("-l", "--list", type=Path, metavar="FILE", help="competition ids, one per line")
     p.add_argument(
         "--check",
         action="store_true",
@@ -60,11 +60,35 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--data-dir",
         type=Path,
-        help="write <DIR>/<id>/{public,private} (raw files and downloads under <DIR>/.raw, <DIR>/.downloads) "
-        "instead of the checkout's data/",
+        help="write into DIR instead of the checkout's data/ (layout: --data-layout; downloads in "
+        "<DIR>/.downloads)",
+    )
+    p.add_argument(
+        "--data-layout",
+        choices=["v1", "ours"],
+        default="v1",
+        help="with --data-dir: v1 (default, as MLE-bench v1) writes <DIR>/<id>/prepared/{public,private} and "
+        "raw files in <DIR>/<id>/raw; ours writes <DIR>/<id>/{public,private}, raw files in <DIR>/.raw/<id>",
     )
     p.add_argument("--keep-raw", action="store_true", help="keep the extracted raw files after preparing")
-    p.add_argument("--refresh-checksums", action="store_true", help="record downloaded archives' sha256")
+    p.add_argument(
+        "--refresh-checksums",
+        "--overwrite-checksums",
+        dest="refresh_checksums",
+        action="store_true",
+        help="record the downloaded archives' sha256 in the declarations (v1's --overwrite-checksums)",
+    )
+    p.add_argument(
+        "--overwrite-leaderboard",
+        action="store_true",
+        help="refused: the leaderboards are v1's own files, checked against v1's Git-LFS pointers "
+        "(`mlebench thresholds`), never downloaded again",
+    )
+    p.add_argument(
+        "--skip-verification",
+        action="store_true",
+        help="refused: every downloaded and prepared file is checked against its declared sha256",
+    )
     p.add_argument(
         "--v1-descriptions",
         type=Path,
@@ -137,19 +161,30 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_check)
 
     p = sub.add_parser(
-        "thresholds", help="recompute medal thresholds (Kaggle rules) from v1's verified leaderboards"
+        "thresholds",
+        help="check v1's leaderboards against their Git-LFS pointers and show the thresholds they give",
     )
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("-c", "--competition-id", metavar="ID")
     group.add_argument("-s", "--competition-set", metavar="NAME")
-    source = p.add_mutually_exclusive_group(required=True)
+    group.add_argument(
+        "-a", "--all", action="store_true", help="every competition that records a v1 leaderboard pointer"
+    )
+    source = p.add_mutually_exclusive_group()
     source.add_argument(
-        "--v1-checkout", type=Path, metavar="PATH", help="a checkout of MLE-bench v1, its LFS files pulled"
+        "--v1-checkout",
+        type=Path,
+        metavar="PATH",
+        help="a checkout of MLE-bench v1, its LFS files pulled (default: the files kept in competitions/)",
     )
     source.add_argument(
         "--leaderboard", type=Path, help="only print what this CSV (rank order, a `score` column) gives"
     )
-    p.add_argument("--write", action="store_true", help="write verified thresholds into the declarations")
+    p.add_argument(
+        "--write",
+        action="store_true",
+        help="keep each verified leaderboard in its competition folder and drop the declared medals: block",
+    )
     p.set_defaults(func=_thresholds)
 
     p = sub.add_parser("leaderboard", help="(re)build reference leaderboards of embedded competitions")
@@ -211,8 +246,15 @@ def _data_dir_arguments(p: argparse.ArgumentParser) -> None:
 def _prepare(args: argparse.Namespace) -> int:
     from mlebench.spec.declarations import load_competition
 
+    if args.overwrite_leaderboard or args.skip_verification:
+        flag = "--overwrite-leaderboard" if args.overwrite_leaderboard else "--skip-verification"
+        raise ConfigError(f"prepare {flag} is not supported: {_REFUSED[flag]}; run without it")
     set_name = "lite" if args.lite else args.competition_set
-    comps = [load_competition(cid) for cid in _ids(args.competition_id, set_name, args.all)]
+    if args.list is not None:
+        ids = [line.strip() for line in args.list.read_text(encoding="utf-8").splitlines() if line.strip()]
+        comps = [load_competition(cid) for cid in ids]
+    else:
+        comps = [load_competition(cid) for cid in _ids(args.competition_id, set_name, args.all)]
     if args.check:
         return _preflight(comps)
     failed = []
@@ -225,6 +267,7 @@ def _prepare(args: argparse.Namespace) -> int:
                 keep_raw=args.keep_raw,
                 refresh=args.refresh_checksums,
                 v1=args.v1_descriptions,
+                layout=args.data_layout,
             )
         except Exception as exc:  # noqa: BLE001 - one competition's failure is reported; the others go on
             print(f"{comp.id}: FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)
@@ -236,13 +279,25 @@ def _prepare(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+_REFUSED = {
+    "--overwrite-leaderboard": "the leaderboards are MLE-bench v1's own files, kept in competitions/<id>/ "
+    "and "
+    "checked against v1's Git-LFS pointers (`mlebench thresholds`)",
+    "--skip-verification": "every downloaded and prepared file is checked against its declared sha256",
+}
+
+
 def _prepare_one(
-    comp: Any, data_dir: Path | None, *, keep_raw: bool, refresh: bool, v1: Path | None = None
+    comp: Any,
+    data_dir: Path | None,
+    *,
+    keep_raw: bool,
+    refresh: bool,
+    v1: Path | None = None,
+    layout: str = "v1",
 ) -> Path:
     """Fetch, prepare and audit one competition; return its prepared folder."""
-    from mlebench.data.audit import audit
-    from mlebench.data.fetch import fetch
-    from mlebench.data.prepare import prepare_competition
+    from mlebench.data.v1_names import fetch_and_prepare
     from mlebench.spec.params import TextSettings
     from mlebench.spec.paths import downloads_dir, prepared_dir, raw_dir
     from mlebench.spec.texts import description_file
@@ -252,16 +307,16 @@ def _prepare_one(
 
     if data_dir is None:
         raw, prepared, downloads = raw_dir(comp.id), prepared_dir(comp.id), downloads_dir(comp.id)
+    elif layout == "v1":
+        raw, prepared = data_dir / comp.id / "raw", data_dir / comp.id / "prepared"
+        downloads = data_dir / ".downloads" / comp.id
     else:
         raw, prepared = data_dir / ".raw" / comp.id, data_dir / comp.id
         downloads = data_dir / ".downloads" / comp.id
-    fetch(comp, raw, downloads=downloads, refresh_checksums=refresh)
-    prepare_competition(comp, raw, prepared, texts=texts)
-    if not keep_raw:
-        shutil.rmtree(raw)
-    for finding in audit(comp, prepared / "public", prepared / "private"):
-        state = "known leak" if finding.known else "LEAK"
-        print(f"{comp.id}: {state}: {finding.file}: {finding.detail}", file=sys.stderr)
+    for line in fetch_and_prepare(
+        comp, raw, prepared, downloads, keep_raw=keep_raw, refresh_checksums=refresh, texts=texts
+    ):
+        print(line, file=sys.stderr)
     return prepared
 
 
@@ -320,6 +375,7 @@ def _grade_sample(args: argparse.Namespace) -> int:
 
     comp = load_competition(args.competition_id)
     result = grade(comp, args.submission, _private(comp.id, args.data_dir, args.data_layout), args.mode)
+    # Only the report goes to stdout, as one JSON object (harnesses find it with a `{.*}` search).
     print(json.dumps(_mlebench_report(comp, result, args.submission), indent=4))
     return 0
 
@@ -463,7 +519,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _thresholds(args: argparse.Namespace) -> int:
     from authoring.thresholds import recompute, verify_all
-    from mlebench.spec.declarations import load_competition
+    from mlebench.spec.declarations import all_competition_ids, load_competition
 
     if args.leaderboard is not None:
         if args.write or not args.competition_id:
@@ -471,10 +527,16 @@ def _thresholds(args: argparse.Namespace) -> int:
         comp = load_competition(args.competition_id)
         print(json.dumps(recompute(comp, args.leaderboard), indent=2))
         return 0
-    lines = verify_all(_ids(args.competition_id, args.competition_set), args.v1_checkout, args.write)
+    if args.write and args.v1_checkout is None:
+        raise ConfigError("--write copies leaderboards from a v1 checkout: give --v1-checkout PATH")
+    if args.all:
+        ids = [cid for cid in all_competition_ids() if load_competition(cid).v1 is not None]
+    else:
+        ids = _ids(args.competition_id, args.competition_set)
+    lines = verify_all(ids, args.v1_checkout, args.write)
     print(*lines, sep="\n")
     failed = sum(": error: " in line for line in lines)
-    print(f"{len(lines) - failed} verified, {failed} refused")
+    print(f"{len(lines) - failed} of {len(lines)} verified, {failed} refused")
     return 1 if failed else 0
 
 

@@ -114,8 +114,10 @@ def test_cli_prepares_what_it_can_and_names_what_failed(
     out, err = capsys.readouterr()
     assert code == 1
     assert "spaceship-titanic: prepared in" in out
-    assert (tmp_path / "data" / "spaceship-titanic" / "private" / "test.csv").is_file()
-    assert not (tmp_path / "data" / ".raw" / "spaceship-titanic").exists()  # no --keep-raw
+    # --data-dir is in MLE-bench v1's layout unless --data-layout ours (issue 41: v1's flags mean what they
+    # do in v1)
+    assert (tmp_path / "data" / "spaceship-titanic" / "prepared" / "private" / "test.csv").is_file()
+    assert not (tmp_path / "data" / "spaceship-titanic" / "raw").exists()  # no --keep-raw
     assert "playground-series-s3e18: FAILED" in err and "no Kaggle competition" in err
     assert "failed:" in err
 

@@ -2,8 +2,11 @@
 
 From the bottom: ``mlebench.spec`` (schemas, YAML, paths, errors) imports nothing else of ours; ``graders``
 imports only itself and the spec; data and reporting sit above them, execution above those, planning above
-execution, and the entry points (the CLI, the stage wrapper, ``stages/``) on top. Authoring tools
-(``authoring/``) may use anything, and only the CLI may reach them. Imports are read from the code itself,
+execution, and the entry points (the CLI, the stage wrapper, ``stages/``) on top. MLE-bench v1's Python API
+(``mlebench.registry``, ``mlebench.grade``, ``mlebench.grade_helpers``, ``mlebench.utils``) is a face on top
+too: no module of ours outside it imports it (v1's data functions are data-layer functions in
+``mlebench.data``). Authoring tools (``authoring/``) may use anything, and only the CLI may reach them.
+Imports are read from the code itself,
 function-level ones included (:mod:`mlebench.spec.sources`).
 """
 
@@ -24,6 +27,8 @@ LAYERS = [
     ("mlebench.planning",),
     ("mlebench.cli", "mlebench.stage", "stages", "mlebench"),
 ]
+V1_FACE = ("mlebench.registry", "mlebench.grade", "mlebench.grade_helpers", "mlebench.utils")
+"""MLE-bench v1's Python API: modules on top, over our declarations, graders and data code."""
 AUTHORING = "authoring"
 MAY_USE_AUTHORING = ("mlebench.cli",)
 
@@ -65,6 +70,16 @@ def test_imports_point_down(module: str) -> None:
         if not target.startswith(AUTHORING) and (_layer(target) or 0) > mine
     )
     assert not upward, f"{module} (layer {mine}) imports from layers above it: {upward}"
+
+
+def test_the_v1_face_is_on_top_and_nothing_else_of_ours_imports_it() -> None:
+    assert all(face in MODULES and _layer(face) == len(LAYERS) - 1 for face in V1_FACE)
+    users = sorted(
+        module
+        for module, targets in GRAPH.items()
+        if module not in V1_FACE and any(t in V1_FACE for t in targets)
+    )
+    assert not users, f"modules below MLE-bench v1's face import it: {users}"
 
 
 def test_graders_import_only_graders_and_the_spec() -> None:

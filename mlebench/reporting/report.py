@@ -47,8 +47,9 @@ from mlebench.reporting.stats import (
 )
 from mlebench.reporting.usage import sum_usage
 from mlebench.reporting.verdicts import UNCHECKED, counted, is_isolated, load_verdict
-from mlebench.spec.declarations import Competition, all_competition_ids, load_competition
+from mlebench.spec.declarations import all_competition_ids, load_competition
 from mlebench.spec.files import write_json, write_text
+from mlebench.spec.leaderboards import threshold_state
 from mlebench.spec.paths import audit_path, grade_path, integrity_path, report_dir
 
 __all__ = [
@@ -264,18 +265,6 @@ def headline_csv(report: dict[str, Any]) -> str:
                 ]
             )
     return buf.getvalue()
-
-
-def threshold_state(comp: Competition) -> str:
-    """Where a competition's medal thresholds come from.
-
-    ``verified``: recomputed from v1's leaderboard after it matched its Git-LFS pointer; ``unverified``:
-    declared (third-party) values; ``leaderboard``: computed from the leaderboard file shipped beside the
-    declaration (the embedded competitions' reference leaderboards).
-    """
-    if comp.medals is None:
-        return "leaderboard"
-    return "verified" if comp.medals.verified else "unverified"
 
 
 def task_texts(records: list[dict[str, Any]]) -> dict[str, Any]:

@@ -274,27 +274,19 @@ class MetricSpec(Model):
 
 
 class MedalThresholds(Model):
-    """Medal thresholds given directly, for competitions whose leaderboard file is not shipped.
+    """Medal thresholds given directly, for a competition whose leaderboard file is not available.
 
-    ``source`` says where the numbers come from; ``unverified`` marks third-party values that were not
-    recomputed from Kaggle's leaderboard (``mlebench thresholds`` recomputes them from a leaderboard CSV).
+    ``source`` says where the numbers come from and why they were not derived from v1's leaderboard;
+    ``unverified`` marks them as third-party values. Where v1's leaderboard is available it is kept in the
+    competition's folder instead and the thresholds are derived from it (:mod:`mlebench.spec.leaderboards`).
     """
 
     gold: float
     silver: float
     bronze: float
     median: float
-    source: str
+    source: Annotated[str, non_empty]
     unverified: bool = False
-    # Recomputed by `mlebench thresholds --v1-checkout` from v1's leaderboard file, which matched the
-    # declared `v1.leaderboard` pointer; `leaderboard_sha256` is that file's sha256.
-    verified: bool = False
-    leaderboard_sha256: Sha256 = ""
-
-    def check(self) -> None:
-        """Require verified thresholds to name their leaderboard file and not to be unverified too."""
-        if self.verified and (self.unverified or not self.leaderboard_sha256):
-            raise ValueError("medals.verified needs leaderboard_sha256 and cannot be unverified as well")
 
 
 _GIT_BLOB = re.compile(r"^[0-9a-f]{40}$")
@@ -437,12 +429,6 @@ class Competition(Model):
     real_size: RealSize | None = None
     # Resources an agent must not download (the integrity stage's forbidden-resource check).
     forbidden_resources: list[ForbiddenResource] = []
-
-    def check(self) -> None:
-        """Require verified medals to come from the leaderboard file that ``v1`` pins."""
-        m, pinned = self.medals, self.v1.leaderboard.sha256 if self.v1 else None
-        if m is not None and m.verified and m.leaderboard_sha256 != pinned:
-            raise ValueError("medals.verified: leaderboard_sha256 must equal v1.leaderboard.sha256")
 
     @property
     def folder(self) -> Path:
