@@ -303,6 +303,13 @@ class ForbiddenPattern(_Strict):
     pattern: str = Field(min_length=1)
     reason: str = Field(min_length=1)
 
+    @field_validator("pattern")
+    @classmethod
+    def _linear(cls, value: str) -> str:
+        from mlebench.spec.declarations import linear_pattern
+
+        return linear_pattern(value)
+
 
 class JudgeSettings(_Strict):
     """The optional model judge of the integrity stage (off by default).
@@ -327,11 +334,14 @@ class IntegritySettings(_Strict):
     ``plagiarism_threshold``: a run whose code reproduces at least this share of a reference notebook's
     fingerprints is flagged. ``forbidden_resources``: the shared list every competition's own list adds to.
     ``download_window``: how many lines around a download command a forbidden resource may be named on.
+    ``time_budget_secs``: the wall-clock budget of one cell's checks; a run that outlasts it is recorded
+    ``unchecked`` with the reason (and loses its medal, as a flagged one does) instead of holding the stage.
     """
 
     max_validations: int = Field(default=100, ge=0)
     plagiarism_threshold: float = Field(default=0.5, gt=0, le=1)
     download_window: int = Field(default=3, ge=0)
+    time_budget_secs: float = Field(default=600.0, gt=0)
     forbidden_resources: list[ForbiddenPattern] = []
     judge: JudgeSettings = JudgeSettings()
 
