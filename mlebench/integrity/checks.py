@@ -351,20 +351,79 @@ _VALIDATOR_REPLY = _p(
 
 
 def validations(ctx: Context) -> CheckResult:
-    """Flag more validator calls than ``max_validations``: the validator's replies, counted per log file.
+    """Flag more validator calls than ``max_validations``: as the server recorded them, and in the logs.
 
-    The same reply may reach two logs (the agent's own log and its captured output), so the count is the
-    largest of any one file's: a lower bound on the calls made.
+    The count at the source is the validation server's own record (``validations.calls`` in run.json: the
+    Docker runner's server runs as another user and keeps it where the agent cannot write), which counts
+    calls whose replies the agent threw away. The logs give a lower bound too: the validator's replies,
+    per file (the same reply may reach two logs, so the largest of any one file's). The larger counts.
     """
     per_file: dict[str, int] = {}
     for f in ctx.run.logs:
         ctx.budget.check()
         per_file[f.path] = sum(1 for line in f.lines if search(_VALIDATOR_REPLY, line))
-    calls = max(per_file.values(), default=0)
+    in_logs = max(per_file.values(), default=0)
+    recorded = (ctx.run.record.get("validations") or {}).get("calls")
+    at_source = recorded if isinstance(recorded, int) and not isinstance(recorded, bool) else None
+    calls = max(in_logs, at_source or 0)
     limit = ctx.settings.max_validations
-    busiest = max(per_file, key=lambda k: per_file[k]) if calls else ""
-    evidence = [f"{busiest}: {calls} validator replies (limit {limit})"] if calls > limit else []
-    return CheckResult("validations", calls > limit, evidence, {"calls": calls, "limit": limit})
+    evidence = []
+    if calls > limit and at_source is not None and at_source >= in_logs:
+        evidence = [f"run.json: the validation server recorded {at_source} calls (limit {limit})"]
+    elif calls > limit:
+        busiest = max(per_file, key=lambda k: per_file[k])
+        evidence = [f"{busiest}: {in_logs} validator replies (limit {limit})"]
+    details = {"calls": calls, "limit": limit, "recorded_by_server": at_source, "replies_in_logs": in_logs}
+    return CheckResult("validations", calls > limit, evidence, details)
+
+
+_ACCESS_LINE = _p(r"^\s*\d+(\.\d+)?\s+\d+\s+(\S+)\s+(\S+)\s+\d+\s+(\S+)\s+(\S+)")
+"""A squid access-log line: time, elapsed, client, result/status, bytes, method, URL or host:port."""
+
+
+def egress_log(ctx: Context) -> CheckResult:
+    """Flag requests through the cell's egress proxy to a forbidden resource: hosts, URLs, package files.
+
+    The proxy's access log (under ``egress`` and ``llm``) lists every request the agent's traffic made, the
+    refused ones too: a plain-http request with its whole URL, an https one as ``CONNECT host:port`` (what
+    lies inside the tunnel is not seen). Each is matched against the forbidden resources, with no download
+    command needed: the log is of downloads. ``details`` counts the requests per host.
+    """
+    entries = forbidden_entries(ctx)
+    patterns = [(e, compile_pattern(e.pattern)) for e in entries]
+    hits: list[Hit] = []
+    reasons: dict[str, str] = {}
+    hosts: dict[str, int] = {}
+    requests = 0
+    for f in ctx.run.network_log:
+        for i, line in enumerate(f.lines):
+            if i % 256 == 0:
+                ctx.budget.check()
+            m = _ACCESS_LINE.match(line[:MAX_ACCESS_LINE])
+            if not m:
+                continue
+            requests += 1
+            method, url = m.group(4), m.group(5)
+            host = _host_of(method, url)
+            hosts[host] = hosts.get(host, 0) + 1
+            for entry, pattern in patterns:
+                if search(pattern, url):
+                    hits.append(Hit(f, i))
+                    reasons.setdefault(entry.pattern, entry.reason)
+    top = dict(sorted(hosts.items(), key=lambda kv: -kv[1])[:MAX_EVIDENCE])
+    return _result(
+        "egress_log", hits, matched=reasons, requests=requests, hosts=top, policy=ctx.agent.network
+    )
+
+
+MAX_ACCESS_LINE = 16 * 1024
+
+
+def _host_of(method: str, url: str) -> str:
+    """``host`` of ``CONNECT host:port`` or of an absolute URL (``-`` when there is none)."""
+    rest = url if method.upper() == "CONNECT" else url.partition("://")[2]
+    host = rest.split("/", 1)[0].rsplit("@", 1)[-1]
+    return (host.rsplit(":", 1)[0] if not host.endswith("]") else host) or "-"
 
 
 Check = Callable[[Context], CheckResult]
@@ -375,6 +434,7 @@ CHECKS: dict[str, Check] = {
     "forbidden_resources": forbidden_resources,
     "outside_reads": outside_reads,
     "validations": validations,
+    "egress_log": egress_log,
 }
 """Every deterministic check, by the name ``integrity.json`` gives it."""
 

@@ -176,7 +176,9 @@ class Hardware(_Strict):
 
     ``gpu_sharing``: how many cells may hold one GPU at once; 1 (the default) gives each cell its GPUs
     exclusively. A profile that opts in serialises the field (so its cells' params change); one that does
-    not serialises exactly as before.
+    not serialises exactly as before. ``disk``: the size limit of a container's writable layer (``"20g"``;
+    empty: none), applied where the engine's storage driver can enforce one (``docker.storage_limit`` in
+    run.json says whether it was); serialised, like ``gpu_sharing``, only when set.
     """
 
     name: str
@@ -187,12 +189,15 @@ class Hardware(_Strict):
     gpus: int = Field(ge=0)
     time_limit_secs: int = Field(gt=0)
     gpu_sharing: int = Field(default=1, ge=1, le=64)
+    disk: str = Field(default="", pattern=r"^(\d+[kmgt]?)?$")
 
     @model_serializer(mode="wrap")
     def _sharing_only_when_opted_in(self, handler: Any) -> dict[str, Any]:
         data = handler(self)
         if data.get("gpu_sharing") == 1:
             del data["gpu_sharing"]
+        if data.get("disk") == "":
+            del data["disk"]
         return data
 
 

@@ -374,3 +374,57 @@ def test_llm_resources_are_removed_when_the_run_is_killed(
     log = (tmp_path / "job.log").read_text()
     assert _left(docker_client, cell) == [], log[-3000:]
     assert "removed mlebench-proxy-" in log and "(its run was killed)" in log, log[-3000:]  # by the sweep
+
+
+# ---- issue 39: hostile agents, round two ---------------------------------------------------------------
+
+
+def test_a_sparse_file_is_skipped_by_its_size_unread(hostile) -> None:
+    """Finding 3 of issue 39: a sparse log is left out by its size before a byte of it is sent.
+
+    Before: a 12 GiB sparse log took 114 s of the host's time to "skip" (read through the tar stream) after
+    an agent that ran 1.5 s (3 GiB: 40 s), and the logs after it were lost.
+    """
+    run = hostile("huge", submission_bytes=1000, log_bytes=12 * 1024**3)
+    record = run.record
+    spent = record.overhead_seconds
+    print(f"\nsparse 12 GiB log: collect {spent.get('collect')} s, extract {spent.get('extract')} s")
+    assert record.status == "ok" and spent["collect"] + spent["extract"] < 20, spent
+    note = next(n for n in record.extraction_notes if "huge.log" in n)
+    assert "larger than" in note and "sparse" in note and "unread" in note, note
+    assert not (run.out / "logs" / "huge.log").exists() and (run.out / "logs" / "result.json").is_file()
+    assert (run.out / "code" / "small.py").is_file()
+    assert record.docker["storage_limit"].startswith(("none: ", "size")) or record.hardware.get("disk")
+
+
+def test_validation_calls_are_counted_where_the_agent_cannot_erase_them(hostile, titanic, tmp_path) -> None:
+    """Finding 5 of issue 39: the validation server records every call where the agent cannot erase it.
+
+    Before: 150 calls with their replies thrown away counted 0 (the count read the agent's own logs).
+    """
+    from mlebench.integrity.checks import Context, validations
+    from mlebench.integrity.run_view import RunView
+    from mlebench.spec.params import AgentConfig, IntegritySettings
+
+    run = hostile("validate_quietly", calls=150)
+    result, record = run.result, run.record
+    assert record.status == "ok", record.reason
+    for label, outcome in result["attempts"].items():
+        assert outcome["ok"] is False, f"{label} succeeded: {outcome}"
+    assert result["server_pids"], "the server runs (as uid 1001) beside the agent"
+    assert record.validations["calls"] == 150, record.validations
+    assert (run.out / "validations.jsonl").is_file()
+    ctx = Context(
+        RunView.load(_written(run)),
+        load_competition("titanic-lite", ROOT),
+        AgentConfig(path="a", command=["x"]),
+        IntegritySettings(max_validations=100),
+    )
+    check = validations(ctx)
+    assert check.flagged and check.details["recorded_by_server"] == 150, check
+
+
+def _written(run) -> Path:
+    """Write the run's run.json (the fixture returns the record unwritten) and return the run dir."""
+    run.record.write(run.out)
+    return run.out

@@ -303,9 +303,15 @@ def test_gpus_become_device_requests_and_limits_reach_create() -> None:
     )
     assert kwargs["mem_limit"] == kwargs["memswap_limit"] == "1g" and kwargs["pids_limit"] == 10
     assert kwargs["nano_cpus"] == 2_000_000_000 and kwargs["shm_size"] == "1g" and kwargs["runtime"] == "runc"
-    assert [m["Source"] for m in kwargs["mounts"]] == ["/tmp"] and kwargs["mounts"][0]["ReadOnly"]
-    egress = _create_kwargs(image, at(agent.model_copy(update={"network": "egress"}), gpu))
-    assert egress["network_mode"] == "bridge"
+    binds = [m for m in kwargs["mounts"] if m["Type"] == "bind"]
+    assert [m["Source"] for m in binds] == ["/tmp"] and binds[0]["ReadOnly"]  # the only host path
+    # the agent's output folders are anonymous volumes (collected by size alone: issue 39)
+    volumes = [m["Target"] for m in kwargs["mounts"] if m["Type"] == "volume"]
+    assert volumes == ["/home/submission", "/home/code", "/home/logs"]
+    assert all(not m.get("Source") for m in kwargs["mounts"] if m["Type"] == "volume")
+    # egress leaves through the cell's logging proxy too (issue 39): never the engine's shared bridge
+    with pytest.raises(ValueError, match="needs the cell's egress sandbox"):
+        _create_kwargs(image, at(agent.model_copy(update={"network": "egress"}), gpu))
 
 
 def test_build_contexts_never_include_data_or_answers() -> None:
