@@ -57,8 +57,10 @@ class AgentConfig(_Strict):
     """One agent: its folder (main.py, requirements.txt, Dockerfile), the command that starts it, its options.
 
     ``network`` is what the Docker runner gives the agent's container: ``none`` (the default: no network at
-    all), ``egress`` (the engine's default bridge: everywhere) or ``llm`` (only the ``endpoints``, through
-    an egress proxy; see :mod:`mlebench.execution.docker.egress`). It is recorded in the lineage.
+    all), ``egress`` (any public host) or ``llm`` (only the ``endpoints``); under both, every request goes
+    through the cell's own logging proxy, whose access log is kept with the run, and private addresses
+    (other cells, the host) are unreachable (:mod:`mlebench.execution.docker.egress`). It is recorded in
+    the lineage and shown beside every headline figure.
     ``endpoints``: the ``host:port`` pairs an ``llm`` agent may reach (a DNS name or an IPv4 address, and a
     port); required under ``llm`` and refused under any other policy. ``api_key_env``: the name of the
     runner's environment variable that holds the agent's API key; that one variable (read at run time)

@@ -536,19 +536,21 @@ def test_two_cells_at_once_cannot_reach_each_other_or_the_host(
         for seed in (0, 1):
             label = {"label": f"mlebench.cell=peers/titanic-lite/{seed}"}
             roles = {c.labels["mlebench.role"]: c for c in docker_client.containers.list(filters=label)}
-            if {"agent", "llm-sandbox", "egress-proxy"} <= set(roles):
+            if "agent" in roles:
+                # the agent's addresses: its sandbox's (a proxied cell) or its own (a cell on a bridge)
+                holder = roles.get("llm-sandbox", roles["agent"])
                 found[str(seed)] = {
-                    r: [n["IPAddress"] for n in roles[r].attrs["NetworkSettings"]["Networks"].values()]
-                    for r in ("llm-sandbox", "egress-proxy")
+                    "agent": _addresses(holder),
+                    "proxy": _addresses(roles["egress-proxy"]) if "egress-proxy" in roles else [],
                 }
+        found = {k: v for k, v in found.items() if v["agent"]}
     assert len(found) == 2, found
     gateways = {"172.17.0.1"}
     for net in docker_client.networks.list(filters={"label": "mlebench.role"}):
         gateways.update(c.get("Gateway") for c in net.attrs["IPAM"]["Config"] if c.get("Gateway"))
     targets = {
         "others": {
-            me: [[ip, port] for ip in found[other]["llm-sandbox"]]
-            + [[ip, 3128] for ip in found[other]["egress-proxy"]]
+            me: [[ip, port] for ip in found[other]["agent"]] + [[ip, 3128] for ip in found[other]["proxy"]]
             for me, other in (("0", "1"), ("1", "0"))
         },
         "gateways": [[gw, p] for gw in sorted(gateways) for p in (host_port, 2375)],
@@ -572,6 +574,11 @@ def test_two_cells_at_once_cannot_reach_each_other_or_the_host(
         _left(docker_client, "peers/titanic-lite/0") == []
         and _left(docker_client, "peers/titanic-lite/1") == []
     )
+
+
+def _addresses(container) -> list[str]:
+    container.reload()
+    return [n["IPAddress"] for n in container.attrs["NetworkSettings"]["Networks"].values() if n["IPAddress"]]
 
 
 HW_PEERS = Hardware(name="peers", cpus=1, memory="512m", shm_size="64m", pids=64, gpus=0, time_limit_secs=300)
