@@ -18,8 +18,8 @@ returns 200 and ``{"result": "Submission is valid."}`` or ``{"result": "Submissi
 or 500 and ``{"error": ..., "details": ...}`` when the check could not run; ``GET /health`` returns
 ``{"status": "running"}``. It binds the loopback interface only and reads nothing but the uploaded bytes
 and the public inputs above. ``POST /check`` answers the ``validate`` command's own way
-(``{"status": 0|1|2, "message": ...}``): the command sends its file there when a server answers, so every
-call, whichever way it is made, reaches the server.
+(``{"status": 0|1|2, "message": ...}``): the command sends its file there when the runner started the
+server (``MLEBENCH_VALIDATION_SERVER=external``), so every call, whichever way it is made, reaches it.
 
 ``validate --serve --record FILE`` appends one JSON line per call to ``FILE`` (time, endpoint, bytes,
 sha256, result). The Docker runner starts the server so, as its own user (``validator``, uid 1001) in a
@@ -263,7 +263,10 @@ def main(argv: list[str]) -> int:
         return EXIT_VALID
     default = Path(os.environ.get("SUBMISSION_DIR", "/home/submission")) / "submission.csv"
     submission = Path(argv[0]) if argv else default
-    answered = _via_server(submission) if submission.is_file() else None
+    # Through the server only where a runner started one that counts calls (never to whatever else listens
+    # on a host's port 5000); otherwise, or when it does not answer, the same check in this process.
+    external = os.environ.get("MLEBENCH_VALIDATION_SERVER") == "external"
+    answered = _via_server(submission) if external and submission.is_file() else None
     status, message = answered if answered is not None else check(submission, data_dir, SPEC)
     print(message)
     return status

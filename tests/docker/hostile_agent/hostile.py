@@ -448,6 +448,7 @@ def peers() -> None:
         time.sleep(0.5)
     targets = json.loads(peers_file.read_text())
     me = KWARGS["me"]
+    time.sleep(float(KWARGS.get("settle", 5)))  # the other cell is listening by now (it binds first)
 
     def tcp(host: str, port: int) -> str:
         with socket.create_connection((host, port), timeout=3) as s:
