@@ -4,19 +4,21 @@ The container sees the agent contract and nothing else of the host: ``/home/data
 of the public split, with ``description.md``), ``/home/instructions.txt``, empty ``/home/submission``,
 ``/home/code`` and ``/home/logs``, the agent's own files in ``/home/agent`` (baked into its image) and the
 ``validate`` command, also served as MLE-bench v1 serves it (``localhost:5000/validate``, started by the
-image's ``agent-entry`` before the agent's command; ``/home/validate_submission.sh``). The private
-answers are never mounted, copied or named: the only host path the container is given is the public split.
-It runs as the unprivileged uid 1000 with every capability dropped and ``no-new-privileges``, without
-network unless the agent opts into ``egress`` (everywhere) or ``llm`` (only its configured endpoints, through
-a per-cell egress proxy: :mod:`.egress`), and under the hardware profile's limits (CPUs, memory
+runner as its own user, with a call record the agent cannot touch; ``/home/validate_submission.sh``). The
+private answers are never mounted, copied or named: the only host path the container is given is the public
+split. It runs as the unprivileged uid 1000 with every capability dropped and ``no-new-privileges``, without
+network unless the agent opts into ``egress`` (any public host) or ``llm`` (only its configured endpoints),
+both through a per-cell logging proxy on networks of the cell's own (:mod:`.egress`), and under the
+hardware profile's limits (CPUs, memory
 without swap, shm, pids, GPUs as device requests). The wall-clock limit is enforced here: at the limit the
 container is stopped (SIGTERM, then SIGKILL after a grace period) and the
 cell is ``agent_timeout``; whatever submission exists then is kept.
 
-Outputs are copied out of the stopped container through the archive API with every tar member checked
-(:mod:`.extract`); the container is then removed. While the agent runs, ``submission.csv`` is also copied
-out of the running container at the plan's snapshot marks, with the same checks
-(:mod:`mlebench.execution.snapshots`). Engine failures are retried (bounded) and end as
+Outputs are copied out of the stopped container: ``submission.csv`` through the archive API (refused by its
+stat when too large), ``code/`` and ``logs/`` (volumes) by a collector that leaves oversized files out unread
+(:mod:`.collect`), every tar member checked (:mod:`.extract`); the container is then removed. While the
+agent runs, ``submission.csv`` is also copied out of the running container at the plan's snapshot marks,
+with the same checks (:mod:`mlebench.execution.snapshots`). Engine failures are retried (bounded) and end as
 ``infra_error``; an agent's failure is recorded (``agent_error``), never retried and never raised.
 """
 
