@@ -17,7 +17,15 @@ form field named ``file`` (``curl -X POST -F "file=@submission.csv" http://local
 returns 200 and ``{"result": "Submission is valid."}`` or ``{"result": "Submission invalid! <reasons>"}``,
 or 500 and ``{"error": ..., "details": ...}`` when the check could not run; ``GET /health`` returns
 ``{"status": "running"}``. It binds the loopback interface only and reads nothing but the uploaded bytes
-and the public inputs above. The agent container's entry point (``agent-entry``) starts it.
+and the public inputs above. ``POST /check`` answers the ``validate`` command's own way
+(``{"status": 0|1|2, "message": ...}``): the command sends its file there when the runner started the
+server (``MLEBENCH_VALIDATION_SERVER=external``), so every call, whichever way it is made, reaches it.
+
+``validate --serve --record FILE`` appends one JSON line per call to ``FILE`` (time, endpoint, bytes,
+sha256, result). The Docker runner starts the server so, as its own user (``validator``, uid 1001) in a
+folder only that user can write (``/var/lib/mlebench-validations``): the agent, uid 1000, can neither
+erase nor rewrite the count, which the runner collects after the agent stops. Without a runner that does
+(``MLEBENCH_VALIDATION_SERVER`` unset), the entry point (``agent-entry``) starts it as the agent's user.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from typing import Any
 SPEC = Path(os.environ.get("MLEBENCH_VALIDATION_SPEC", "/opt/mlebench/competition.json"))
 EXIT_VALID, EXIT_INVALID, EXIT_UNCHECKED = 0, 1, 2
 HOST, PORT = "127.0.0.1", 5000
+RESULTS = {EXIT_VALID: "valid", EXIT_INVALID: "invalid", EXIT_UNCHECKED: "unchecked"}
 MAX_UPLOAD = 512 * 1024 * 1024
 """The largest upload the server reads: the runner collects no larger submission either."""
 
@@ -48,6 +57,10 @@ def check(submission: Path, data_dir: Path, spec_path: Path) -> tuple[int, str]:
 def v1_reply(submission: Path, data_dir: Path, spec_path: Path) -> tuple[int, dict[str, str]]:
     """Check ``submission``; return the HTTP status and JSON body v1's ``/validate`` answers with."""
     status, detail, _ = _verdict(submission, data_dir, spec_path)
+    return _v1_body(status, detail)
+
+
+def _v1_body(status: int, detail: str) -> tuple[int, dict[str, str]]:
     if status == EXIT_VALID:
         return 200, {"result": "Submission is valid."}
     if status == EXIT_INVALID:
@@ -111,16 +124,35 @@ def _form_file(content_type: str, body: bytes) -> bytes:
     raise _BadRequest(400, "the upload has no form field named 'file': curl -X POST -F file=@submission.csv")
 
 
-def serve(data_dir: Path, spec_path: Path) -> None:
+def serve(data_dir: Path, spec_path: Path, record: Path | None = None) -> None:
     """Answer v1's ``POST /validate`` and ``GET /health`` on :data:`HOST`:data:`PORT` until killed."""
-    with make_server(data_dir, spec_path) as server:
+    with make_server(data_dir, spec_path, record=record) as server:
         print(f"validation server on http://{HOST}:{PORT} (POST /validate, GET /health)", flush=True)
         server.serve_forever()
 
 
-def make_server(data_dir: Path, spec_path: Path, host: str = HOST, port: int = PORT) -> Any:
-    """Return the HTTP server (an ``http.server.ThreadingHTTPServer``) bound to ``host:port``, not started."""
+def make_server(
+    data_dir: Path, spec_path: Path, host: str = HOST, port: int = PORT, record: Path | None = None
+) -> Any:
+    """Return the HTTP server (an ``http.server.ThreadingHTTPServer``) bound to ``host:port``, not started.
+
+    With ``record``, every ``/validate`` and ``/check`` call appends a JSON line to that file.
+    """
+    import hashlib
     import tempfile
+    import threading
+    import time
+
+    lock = threading.Lock()
+
+    def note(endpoint: str, data: bytes, status: int) -> None:
+        if record is None:
+            return
+        line = {"t": round(time.time(), 3), "endpoint": endpoint, "bytes": len(data)}
+        line.update(sha256=hashlib.sha256(data).hexdigest(), result=RESULTS.get(status, "error"))
+        with lock, record.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(line) + "\n")
+
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     from urllib.parse import urlsplit
 
@@ -134,18 +166,30 @@ def make_server(data_dir: Path, spec_path: Path, host: str = HOST, port: int = P
                 self._reply(404, {"error": "not found: the endpoints are POST /validate and GET /health"})
 
         def do_POST(self) -> None:  # noqa: N802 - the http.server hook
-            if urlsplit(self.path).path != "/validate":
+            endpoint = urlsplit(self.path).path
+            if endpoint not in ("/validate", "/check"):
                 self._reply(404, {"error": "not found: the endpoints are POST /validate and GET /health"})
                 return
             try:
                 data = _form_file(self.headers.get("Content-Type", ""), self._body())
             except _BadRequest as exc:
+                note(endpoint, b"", -1)
                 self._reply(exc.status, {"error": str(exc)})
                 return
             with tempfile.TemporaryDirectory(prefix="validate-") as tmp:
                 path = Path(tmp) / "submission.csv"
                 path.write_bytes(data)
-                self._reply(*v1_reply(path, data_dir, spec_path))
+                if endpoint == "/check":
+                    status, message = check(path, data_dir, spec_path)
+                    shown = self.headers.get("X-Submission-Path", "")
+                    if shown:
+                        message = message.replace(str(path), shown)
+                    note(endpoint, data, status)
+                    self._reply(200, {"status": status, "message": message})
+                    return
+                status, detail, _ = _verdict(path, data_dir, spec_path)
+                note(endpoint, data, status)
+                self._reply(*_v1_body(status, detail))
 
         def _body(self) -> bytes:
             try:
@@ -156,7 +200,7 @@ def make_server(data_dir: Path, spec_path: Path, host: str = HOST, port: int = P
                 raise _BadRequest(413, f"uploads are limited to {MAX_UPLOAD} bytes")
             return self.rfile.read(length)
 
-        def _reply(self, status: int, body: dict[str, str]) -> None:
+        def _reply(self, status: int, body: dict[str, Any]) -> None:
             data = (json.dumps(body) + "\n").encode("utf-8")
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -169,18 +213,61 @@ def make_server(data_dir: Path, spec_path: Path, host: str = HOST, port: int = P
     return server
 
 
+def _via_server(submission: Path) -> tuple[int, str] | None:
+    """Check ``submission`` through the server on the loopback (so the call is counted); None without one."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        data = submission.read_bytes()
+    except OSError:
+        return None  # the local check reports the problem in its own words
+    boundary = "mlebench-validate-" + os.urandom(8).hex()
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="submission.csv"\r\n\r\n'
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    request = urllib.request.Request(
+        f"http://{HOST}:{PORT}/check",
+        data=body,
+        headers={
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "X-Submission-Path": str(submission),
+        },
+    )
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # the loopback, never a proxy
+    try:
+        with opener.open(request, timeout=600) as response:
+            reply = json.loads(response.read())
+        return int(reply["status"]), str(reply["message"])
+    except (OSError, urllib.error.URLError, ValueError, KeyError):
+        return None
+
+
 def main(argv: list[str]) -> int:
-    """Command-line entry: ``validate [PATH]``, or ``validate --serve``."""
-    if len(argv) > 1 or (argv and argv[0] in ("-h", "--help")):
+    """Command-line entry: ``validate [PATH]``, or ``validate --serve [--record FILE]``."""
+    serving = argv[:1] == ["--serve"]
+    if serving and argv[1:2] == ["--record"] and len(argv) == 3:
+        record: Path | None = Path(argv[2])
+    elif serving and len(argv) == 1:
+        record = None
+    elif serving or len(argv) > 1 or (argv and argv[0] in ("-h", "--help")):
         print(__doc__)
         return EXIT_UNCHECKED
     data_dir = Path(os.environ.get("DATA_DIR", "/home/data"))
-    if argv == ["--serve"]:
-        serve(data_dir, SPEC)
+    if serving:
+        serve(data_dir, SPEC, record)
         return EXIT_VALID
     default = Path(os.environ.get("SUBMISSION_DIR", "/home/submission")) / "submission.csv"
     submission = Path(argv[0]) if argv else default
-    status, message = check(submission, data_dir, SPEC)
+    # Through the server only where a runner started one that counts calls (never to whatever else listens
+    # on a host's port 5000); otherwise, or when it does not answer, the same check in this process.
+    external = os.environ.get("MLEBENCH_VALIDATION_SERVER") == "external"
+    answered = _via_server(submission) if external and submission.is_file() else None
+    status, message = answered if answered is not None else check(submission, data_dir, SPEC)
     print(message)
     return status
 

@@ -87,6 +87,7 @@ def test_the_report_shows_the_headline_and_as_scored_with_a_flagged_and_an_uniso
     # as scored: every cell as graded -> seeds [50 %, 100 %]
     assert entry["as_scored"]["set"]["metrics"]["any_medal"]["per_seed"] == [50.0, 100.0]
     assert headline(report)["x"]["set"] == {
+        "network": "unrecorded",  # issue 39: the policy beside the figure (these records do not say one)
         "any_medal_pct": 0.0,
         "any_medal_pct_sem": None,
         "any_medal_pct_as_scored": 75.0,

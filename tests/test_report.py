@@ -111,3 +111,22 @@ def test_results_made_with_our_own_texts_are_marked_not_comparable() -> None:
     report = aggregate(only_v1, ["x"], ["a", "b"], [0], "set", {"a": "low", "b": "low"})
     assert report["task_texts"]["comparable_with_published_leaderboard"]
     assert "Not comparable" not in to_markdown(report) and "mlebench in 2 cells" in to_markdown(report)
+
+
+def test_the_network_policy_stands_beside_every_headline_figure() -> None:
+    """Issue 39: a headline says which network its cells ran under, and says so when it mixes policies."""
+    comps = ["a", "b"]
+    records = [{**_rec("offline", cid, 0, True), "lineage": {"agent_network": "none"}} for cid in comps] + [
+        {**_rec("web", "a", 0, True), "lineage": {"agent_network": "egress"}},
+        {**_rec("web", "b", 0, True), "lineage": {"agent_network": "none"}},
+    ]
+    report = aggregate(records, ["offline", "web"], comps, [0], "set", {"a": "embedded", "b": "embedded"})
+    assert report["agents"]["offline"]["network"] == "none"
+    assert report["agents"]["web"]["network"] == "mixed: egress (1 cells), none (1 cells)"
+    assert headline(report)["web"]["set"]["network"].startswith("mixed: ")
+    md = to_markdown(report)
+    assert "| agent | network | group |" in md and "| offline | none | set |" in md
+    assert "| web | mixed: egress (1 cells), none (1 cells) | set |" in md
+    assert "- web (network: mixed: egress (1 cells), none (1 cells)):" in md
+    html = to_html(report)
+    assert "<td>mixed: egress (1 cells), none (1 cells)</td>" in html and "(network: none)" in html

@@ -10,19 +10,20 @@ data — the proximity rule PaperBench's monitor uses for its URL blacklist.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import re2
+
+from mlebench.integrity.patterns import Budget, compile_pattern, search
 from mlebench.integrity.run_view import RunView, SourceFile
 from mlebench.spec.declarations import Competition
 from mlebench.spec.params import AgentConfig, IntegritySettings
 
 MAX_EVIDENCE = 20
 """Evidence lines kept per check (the count of all hits is in ``details``)."""
-_I = re.IGNORECASE
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class Context:
     """What every check may read: the run, its competition, the agent's policy and the settings.
 
     ``private_paths`` are absolute host paths an agent must never name (the answers folder, the checkout).
+    ``budget`` is the stage's wall-clock budget, consulted between lines (no limit by default).
     """
 
     run: RunView
@@ -56,6 +58,7 @@ class Context:
     agent: AgentConfig
     settings: IntegritySettings
     private_paths: tuple[str, ...] = ()
+    budget: Budget = field(default_factory=lambda: Budget(None))
 
     @property
     def egress(self) -> bool:
@@ -81,18 +84,24 @@ class Hit:
         return f"{self.file.path}:{self.index + 1}: {self.file.lines[self.index].strip()[:200]}"
 
 
-def _scan(files: Iterable[SourceFile], pattern: re.Pattern[str], raw: bool = False) -> Iterator[Hit]:
+Pattern = Any
+"""A compiled RE2 pattern (:func:`mlebench.integrity.patterns.compile_pattern`): linear-time matching."""
+
+
+def _scan(files: Iterable[SourceFile], pattern: Pattern, budget: Budget, raw: bool = False) -> Iterator[Hit]:
     for f in files:
         lines = f.lines if raw else f.code_lines
         for i, line in enumerate(lines):
-            if pattern.search(line):
+            if i % 256 == 0:
+                budget.check()
+            if search(pattern, line):
                 yield Hit(f, i)
 
 
-def _near(hit: Hit, pattern: re.Pattern[str], window: int) -> bool:
+def _near(hit: Hit, pattern: Pattern, window: int) -> bool:
     lines = hit.file.code_lines
     lo, hi = max(0, hit.index - window), min(len(lines), hit.index + window + 1)
-    return any(pattern.search(line) for line in lines[lo:hi])
+    return any(search(pattern, line) for line in lines[lo:hi])
 
 
 def _result(name: str, hits: list[Hit], flag: bool = True, **details: Any) -> CheckResult:
@@ -100,26 +109,30 @@ def _result(name: str, hits: list[Hit], flag: bool = True, **details: Any) -> Ch
     return CheckResult(name, flag and bool(hits), unique[:MAX_EVIDENCE], {"hits": len(unique), **details})
 
 
+def _p(pattern: str, ignore_case: bool = True) -> Pattern:
+    return compile_pattern(pattern, ignore_case)
+
+
 _PROGRAM_SUFFIXES = (".py", ".ipynb", ".sh", ".bash", ".r", ".jl")
-_SUBMISSION = re.compile(r"submission", _I)
-_WRITES = re.compile(
+_SUBMISSION = _p(r"submission")
+_WRITES = _p(
     r"\.to_csv\(|\.to_parquet\(|\.write\(|write_text\(|write_bytes\(|copyfile\(|shutil\.copy|shutil\.move|"
-    r"savetxt\(|csv\.writer|DictWriter|open\([^)]*['\"][wax]b?\+?['\"]|np\.save|\bcp\s|\bmv\s|>\s*\S*submission",
-    _I,
+    r"savetxt\(|csv\.writer|DictWriter|open\([^)]*['\"][wax]b?\+?['\"]|np\.save|\bcp\s|\bmv\s|>\s*\S*submission"
 )
-_BY_HAND = re.compile(
+_BY_HAND = _p(
     r"\b(echo|printf|cat)\b[^|]*>>?\s*['\"]?\S*submission\.csv|<<-?\s*['\"]?\w+['\"]?\s*>>?\s*\S*submission\.csv|"
-    r">>?\s*\S*submission\.csv\s*<<",
-    _I,
+    r">>?\s*\S*submission\.csv\s*<<"
 )
+_BEFORE_COMMAND = r"(?:^|[^\w.])"
+"""What may precede a command name: the line's start or a character that is not part of a longer name."""
 
 
-_DATA_READS = re.compile(
+_DATA_READS = _p(
     r"read_(csv|parquet|json|table|feather|pickle|excel|fwf)\(|\bopen\(|np\.(load|loadtxt|genfromtxt)\(|"
     r"loadtxt\(|imread\(|Image\.open|listdir|scandir|os\.walk|\bglob\b|iterdir|read_text\(|read_bytes\(|"
     r"shutil\.|csv\.(reader|DictReader)|DictReader|load_dataset\(|ImageFolder|tf\.data\.|pq\.read|"
-    r"(?<![\w.])(cat|cp|head|tail|awk|sed|cut|paste)\s",
-    _I,
+    + _BEFORE_COMMAND
+    + r"(cat|cp|head|tail|awk|sed|cut|paste)\s"
 )
 """Code that reads some file: a program whose submission derives from the data reads at least one."""
 
@@ -137,7 +150,7 @@ def submission_provenance(ctx: Context) -> CheckResult:
     # Across files: one module may name the submission and hand it to a helper in another that writes it.
     names = [f.path for f in programs if _SUBMISSION.search(f.code)]
     writers = [f.path for f in programs if _WRITES.search(f.code)] if names else []
-    by_hand = list(_scan(ctx.run.files, _BY_HAND))
+    by_hand = list(_scan(ctx.run.files, _BY_HAND, ctx.budget))
     result = _result(name, by_hand, names=names[:MAX_EVIDENCE], writers=writers[:MAX_EVIDENCE])
     if writers and any(_DATA_READS.search(f.code) for f in programs):
         return result
@@ -150,163 +163,267 @@ def submission_provenance(ctx: Context) -> CheckResult:
     return CheckResult(name, True, evidence[:MAX_EVIDENCE], {**result.details, "programs": len(programs)})
 
 
-_LOOPBACK = re.compile(r"localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0", _I)
-_HOST = re.compile(r"https?://(?!localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0)[\w.-]+", _I)
-_NET_ERRORS = re.compile(
+_LOOPBACK = _p(r"localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0")
+_URL_HOST = _p(r"https?://(\[[^\]\s/]*\]|[\w.-]+)")
+_LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]", "0.0.0.0"})
+_NET_ERRORS = _p(
     r"Connection refused|Temporary failure in name resolution|Name or service not known|"
     r"Network is unreachable|No route to host|Failed to establish a new connection|Could not resolve host|"
     r"getaddrinfo failed|nodename nor servname|urlopen error|Max retries exceeded with url|"
     r"NewConnectionError|ConnectTimeout|ConnectionError|Could not fetch URL|unable to access 'https?://|"
-    r"Failed to connect to|Resolving [\w.-]+\.\.\. failed",
-    _I,
+    r"Failed to connect to|Resolving [\w.-]+\.\.\. failed"
 )
-_NET_CODE = re.compile(
+_NET_CODE = _p(
     r"^\s*(import|from)\s+(socket|requests|httpx|aiohttp|urllib3|ftplib|paramiko|smtplib|websocket)\b|"
     r"socket\.(socket|create_connection)\(|urlopen\(|urlretrieve\(|\brequests\.(get|post|put|head|request|"
     r"Session)\b|\bhttpx\.\w+\(|http\.client\.|snapshot_download|hf_hub_download|torch\.hub\.load|tfds\.load|"
     # a command as an argument list: subprocess.run(["wget", url]), ["git", "clone", ...], ["pip", "install"]
     r"\[\s*['\"](curl|wget|aria2c|gdown|ssh|scp|nc)['\"]|\[\s*['\"](git|pip3?)['\"]\s*,\s*['\"](clone|pull|fetch|"
-    r"install|download)['\"]",
-    _I,
+    r"install|download)['\"]"
 )
-_NET_SHELL = re.compile(
+_NET_SHELL = _p(
     r"\b(curl|wget|aria2c|gdown|ssh|scp)\s|git\s+(clone|pull|fetch)\b|pip3?\s+(install|download)\b|"
-    r"kaggle\s+(competitions|datasets|kernels)\b|\bnc\s+-",
-    _I,
+    r"kaggle\s+(competitions|datasets|kernels)\b|\bnc\s+-"
 )
-_SHELL_LINE = re.compile(r"^\s*([$#>!%]|\w+@[\w.-]+:\S*\$)\s*|subprocess|os\.system|os\.popen|check_output")
+_SHELL_LINE = _p(
+    r"^\s*([$#>!%]|\w+@[\w.-]+:\S*\$)\s*|subprocess|os\.system|os\.popen|check_output", ignore_case=False
+)
 _SHELL_SUFFIXES = (".sh", ".bash")
 
 
-def _shell_commands(files: Iterable[SourceFile]) -> Iterator[Hit]:
+def _shell_commands(files: Iterable[SourceFile], budget: Budget) -> Iterator[Hit]:
     """Network commands as commands: in shell scripts, on prompt or ``!`` lines, or in subprocess calls."""
     for f in files:
         script = Path(f.path).suffix.lower() in _SHELL_SUFFIXES
         for i, line in enumerate(f.code_lines):
-            if _NET_SHELL.search(line) and (script or _SHELL_LINE.search(line)):
+            if i % 256 == 0:
+                budget.check()
+            if search(_NET_SHELL, line) and (script or search(_SHELL_LINE, line)):
                 yield Hit(f, i)
 
 
 def network(ctx: Context) -> CheckResult:
     """Flag attempts to reach other hosts (connection errors in the logs, networking code) under ``none``."""
-    hits = [*_scan(ctx.run.logs, _NET_ERRORS), *_scan(ctx.run.code, _NET_CODE)]
-    hits += _shell_commands(ctx.run.files)
+    hits = [*_scan(ctx.run.logs, _NET_ERRORS, ctx.budget), *_scan(ctx.run.code, _NET_CODE, ctx.budget)]
+    hits += _shell_commands(ctx.run.files, ctx.budget)
     hits = [h for h in hits if not _loopback_only(h.file.code_lines[h.index])]
     policy = ctx.agent.network
     return _result("network", hits, flag=policy == "none", policy=policy)
 
 
 def _loopback_only(line: str) -> bool:
-    return bool(_LOOPBACK.search(line)) and not _HOST.search(line)
+    """Whether the line names the loopback and every URL on it is a loopback one."""
+    if not search(_LOOPBACK, line):
+        return False
+    return all(m.group(1).lower() in _LOOPBACK_HOSTS for m in _URL_HOST.finditer(line))
 
 
-_MODEL_API = re.compile(
+_MODEL_API = _p(
     r"^\s*(import|from)\s+(openai|anthropic|cohere|mistralai|groq|together|litellm|replicate|vertexai|"
     r"google\.generativeai|google\.genai|langchain_openai|langchain_anthropic|langchain_google_genai)\b|"
     r"api\.openai\.com|api\.anthropic\.com|generativelanguage\.googleapis\.com|api\.cohere\.(ai|com)|"
     r"api\.mistral\.ai|api\.groq\.com|api\.together\.(xyz|ai)|openrouter\.ai|api\.deepseek\.com|api\.x\.ai|"
     r"api-inference\.huggingface\.co|\b(Async)?(OpenAI|Anthropic)\(|chat\.completions\.create|"
-    r"\b(OPENAI|ANTHROPIC|GEMINI|GOOGLE|MISTRAL|COHERE|GROQ|DEEPSEEK|OPENROUTER)_API_KEY\b",
-    _I,
+    r"\b(OPENAI|ANTHROPIC|GEMINI|GOOGLE|MISTRAL|COHERE|GROQ|DEEPSEEK|OPENROUTER)_API_KEY\b"
 )
 
 
 def model_api(ctx: Context) -> CheckResult:
     """Flag model-API clients, hosts and keys in the agent's code (and logs) unless its policy allows them."""
     allowed = ctx.models_allowed
-    hits = list(_scan(ctx.run.code, _MODEL_API))
+    hits = list(_scan(ctx.run.code, _MODEL_API, ctx.budget))
     if not allowed:
-        hits += _scan(ctx.run.logs, _MODEL_API)
+        hits += _scan(ctx.run.logs, _MODEL_API, ctx.budget)
     return _result("model_api", hits, flag=not allowed, allowed=allowed)
 
 
-_DOWNLOAD = re.compile(
-    r"git\s+clone|\bcurl\b|\bwget\b|pip3?\s+download|pip3?\s+install\s+\S*git\+|"
+_DOWNLOAD = _p(
+    r"git\s+clone|\bcurl\b|\bwget\b|\b(pip3?|uv\s+pip|conda|mamba)\s+(download|install)\b|"
     r"\bkaggle\s+(competitions|datasets|kernels)\b|kaggle\.api|KaggleApi|"
     r"requests\.(get|post)|urlretrieve|urlopen|hf_hub_download|snapshot_download|load_dataset\(|tfds\.load|"
-    r"\bgdown\b|aria2c|\.download\(|httpx\.get|\bscp\b|\brsync\b|webbrowser|selenium|playwright",
-    _I,
+    r"\bgdown\b|aria2c|\.download\(|httpx\.get|\bscp\b|\brsync\b|webbrowser|selenium|playwright"
 )
-
-
-_ASSIGNED = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)")
+_ASSIGNED = _p(r"^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=([^=]|$)")
 """A line binding a name (``URL = "..."``, ``url: str = ...``): the resource may be fetched by that name."""
+_NAME = _p(r"[A-Za-z_]\w*", ignore_case=False)
 
 
-def _fetched(hit: Hit, window: int) -> bool:
-    """Tell whether the hit is near a download command, or binds a name that a line near one uses."""
-    if _near(hit, _DOWNLOAD, window):
-        return True
-    bound = _ASSIGNED.match(hit.file.code_lines[hit.index])
-    if not bound:
-        return False
-    use = re.compile(rf"\b{re.escape(bound.group(1))}\b")
-    return any(
-        i != hit.index and use.search(line) and _near(Hit(hit.file, i), _DOWNLOAD, window)
-        for i, line in enumerate(hit.file.code_lines)
-    )
+@dataclass
+class _Fetches:
+    """Where one file downloads: the lines near a download command, and the names used on them."""
+
+    near: list[bool]
+    names: dict[str, set[int]]
+
+    @classmethod
+    def of(cls, f: SourceFile, window: int, budget: Budget) -> _Fetches:
+        """Mark the lines within ``window`` of a download command and index their names (linear time)."""
+        lines = f.code_lines
+        near = [False] * len(lines)
+        reach = -1
+        downloads = []
+        for i, line in enumerate(lines):
+            if i % 256 == 0:
+                budget.check()
+            if search(_DOWNLOAD, line):
+                downloads.append(i)
+        for i in downloads:  # mark each line once: the windows overlap, ``reach`` skips what is marked
+            for j in range(max(i - window, reach + 1), min(len(lines), i + window + 1)):
+                near[j] = True
+            reach = max(reach, i + window)
+        names: dict[str, set[int]] = {}
+        for i, line in enumerate(lines):
+            if near[i]:
+                for m in _NAME.finditer(line[: 16 * 4096]):
+                    names.setdefault(m.group(0), set()).add(i)
+        return cls(near, names)
+
+    def fetched(self, index: int, line: str) -> bool:
+        """Tell whether the line at ``index`` is near a download, or binds a name a line near one uses."""
+        if self.near[index]:
+            return True
+        bound = _ASSIGNED.match(line)
+        return bool(bound) and bool(self.names.get(bound.group(1), set()) - {index})
 
 
 def forbidden_resources(ctx: Context) -> CheckResult:
     """Flag a forbidden resource (competition list + shared list) named near a download command.
 
     Near: within ``download_window`` lines of one, or bound to a name that a line near one uses (a URL kept
-    in a constant and fetched further down).
+    in a constant and fetched further down). The entries are the competition's declared ones, those its
+    package source implies (:meth:`mlebench.spec.declarations.Competition.forbidden`) and the shared list.
     """
-    entries = [*ctx.competition.forbidden_resources, *ctx.settings.forbidden_resources]
+    entries = forbidden_entries(ctx)
     window = ctx.settings.download_window
+    fetches: dict[str, _Fetches] = {}
     hits: list[Hit] = []
     reasons: dict[str, str] = {}
     for entry in entries:
-        pattern = re.compile(entry.pattern, _I)
-        for hit in _scan(ctx.run.files, pattern, raw=True):
-            if _fetched(hit, window):
+        pattern = compile_pattern(entry.pattern)
+        for hit in _scan(ctx.run.files, pattern, ctx.budget, raw=True):
+            where = fetches.get(hit.file.path)
+            if where is None:
+                where = fetches[hit.file.path] = _Fetches.of(hit.file, window, ctx.budget)
+            if where.fetched(hit.index, hit.file.code_lines[hit.index]):
                 hits.append(hit)
                 reasons.setdefault(entry.pattern, entry.reason)
     return _result("forbidden_resources", hits, matched=reasons, patterns=len(entries))
 
 
+def forbidden_entries(ctx: Context) -> list[Any]:
+    """Return the cell's forbidden resources: the competition's (declared, derived), then the shared list."""
+    return [*ctx.competition.forbidden(), *ctx.settings.forbidden_resources]
+
+
 _OUTSIDE = (
-    r"(?<![\w.])/private\b|prepared/[\w-]+/private\b|/proc/(?!self\b)[^/\s'\"]+/|/proc/self/(root|mem)\b|"
-    r"docker\.sock|/var/run/docker|/etc/shadow|(?<![\w.])/root/|(?<![\w.])/mlebench\b|\bgrades/[\w-]+/|"
-    r"(DATA_DIR|/home/data)[^\s'\"]*/\.\.(/|\b)|\.\./\.\./|['\"]/\*\*/"  # last: the whole disk
+    _BEFORE_COMMAND + r"/private\b|prepared/[\w-]+/private\b|"
+    # /proc/<anything but self>/ (spelled out: RE2 has no look-ahead), and /proc/self/root or mem
+    r"/proc/([^s/\s'\"][^/\s'\"]*|s([^e/\s'\"][^/\s'\"]*)?|se([^l/\s'\"][^/\s'\"]*)?|"
+    r"sel([^f/\s'\"][^/\s'\"]*)?|self\w[^/\s'\"]*)/|/proc/self/(root|mem)\b|"
+    r"docker\.sock|/var/run/docker|/etc/shadow|"
+    + _BEFORE_COMMAND
+    + r"/root/|"
+    + _BEFORE_COMMAND
+    + r"/mlebench\b|\bgrades/[\w-]+/|(DATA_DIR|/home/data)[^\s'\"]*/\.\.(/|\b)|\.\./\.\./|"
+    r"['\"]/\*\*/"  # last: the whole disk
 )
-_READS = re.compile(
+_OUTSIDE_PATTERN = _p(_OUTSIDE)
+_READS = _p(
     r"open\(|read_csv|read_parquet|read_json|read_text|read_bytes|listdir|scandir|os\.walk|glob|Path\(|"
     r"isdir|isfile|exists\(|\b(cat|ls|cp|head|tail|find|less|grep|tar|stat|du)\b|np\.load|imread|connect\(|"
     r"docker\.from_env|DockerClient|shutil\.|Permission denied|No such file|FileNotFoundError|"
-    r"PermissionError|cannot access|cannot open",
-    _I,
+    r"PermissionError|cannot access|cannot open"
 )
 _READ_WINDOW = 2
 
 
 def outside_reads(ctx: Context) -> CheckResult:
     """Flag reads of paths outside the public data: the answers, the checkout, other processes, the engine."""
-    extra = "|".join(re.escape(p.rstrip("/")) for p in ctx.private_paths if p)
-    pattern = re.compile(_OUTSIDE + (f"|{extra}" if extra else ""), _I)
-    hits = [h for h in _scan(ctx.run.files, pattern) if _near(h, _READS, _READ_WINDOW)]
+    extra = "|".join(re2.escape(p.rstrip("/")) for p in ctx.private_paths if p)
+    pattern = compile_pattern(_OUTSIDE + (f"|{extra}" if extra else ""))
+    hits = [h for h in _scan(ctx.run.files, pattern, ctx.budget) if _near(h, _READS, _READ_WINDOW)]
     return _result("outside_reads", hits)
 
 
-_VALIDATOR_REPLY = re.compile(
-    r"Submission is valid:|Submission invalid:|Could not check the submission|localhost:5000/validate",
-    _I,
+_VALIDATOR_REPLY = _p(
+    r"Submission is valid:|Submission invalid:|Could not check the submission|localhost:5000/validate"
 )
 
 
 def validations(ctx: Context) -> CheckResult:
-    """Flag more validator calls than ``max_validations``: the validator's replies, counted per log file.
+    """Flag more validator calls than ``max_validations``: as the server recorded them, and in the logs.
 
-    The same reply may reach two logs (the agent's own log and its captured output), so the count is the
-    largest of any one file's: a lower bound on the calls made.
+    The count at the source is the validation server's own record (``validations.calls`` in run.json: the
+    Docker runner's server runs as another user and keeps it where the agent cannot write), which counts
+    calls whose replies the agent threw away. The logs give a lower bound too: the validator's replies,
+    per file (the same reply may reach two logs, so the largest of any one file's). The larger counts.
     """
-    per_file = {f.path: sum(1 for line in f.lines if _VALIDATOR_REPLY.search(line)) for f in ctx.run.logs}
-    calls = max(per_file.values(), default=0)
+    per_file: dict[str, int] = {}
+    for f in ctx.run.logs:
+        ctx.budget.check()
+        per_file[f.path] = sum(1 for line in f.lines if search(_VALIDATOR_REPLY, line))
+    in_logs = max(per_file.values(), default=0)
+    recorded = (ctx.run.record.get("validations") or {}).get("calls")
+    at_source = recorded if isinstance(recorded, int) and not isinstance(recorded, bool) else None
+    calls = max(in_logs, at_source or 0)
     limit = ctx.settings.max_validations
-    busiest = max(per_file, key=lambda k: per_file[k]) if calls else ""
-    evidence = [f"{busiest}: {calls} validator replies (limit {limit})"] if calls > limit else []
-    return CheckResult("validations", calls > limit, evidence, {"calls": calls, "limit": limit})
+    evidence = []
+    if calls > limit and at_source is not None and at_source >= in_logs:
+        evidence = [f"run.json: the validation server recorded {at_source} calls (limit {limit})"]
+    elif calls > limit:
+        busiest = max(per_file, key=lambda k: per_file[k])
+        evidence = [f"{busiest}: {in_logs} validator replies (limit {limit})"]
+    details = {"calls": calls, "limit": limit, "recorded_by_server": at_source, "replies_in_logs": in_logs}
+    return CheckResult("validations", calls > limit, evidence, details)
+
+
+_ACCESS_LINE = _p(r"^\s*\d+(\.\d+)?\s+\d+\s+(\S+)\s+(\S+)\s+\d+\s+(\S+)\s+(\S+)")
+"""A squid access-log line: time, elapsed, client, result/status, bytes, method, URL or host:port."""
+
+
+def egress_log(ctx: Context) -> CheckResult:
+    """Flag requests through the cell's egress proxy to a forbidden resource: hosts, URLs, package files.
+
+    The proxy's access log (under ``egress`` and ``llm``) lists every request the agent's traffic made, the
+    refused ones too: a plain-http request with its whole URL, an https one as ``CONNECT host:port`` (what
+    lies inside the tunnel is not seen). Each is matched against the forbidden resources, with no download
+    command needed: the log is of downloads. ``details`` counts the requests per host.
+    """
+    entries = forbidden_entries(ctx)
+    patterns = [(e, compile_pattern(e.pattern)) for e in entries]
+    hits: list[Hit] = []
+    reasons: dict[str, str] = {}
+    hosts: dict[str, int] = {}
+    requests = 0
+    for f in ctx.run.network_log:
+        for i, line in enumerate(f.lines):
+            if i % 256 == 0:
+                ctx.budget.check()
+            m = _ACCESS_LINE.match(line[:MAX_ACCESS_LINE])
+            if not m:
+                continue
+            requests += 1
+            method, url = m.group(4), m.group(5)
+            host = _host_of(method, url)
+            hosts[host] = hosts.get(host, 0) + 1
+            for entry, pattern in patterns:
+                if search(pattern, url):
+                    hits.append(Hit(f, i))
+                    reasons.setdefault(entry.pattern, entry.reason)
+    top = dict(sorted(hosts.items(), key=lambda kv: -kv[1])[:MAX_EVIDENCE])
+    return _result(
+        "egress_log", hits, matched=reasons, requests=requests, hosts=top, policy=ctx.agent.network
+    )
+
+
+MAX_ACCESS_LINE = 16 * 1024
+
+
+def _host_of(method: str, url: str) -> str:
+    """``host`` of ``CONNECT host:port`` or of an absolute URL (``-`` when there is none)."""
+    rest = url if method.upper() == "CONNECT" else url.partition("://")[2]
+    host = rest.split("/", 1)[0].rsplit("@", 1)[-1]
+    return (host.rsplit(":", 1)[0] if not host.endswith("]") else host) or "-"
 
 
 Check = Callable[[Context], CheckResult]
@@ -317,8 +434,16 @@ CHECKS: dict[str, Check] = {
     "forbidden_resources": forbidden_resources,
     "outside_reads": outside_reads,
     "validations": validations,
+    "egress_log": egress_log,
 }
 """Every deterministic check, by the name ``integrity.json`` gives it."""
+
+PATTERNS: dict[str, Pattern] = {
+    name: value
+    for name, value in globals().items()
+    if name.startswith("_") and isinstance(value, type(_NAME))
+}
+"""Every fixed pattern of this module by name (the linear-time test feeds each its worst inputs)."""
 
 
 def run_checks(ctx: Context) -> list[CheckResult]:

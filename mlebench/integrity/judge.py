@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from mlebench.integrity.checks import CheckResult
+from mlebench.integrity.patterns import compile_pattern
 from mlebench.integrity.run_view import RunView, SourceFile
 from mlebench.spec.errors import ConfigError, DataError
 from mlebench.spec.params import JudgeSettings
@@ -49,7 +49,7 @@ QUESTIONS: dict[str, tuple[str, str]] = {
         "client, or an HTTP request to such a service) to write code or to make predictions?",
     ),
 }
-_FINAL = re.compile(r"final answer\s*:\s*\**\s*(yes|no)\b", re.IGNORECASE)
+_FINAL = compile_pattern(r"final answer\s*:\s*\**\s*(yes|no)\b")  # RE2: linear in the reply
 
 
 def prompt_sha256() -> str:
@@ -74,7 +74,7 @@ def chunks(files: list[SourceFile], size: int) -> list[str]:
 
 def parse_answer(reply: str) -> str | None:
     """``yes``/``no`` from the reply's last "Final answer", or None when it gives none."""
-    found = _FINAL.findall(reply or "")
+    found = [m.group(1) for m in _FINAL.finditer(reply or "")]
     return found[-1].lower() if found else None
 
 

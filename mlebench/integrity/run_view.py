@@ -1,7 +1,8 @@
 """What a finished run left behind, read once for the integrity checks: its record, code, logs, submission.
 
 A run folder (``runs/<agent>/<id>/<seed>/``) holds ``run.json``, ``submission.csv``, ``code/`` (what the agent
-kept of its own code), ``logs/`` and ``agent_output.log`` (the agent's captured stdout and stderr). Text is
+kept of its own code), ``logs/`` and ``agent_output.log`` (the agent's captured stdout and stderr), and
+under ``egress`` or ``llm`` the proxy's ``proxy_access.log`` (written by the runner, not the agent). Text is
 read with a size bound per file and undecodable bytes replaced, so a hostile run cannot exhaust memory or
 crash the checks. Notebooks in ``code/`` are read as their code cells. Python comments are kept apart from
 code (:attr:`SourceFile.code_lines`), so a URL named in a comment is not mistaken for a call.
@@ -20,6 +21,8 @@ from mlebench.data.notebooks import notebook_code
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 """Bytes read of any one file; the rest is not looked at (and the cut is recorded)."""
+NETWORK_LOG = "proxy_access.log"
+"""The per-cell egress proxy's access log (under ``egress`` and ``llm``), kept in the run folder."""
 CODE_SUFFIXES = (".py", ".ipynb", ".sh", ".bash", ".r", ".jl", ".txt", ".cfg", ".toml", ".yaml", ".yml", "")
 LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".jsonl", ".json", "")
 
@@ -57,6 +60,7 @@ class RunView:
     logs: list[SourceFile]
     submission_exists: bool
     truncated: list[str] = field(default_factory=list)
+    network_log: list[SourceFile] = field(default_factory=list)
 
     @classmethod
     def load(cls, run_dir: Path) -> RunView:
@@ -77,6 +81,9 @@ class RunView:
         for name in ("agent_output.log", "infra_error.log"):
             if (run_dir / name).is_file():
                 logs.append(_read(run_dir / name, run_dir, truncated))
+        network_log = (
+            [_read(run_dir / NETWORK_LOG, run_dir, truncated)] if (run_dir / NETWORK_LOG).is_file() else []
+        )
         submission = run_dir / "submission.csv"
         return cls(
             run_dir=run_dir,
@@ -85,6 +92,7 @@ class RunView:
             logs=logs,
             submission_exists=submission.is_file() and not submission.is_symlink(),
             truncated=truncated,
+            network_log=network_log,
         )
 
     @property

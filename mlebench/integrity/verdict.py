@@ -2,7 +2,8 @@
 
 ``integrity.json`` (at :func:`mlebench.spec.paths.integrity_path`) holds::
 
-    {"verdict": "clean" | "flagged",
+    {"verdict": "clean" | "flagged" | "unchecked",
+     "reason": "<why unchecked>" (only when unchecked),
      "checks": [{"check", "flagged", "evidence": [...], "details": {...}}, ...],
      "plagiarism": {"top": [{"notebook", "similarity"}], "threshold"} | null,
      "judge": {"model", "prompt_sha256", "answers"} | null,
@@ -12,6 +13,11 @@
 ``plagiarism`` when the competition has reference notebooks (null otherwise) and ``judge`` when enabled
 (null otherwise). ``settings_sha256`` hashes what the checks were told: the integrity settings, the
 competition's forbidden resources and the agent's network policy and declared models.
+
+``unchecked`` means the checks ran past ``time_budget_secs`` (settings): ``reason`` says so, and ``checks``
+holds those that finished. The patterns run in linear time over bounded lines (:mod:`.patterns`), so only
+a run built to slow the checks down gets there; the report gives such a cell no medal, as it does a
+flagged one (:func:`mlebench.reporting.verdicts.counted`).
 """
 
 from __future__ import annotations
@@ -19,8 +25,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mlebench.integrity.checks import Context, run_checks
+from mlebench.integrity.checks import CHECKS, Context
 from mlebench.integrity.judge import judge
+from mlebench.integrity.patterns import Budget, BudgetExceeded
 from mlebench.integrity.plagiarism import plagiarism, references
 from mlebench.integrity.run_view import RunView
 from mlebench.spec.cell import Cell
@@ -36,7 +43,7 @@ def settings_sha256(ctx: Context) -> str:
     return sha256_json(
         {
             "settings": ctx.settings.model_dump(mode="json"),
-            "forbidden_resources": [f.model_dump() for f in ctx.competition.forbidden_resources],
+            "forbidden_resources": [f.model_dump() for f in ctx.competition.forbidden()],
             "network": ctx.agent.network,
             "models_allowed": ctx.models_allowed,
         }
@@ -44,18 +51,33 @@ def settings_sha256(ctx: Context) -> str:
 
 
 def check_run(ctx: Context, kernels: Path | None = None) -> dict[str, Any]:
-    """Return the verdict of one run as ``integrity.json`` holds it."""
-    results = run_checks(ctx)
-    refs = references(kernels) if kernels is not None else {}
-    similar = None
-    if refs:
-        similar, check = plagiarism(ctx.run, refs, ctx.settings.plagiarism_threshold)
-        results.append(check)
-    judged = None
-    if ctx.settings.judge.enabled:
-        verdict = judge(ctx.run, ctx.settings.judge)
-        judged = verdict.record
-        results.append(verdict.check)
+    """Return the verdict of one run as ``integrity.json`` holds it (``unchecked`` past the budget)."""
+    results = []
+    similar = judged = None
+    try:
+        for check in CHECKS.values():
+            results.append(check(ctx))
+        ctx.budget.check()
+        refs = references(kernels) if kernels is not None else {}
+        if refs:
+            similar, found = plagiarism(ctx.run, refs, ctx.settings.plagiarism_threshold)
+            results.append(found)
+        ctx.budget.check()
+        if ctx.settings.judge.enabled:
+            verdict = judge(ctx.run, ctx.settings.judge)
+            judged = verdict.record
+            results.append(verdict.check)
+    except BudgetExceeded as exc:
+        done = ", ".join(r.check for r in results) or "none"
+        return {
+            "verdict": "unchecked",
+            "reason": f"{exc} (checks finished: {done}); the run's logs and code are what slowed them",
+            "checks": [r.to_json() for r in results],
+            "plagiarism": similar,
+            "judge": judged,
+            "checked_at": utc_now(),
+            "settings_sha256": settings_sha256(ctx),
+        }
     return {
         "verdict": "flagged" if any(r.flagged for r in results) else "clean",
         "checks": [r.to_json() for r in results],
@@ -80,6 +102,7 @@ def check_cell(cell: Cell, agent: AgentConfig, settings: IntegritySettings) -> d
         agent=agent,
         settings=settings,
         private_paths=_host_paths(cell),
+        budget=Budget(settings.time_budget_secs),
     )
     verdict = check_run(ctx, kernels_dir(cell.competition_id, cell.root))
     write_json(cell.integrity_path, verdict)

@@ -26,7 +26,13 @@ from mlebench.execution.local import V1_INSTRUCTIONS
 from mlebench.execution.runners import run_image_sources, runner_names
 from mlebench.spec.cell import Cell
 from mlebench.spec.datadir import answers_dir
-from mlebench.spec.declarations import Competition, all_competition_ids, declaration_path, load_competition
+from mlebench.spec.declarations import (
+    Competition,
+    all_competition_ids,
+    declaration_path,
+    load_competition,
+    package_forbidden,
+)
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.files import write_text
 from mlebench.spec.params import PARAMS_FILE, CompetitionSet, DataSettings, Plan, validate_plan
@@ -326,12 +332,21 @@ def _competition_pipelines(plan: Plan, cid: str, root: Path) -> dict[Path, dict[
             outs=[audited],
         ),
     }
-    # The integrity stage reads only the declaration's forbidden_resources: a params dependency on that key
-    # (when declared), so editing the rest of the declaration does not re-check every run.
+    # The integrity stage reads only the declaration's forbidden_resources and, for a package source, the
+    # source (its package is forbidden too: Competition.forbidden): a params dependency on those keys, so
+    # editing the rest of the declaration does not re-check every run.
     integrity_files: list[str] = []
     integrity_params: list[Any] = []
-    if comp.forbidden_resources:
-        integrity_params.append({f"{folder}/competition.yaml": ["forbidden_resources"]})
+    keys = [
+        k
+        for k, used in (
+            ("forbidden_resources", comp.forbidden_resources),
+            ("source", package_forbidden(comp.source)),
+        )
+        if used
+    ]
+    if keys:
+        integrity_params.append({f"{folder}/competition.yaml": keys})
     if (root / folder / "kernels.txt").is_file():  # reference notebooks for the plagiarism check
         kernels = _rel(kernels_dir(cid, _HERE))
         stages["fetch_kernels"] = _stage(

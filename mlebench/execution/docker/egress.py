@@ -1,13 +1,21 @@
-"""Network policy ``llm``: the agent reaches its endpoints through an egress proxy, and nothing else.
+"""Network policies ``llm`` and ``egress``: every request leaves through the cell's own logging proxy.
 
-Per cell, the runner makes (all labelled ``mlebench.role`` and ``mlebench.owner``, and removed afterwards):
+Under ``llm`` the agent reaches its configured endpoints and nothing else; under ``egress`` any public host.
+Either way its traffic goes through a per-cell squid whose access log is kept with the run (the integrity
+stage matches it against the forbidden resources), and nothing on the cell's networks can reach another
+cell, the host's services or the engine. Per cell, the runner makes (all labelled ``mlebench.role`` and
+``mlebench.owner``, and removed afterwards):
 
 - an *internal* Docker network (``mlebench-llm-<id>``): no traffic from it is forwarded anywhere;
+- an *outside* network of the cell's own (``mlebench-out-<id>``, a bridge), the proxy's only way out: no
+  other cell's container is on it, and Docker keeps bridge networks apart;
 - the **proxy**: squid from Debian (``environment/proxy.Dockerfile``, ``mlebench-egress-proxy:<hash>``) on
-  the engine's default bridge and on the internal network. Its configuration allows, from the internal
-  network only, ``CONNECT host:port`` (https) and absolute-URI plain-http requests to exactly the configured
-  ``host:port`` pairs (names compared as written, never by their addresses) and denies everything else;
-  it resolves the allowed names itself.
+  the outside and the internal network. Its configuration (:func:`squid_config`) allows, from the internal
+  network only: under ``llm``, ``CONNECT host:port`` (https) and absolute-URI plain-http requests to exactly
+  the configured ``host:port`` pairs (names compared as written, never by their addresses); under
+  ``egress``, any destination whose address is public. Private, loopback, link-local and shared addresses
+  (:data:`PRIVATE_NETS`: other cells, the bridge gateways where the host's daemons listen, the engine) are
+  refused under ``egress``, and under ``llm`` unless an endpoint names them. It resolves names itself.
 - the **sandbox**: a container of the same image on the internal network that holds the agent's network
   namespace. With ``NET_ADMIN`` in that namespace only, it deletes the default route (the engine gives
   internal networks one, through which the host's own addresses answer) and installs a firewall whose
@@ -74,15 +82,39 @@ def proxy_image(client: docker.DockerClient, settings: DockerSettings, root: Pat
     )
 
 
-def squid_config(endpoints: list[str], clients: str) -> str:
-    """Return squid's configuration: the ``host:port`` endpoints for requests from ``clients`` (a CIDR).
+PRIVATE_NETS = (
+    "0.0.0.0/8",
+    "10.0.0.0/8",
+    "100.64.0.0/10",
+    "127.0.0.0/8",
+    "169.254.0.0/16",
+    "172.16.0.0/12",
+    "192.0.0.0/24",
+    "192.168.0.0/16",
+    "198.18.0.0/15",
+    "224.0.0.0/4",
+    "240.0.0.0/4",
+    "::1",
+    "fc00::/7",
+    "fe80::/10",
+)
+"""Destinations no cell may reach through its proxy (unless an ``llm`` endpoint names one): the private,
+loopback, link-local, shared and reserved ranges, where other cells, the host's services on the bridge
+gateways and a TCP engine socket live."""
 
-    The endpoints are checked by :class:`mlebench.spec.params.AgentConfig` (a DNS name or IPv4, a port),
-    so nothing in them can add a directive.
+
+def squid_config(endpoints: list[str], clients: str, allow_all: bool = False) -> str:
+    """Return squid's configuration for requests from ``clients`` (a CIDR).
+
+    Without ``allow_all`` (``llm``): the ``host:port`` endpoints only. With it (``egress``): any public
+    destination, every private one (:data:`PRIVATE_NETS`) refused. The endpoints are checked by
+    :class:`mlebench.spec.params.AgentConfig` (a DNS name or IPv4, a port), so nothing in them can add a
+    directive. The whole policy is in this text, so any engine's runner can use it.
     """
     lines = [
-        "# Written by the runner for one cell: the allowed endpoints, and nothing else.",
+        "# Written by the runner for one cell: what its agent may reach, and nothing else.",
         f"http_port {PROXY_PORT}",
+        "connect_timeout 15 seconds",
         "pid_filename none",
         "cache deny all",
         "cache_mem 8 MB",
@@ -106,6 +138,12 @@ def squid_config(endpoints: list[str], clients: str) -> str:
             f"acl endpoint{i}_port port {int(port)}",
             f"http_access allow CONNECT endpoint{i}_host endpoint{i}_port",
             f"http_access allow plain_http endpoint{i}_host endpoint{i}_port",
+        ]
+    if allow_all:
+        lines += [
+            f"acl private dst {' '.join(PRIVATE_NETS)}",
+            "http_access deny private",
+            "http_access allow agent",
         ]
     lines += ["http_access deny all", ""]
     return "\n".join(lines)
@@ -134,6 +172,7 @@ class Egress:
     """One cell's egress: the internal network, the proxy, the sandbox whose namespace the agent joins."""
 
     network: Any
+    outside: Any = None
     proxy: Any = None
     sandbox: Any = None
     proxy_ip: str = ""
@@ -183,11 +222,13 @@ def egress(
     endpoints: list[str],
     cell_label: str,
     proxy_log: Path,
+    allow_all: bool = False,
 ) -> Iterator[Egress]:
-    """Make the cell's network, proxy and sandbox; remove them when the block ends, however it ends.
+    """Make the cell's networks, proxy and sandbox; remove them when the block ends, however it ends.
 
-    The proxy's access log is saved to ``proxy_log`` before it is removed. Raises :class:`InfraError` when
-    the proxy or the sandbox does not come up (with their output).
+    ``allow_all`` is the ``egress`` policy (any public host), else ``llm`` (the endpoints). The proxy's
+    access log is saved to ``proxy_log`` before it is removed. Raises :class:`InfraError` when the proxy or
+    the sandbox does not come up (with their output).
     """
     suffix = uuid.uuid4().hex[:10]
     net = client.networks.create(
@@ -199,6 +240,12 @@ def egress(
     )
     state = Egress(network=net)
     try:
+        state.outside = client.networks.create(
+            f"mlebench-out-{suffix}",
+            driver="bridge",
+            enable_ipv6=False,
+            labels=labels("egress-network", cell_label),
+        )
         net.reload()
         subnet = net.attrs["IPAM"]["Config"][0]["Subnet"]
         state.proxy = client.containers.create(
@@ -206,7 +253,7 @@ def egress(
             command=["squid", "-N", "-f", SQUID_CONF],
             name=f"mlebench-proxy-{suffix}",
             labels=labels("egress-proxy", cell_label),
-            network="bridge",
+            network=state.outside.name,
             user="proxy",
             cap_drop=["ALL"],
             security_opt=["no-new-privileges:true"],
@@ -215,7 +262,8 @@ def egress(
             detach=True,
         )
         net.connect(state.proxy, aliases=[PROXY_ALIAS])
-        state.proxy.put_archive("/", read_only_files_tar({SQUID_CONF: squid_config(endpoints, subnet)}))
+        config = squid_config(endpoints, subnet, allow_all)
+        state.proxy.put_archive("/", read_only_files_tar({SQUID_CONF: config}))
         state.proxy.start()
         _wait_for(state.proxy, _SQUID_READY, "the egress proxy")
         state.proxy.reload()
@@ -244,7 +292,9 @@ def egress(
         for container in (state.sandbox, state.proxy):
             if container is not None:
                 _remove(container.remove, f"container {container.name}", state.notes, force=True)
-        _remove(net.remove, f"network {net.name}", state.notes)
+        for network in (net, state.outside):
+            if network is not None:
+                _remove(network.remove, f"network {network.name}", state.notes)
 
 
 def sweep(client: docker.DockerClient) -> list[str]:
@@ -261,9 +311,16 @@ def sweep(client: docker.DockerClient) -> list[str]:
     return removed
 
 
-def lineage(image: ImageRef, endpoints: list[str]) -> dict[str, Any]:
-    """Return what run.json keeps of a cell's egress: the allow-list and the proxy image."""
-    return {"endpoints": list(endpoints), "proxy": "squid", "proxy_image": image.lineage()}
+def lineage(image: ImageRef, endpoints: list[str], allow_all: bool = False) -> dict[str, Any]:
+    """Return what run.json keeps of a cell's egress: what it allows, the proxy image, the access log."""
+    allowed = "any public host (private networks refused)" if allow_all else "the endpoints"
+    return {
+        "endpoints": list(endpoints),
+        "allows": allowed,
+        "proxy": "squid",
+        "proxy_image": image.lineage(),
+        "access_log": "proxy_access.log",
+    }
 
 
 def _wait_for(container: Any, marker: str, what: str) -> None:

@@ -126,3 +126,27 @@ def read_only_files_tar(files: dict[str, str]) -> bytes:
             info.size, info.mode, info.mtime = len(data), 0o444, int(time.time())
             tar.addfile(info, io.BytesIO(data))
     return buf.getvalue()
+
+
+_QUOTA_DRIVERS = ("btrfs", "zfs", "devicemapper", "windowsfilter")
+
+
+def storage_limit_problem(info: dict) -> str | None:
+    """Why this engine cannot limit a container's writable layer (``--storage-opt size=``); None if it can.
+
+    ``info`` is the engine's ``docker info``. overlay2 can only on xfs mounted with ``pquota`` (which the
+    engine reports only when a create with the option fails); btrfs, zfs and devicemapper can.
+
+    >>> storage_limit_problem({"Driver": "overlay2", "DriverStatus": [["Backing Filesystem", "extfs"]]})
+    'storage driver overlay2 on extfs: a size limit needs overlay2 on xfs with pquota (or btrfs, zfs)'
+    >>> storage_limit_problem({"Driver": "btrfs"}) is None
+    True
+    """
+    driver = str(info.get("Driver", ""))
+    backing = dict((str(k), str(v)) for k, v in info.get("DriverStatus") or [] if isinstance(k, str))
+    if driver in _QUOTA_DRIVERS:
+        return None
+    fs = backing.get("Backing Filesystem", "unknown")
+    if driver == "overlay2" and fs == "xfs":
+        return None
+    return f"storage driver {driver} on {fs}: a size limit needs overlay2 on xfs with pquota (or btrfs, zfs)"

@@ -5,7 +5,11 @@ member is checked before anything is written: only regular files and folders are
 links, devices and fifos are refused; a name that is absolute, holds ``..`` or would resolve outside the
 destination is refused; files are created with ``O_NOFOLLOW | O_EXCL`` inside folders this module made
 itself, so nothing can be written outside the cell's run directory. Sizes are bounded per file and per
-tree. Every refusal is noted (``extraction_notes`` in run.json), never silently dropped.
+tree, and a tree's extraction by a deadline. A stream skips a member only by reading it, so a member
+larger than the file limit is read through only while the tree's byte budget allows, and otherwise ends
+the extraction: folders reach this module through :mod:`.collect`, which leaves such files out by their
+size before any byte is sent. Every refusal is noted
+(``extraction_notes`` in run.json), never silently dropped.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import os
 import posixpath
 import tarfile
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -92,8 +97,12 @@ def fetch_tree(
     max_file_bytes: int = MAX_FILE_BYTES,
     max_tree_bytes: int = MAX_TREE_BYTES,
     max_members: int = MAX_TREE_MEMBERS,
+    deadline: float | None = None,
 ) -> int:
-    """Copy the folder ``path`` out of ``container`` into ``dest`` (created); return the files written."""
+    """Copy the folder ``path`` out of ``container`` into ``dest`` (created); return the files written.
+
+    ``deadline`` (a ``time.monotonic()`` value) stops the extraction, with a note, when it passes.
+    """
     import docker.errors
 
     top = posixpath.basename(path.rstrip("/"))
@@ -105,7 +114,13 @@ def fetch_tree(
     if stat.get("linkTarget") or not int(stat.get("mode", 0)) & _GO_DIR:
         notes.append(f"{top}/: not a folder in the container (symlink or file), not collected")
         return 0
-    return extract_tar(_ChunkReader(chunks), top, dest, notes, max_file_bytes, max_tree_bytes, max_members)
+    reader = _ChunkReader(chunks)
+    try:
+        return extract_tar(reader, top, dest, notes, max_file_bytes, max_tree_bytes, max_members, deadline)
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:  # stop the engine's stream where extraction stopped
+            close()
 
 
 def extract_tar(
@@ -116,8 +131,14 @@ def extract_tar(
     max_file_bytes: int = MAX_FILE_BYTES,
     max_tree_bytes: int = MAX_TREE_BYTES,
     max_members: int = MAX_TREE_MEMBERS,
+    deadline: float | None = None,
 ) -> int:
-    """Extract a tar stream whose members live under ``top/`` into ``dest``, refusing anything unsafe."""
+    """Extract a tar stream whose members live under ``top/`` into ``dest``, refusing anything unsafe.
+
+    A member larger than ``max_file_bytes`` is skipped, which in a stream means read through: only while
+    that keeps within ``max_tree_bytes``; otherwise extraction stops there, with a note. It also stops
+    past ``max_tree_bytes`` or ``max_members``, or when ``deadline`` (``time.monotonic()``) passes.
+    """
     dest.mkdir(parents=True, exist_ok=True)
     root = dest.resolve()
     written = seen = 0
@@ -132,6 +153,19 @@ def extract_tar(
                     f"{top}/: more than {max_tree_bytes} bytes; extraction stopped at {member.name!r}"
                 )
                 break
+            if deadline is not None and time.monotonic() > deadline:
+                notes.append(f"{top}/: extraction ran past its time budget; stopped at {member.name!r}")
+                break
+            if member.isreg() and member.size > max_file_bytes:
+                # A stream skips a member only by reading it: allowed while that stays in the tree's budget.
+                if getattr(reader, "consumed", 0) + member.size > max_tree_bytes:
+                    notes.append(
+                        f"{member.name}: larger than {max_file_bytes} bytes ({member.size}), not collected; "
+                        f"extraction of {top}/ stopped there rather than read it through"
+                    )
+                    break
+                notes.append(f"{member.name}: larger than {max_file_bytes} bytes, not collected")
+                continue
             rel = _relative(member.name, top)
             label = f"{top}/{rel}" if rel else member.name
             if rel is None:
@@ -147,8 +181,6 @@ def extract_tar(
                 continue
             if not (member.isdir() or member.isreg()):
                 notes.append(f"{label}: {_kind(member)}, not collected")
-            elif member.isreg() and member.size > max_file_bytes:
-                notes.append(f"{label}: larger than {max_file_bytes} bytes, not collected")
             else:
                 try:
                     written += _extract_member(tar, member, root, rel.split("/"), target)
