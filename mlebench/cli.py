@@ -285,9 +285,9 @@ def _preflight(comps: list[Any]) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from graders.grade import grade
+    from mlebench.execution.scoring import report_entry
     from mlebench.reporting.v1 import grading_report
-    from mlebench.spec.declarations import load_competition
+    from mlebench.spec.files import write_json
 
     reports = []
     for lineno, line in enumerate(args.submission.read_text(encoding="utf-8").splitlines(), 1):
@@ -301,12 +301,9 @@ def _grade(args: argparse.Namespace) -> int:
             raise ConfigError(
                 f"{args.submission}:{lineno}: needs JSON with competition_id and submission_path ({exc})"
             ) from None
-        comp = load_competition(cid)
-        result = grade(comp, Path(str(path)), _private(cid, args.data_dir, args.data_layout), args.mode)
-        reports.append(_mlebench_report(comp, result, Path(str(path))))
+        private = _private(cid, args.data_dir, args.data_layout)
+        reports.append(report_entry(cid, Path(str(path)), private, args.mode))
     summary = grading_report(reports)
-    from mlebench.spec.files import write_json
-
     out = args.output_dir / f"{time.strftime('%Y-%m-%dT%H-%M-%S-%Z', time.gmtime())}_grading_report.json"
     write_json(out, summary)
     print(json.dumps({k: v for k, v in summary.items() if k != "competition_reports"}, indent=2))
@@ -315,47 +312,26 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _grade_sample(args: argparse.Namespace) -> int:
-    from graders.grade import grade
-    from mlebench.spec.declarations import load_competition
+    from mlebench.execution.scoring import report_entry
 
-    comp = load_competition(args.competition_id)
-    result = grade(comp, args.submission, _private(comp.id, args.data_dir, args.data_layout), args.mode)
-    print(json.dumps(_mlebench_report(comp, result, args.submission), indent=4))
+    private = _private(args.competition_id, args.data_dir, args.data_layout)
+    print(json.dumps(report_entry(args.competition_id, args.submission, private, args.mode), indent=4))
     return 0
 
 
 def _private(competition_id: str, data_dir: Path | None, layout: str = "auto") -> Path:
-    """Return the answers to grade against, checked against their manifest.
+    """Return the answers to grade against, checked as the grade stage checks them.
 
-    A ``--data-dir`` folder of the user's own (ours or MLE-bench v1's layout) may lack one: then a warning
-    (:mod:`mlebench.spec.manifest`).
+    A ``--data-dir`` folder of the user's own (ours or MLE-bench v1's layout) may lack a manifest: then a
+    warning (:func:`mlebench.spec.datadir.checked_answers`).
     """
-    from mlebench.spec.datadir import prepared_in
-    from mlebench.spec.manifest import verify_split
-    from mlebench.spec.paths import private_dir
+    from mlebench.spec.datadir import answers_dir, checked_answers
+    from mlebench.spec.declarations import load_competition
+    from mlebench.spec.params import DataSettings
 
-    if data_dir is not None:
-        folder = prepared_in(data_dir, competition_id, layout) / "private"
-        verify_split(folder, missing="warn")
-        return folder
-    folder = private_dir(competition_id)
-    if not folder.is_dir():
-        raise ConfigError(
-            f"{folder} is missing: prepare {competition_id} first (`dvc repro` or `mlebench prepare "
-            f"-c {competition_id}`)"
-        )
-    verify_split(folder)
-    return folder
-
-
-def _mlebench_report(comp, result, path: Path) -> dict:  # noqa: ANN001 - graders' result type
-    """MLE-bench's per-competition report fields (plus status and reason) for one graded submission."""
-    from mlebench.spec.files import utc_now
-
-    fields = result.to_dict()
-    fields.pop("grade_seconds")
-    created = utc_now()
-    return {"competition_id": comp.id, **fields, "created_at": created, "submission_path": str(path)}
+    load_competition(competition_id)  # an unknown id is named first, with the known ones
+    data = DataSettings(dir=str(data_dir.resolve()) if data_dir is not None else "", layout=layout)
+    return checked_answers(competition_id, answers_dir(competition_id, data))
 
 
 def _plan(args: argparse.Namespace) -> int:
