@@ -150,14 +150,14 @@ def _parser() -> argparse.ArgumentParser:
         "--leaderboard", type=Path, help="only print what this CSV (rank order, a `score` column) gives"
     )
     p.add_argument("--write", action="store_true", help="write verified thresholds into the declarations")
-    p.set_defaults(func=_thresholds)
+    p.set_defaults(func=_authoring, authoring="thresholds")
 
     p = sub.add_parser("leaderboard", help="(re)build reference leaderboards of embedded competitions")
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("-c", "--competition-id", metavar="ID")
     group.add_argument("-s", "--competition-set", metavar="NAME")
     p.add_argument("-j", "--jobs", type=int, default=1, help="solutions trained at once (same scores)")
-    p.set_defaults(func=_leaderboard)
+    p.set_defaults(func=_authoring, authoring="leaderboard")
     return parser
 
 
@@ -381,16 +381,10 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from mlebench.planning.plan import planned
-    from mlebench.spec.paths import repo_root
-    from mlebench.spec.yamlio import load_yaml
-    from stages.report import main as report_main
+    from mlebench.reporting.report import summary, write_planned_report
 
-    root_pipeline = repo_root() / "dvc.yaml"
-    stages = (load_yaml(root_pipeline) or {}).get("stages") or {} if root_pipeline.is_file() else {}
-    stage = stages.get("report") or {}
-    checked = ["--integrity"] if "--integrity" in str(stage.get("cmd", "")).split() else []
-    return report_main(["--agents", ",".join(planned().agent), *checked])
+    print(summary(write_planned_report()))
+    return 0
 
 
 def _bundle(args: argparse.Namespace) -> int:
@@ -437,31 +431,15 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
-def _thresholds(args: argparse.Namespace) -> int:
-    from authoring.thresholds import recompute, verify_all
-    from mlebench.spec.declarations import load_competition
+def _authoring(args: argparse.Namespace) -> int:
+    """Run an authoring command (``thresholds``, ``leaderboard``): the CLI's one seam to the authoring tools.
 
-    if args.leaderboard is not None:
-        if args.write or not args.competition_id:
-            raise ConfigError("--leaderboard takes one -c ID and only prints; --write needs --v1-checkout")
-        comp = load_competition(args.competition_id)
-        print(json.dumps(recompute(comp, args.leaderboard), indent=2))
-        return 0
-    lines = verify_all(_ids(args.competition_id, args.competition_set), args.v1_checkout, args.write)
-    print(*lines, sep="\n")
-    failed = sum(": error: " in line for line in lines)
-    print(f"{len(lines) - failed} verified, {failed} refused")
-    return 1 if failed else 0
+    Authoring tools are not runtime: nothing else below the CLI imports them, and this import runs only when
+    an authoring command does (tests/test_layers.py allows this function alone).
+    """
+    from authoring.commands import COMMANDS
 
-
-def _leaderboard(args: argparse.Namespace) -> int:
-    from authoring.leaderboards import build_leaderboard
-
-    for cid in _ids(args.competition_id, args.competition_set):
-        t0 = time.monotonic()
-        path = build_leaderboard(cid, jobs=args.jobs)
-        print(f"{cid}: wrote {path} in {time.monotonic() - t0:.0f} s")
-    return 0
+    return COMMANDS[args.authoring](args, _ids)
 
 
 if __name__ == "__main__":
