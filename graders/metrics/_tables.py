@@ -14,6 +14,7 @@ import pyarrow.compute as pc
 
 from .._threads import chunkwise
 
+
 def tables(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Check that both tables are frames with the same, non-zero number of rows."""
     if not isinstance(y_true, pd.DataFrame) or not isinstance(y_pred, pd.DataFrame):
