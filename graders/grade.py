@@ -1,11 +1,14 @@
-"""Grade one submission for one competition: validate, score, compare with the leaderboard."""
+"""Grade one submission for one competition: validate, score, compare with the leaderboard.
+
+:func:`grade` is the one library call that grades a submission; the grade stage (through
+:func:`mlebench.execution.scoring.score_cell`), the grader container and ``mlebench grade`` all reach it. Its
+typed result, :class:`graders.result.GradeResult`, is re-exported here.
+"""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
 
 from mlebench.spec.declarations import Competition
 from mlebench.spec.leaderboards import pinned_leaderboard
@@ -13,90 +16,13 @@ from mlebench.spec.leaderboards import pinned_leaderboard
 from .answers import load_answers
 from .errors import InvalidSubmission
 from .leaderboard import load_leaderboard
-from .medals import Medals, Thresholds, award, thresholds
+from .medals import Thresholds, award, thresholds
 from .registry import get_metric
+from .result import MODES, SCORE_DECIMALS, GradeResult, Mode, Status
 from .submission import read_submission, validate
 from .v1_matching import as_v1, strict_spec
 
-Status = Literal["ok", "invalid_submission", "no_submission"]
-Mode = Literal["v1", "strict"]
-MODES: tuple[Mode, ...] = ("v1", "strict")
-"""``v1``: pair rows and columns as MLE-bench v1 does (``submission.v1``); ``strict``: our checks alone."""
-SCORE_DECIMALS = 5
-"""Scores are rounded like MLE-bench's ``round(score, 5)``."""
-
-
-@dataclass(frozen=True)
-class GradeResult:
-    """The outcome of grading one submission.
-
-    Attributes
-    ----------
-    status
-        ``"ok"`` (scored), ``"invalid_submission"`` (the file exists but cannot be scored; see
-        ``reason``) or ``"no_submission"`` (no file). Grader bugs are not a status here: they raise, and
-        the caller records ``grader_error`` with the traceback.
-    reason
-        Why the submission was not scored: the validation reasons joined by ``"; "``, or the missing
-        path. ``""`` when ``status`` is ``"ok"``.
-    score
-        The metric's value rounded to 5 decimals, or None unless ``status`` is ``"ok"``. It can be NaN
-        for a metric undefined on the input; NaN earns no medal.
-    thresholds
-        Gold, silver, bronze and median scores from the competition's leaderboard (always filled in).
-    medals
-        The medals the score earned (none when there is no score); ``above_median`` is strict.
-    is_lower_better
-        The metric's direction, from the metric registry (not from the leaderboard's order).
-    submission_exists
-        Whether a file was found at the submission path.
-    valid_submission
-        Whether the submission was scored (``status == "ok"``).
-    grade_seconds
-        Wall-clock time spent grading, in seconds.
-    mode
-        The grading mode that decided ``status`` and ``score`` (``v1`` or ``strict``, see :data:`MODES`).
-    verdicts
-        Empty when both modes agree (or the competition declares no ``submission.v1`` rules); else each
-        mode's ``status``, ``score`` and ``reason``, so a score only v1's pairing gives stays visible.
-
-    """
-
-    status: Status
-    reason: str
-    score: float | None
-    thresholds: Thresholds
-    medals: Medals
-    is_lower_better: bool
-    submission_exists: bool
-    valid_submission: bool
-    grade_seconds: float
-    mode: Mode = "v1"
-    verdicts: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Flatten to MLE-bench's report field names plus ``status``, ``reason`` and ``grade_seconds``."""
-        return {
-            "status": self.status,
-            "reason": self.reason,
-            "score": self.score,
-            "gold_threshold": self.thresholds.gold,
-            "silver_threshold": self.thresholds.silver,
-            "bronze_threshold": self.thresholds.bronze,
-            "median_threshold": self.thresholds.median,
-            "any_medal": self.medals.any_medal,
-            "gold_medal": self.medals.gold,
-            "silver_medal": self.medals.silver,
-            "bronze_medal": self.medals.bronze,
-            "above_median": self.medals.above_median,
-            "submission_exists": self.submission_exists,
-            "valid_submission": self.valid_submission,
-            "is_lower_better": self.is_lower_better,
-            "grade_seconds": self.grade_seconds,
-            "grading_mode": self.mode,
-            **({"mode_verdicts": self.verdicts} if self.verdicts else {}),
-        }
-
+__all__ = ["MODES", "SCORE_DECIMALS", "GradeResult", "Mode", "Status", "competition_thresholds", "grade"]
 
 def competition_thresholds(competition: Competition, higher_is_better: bool) -> Thresholds:
     """Medal thresholds: declared ones (``medals:``) when present, else derived from the leaderboard file.

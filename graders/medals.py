@@ -18,9 +18,12 @@ skipped.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import pandas as pd
+
+from .result import NO_MEDALS, Medals, Thresholds
+
+__all__ = ["NO_MEDALS", "Medals", "Thresholds", "award", "medal_positions", "thresholds"]
 
 # (fewest teams, gold rule, silver rule, bronze rule), most teams first; a rule is (fixed, fraction).
 _BRACKETS: tuple[tuple[int, tuple[int, float], tuple[int, float], tuple[int, float]], ...] = (
@@ -29,30 +32,6 @@ _BRACKETS: tuple[tuple[int, tuple[int, float], tuple[int, float], tuple[int, flo
     (100, (10, 0.0), (0, 0.2), (0, 0.4)),
     (1, (0, 0.1), (0, 0.2), (0, 0.4)),
 )
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """The scores a submission must reach for each medal, and the leaderboard's median score."""
-
-    gold: float
-    silver: float
-    bronze: float
-    median: float
-
-
-@dataclass(frozen=True)
-class Medals:
-    """What a score earned. Medals are exclusive: at most one of gold, silver, bronze is true."""
-
-    gold: bool
-    silver: bool
-    bronze: bool
-    any_medal: bool
-    above_median: bool
-
-
-NO_MEDALS = Medals(gold=False, silver=False, bronze=False, any_medal=False, above_median=False)
 
 
 def medal_positions(n_teams: int) -> tuple[int, int, int]:

@@ -185,14 +185,14 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep each verified leaderboard in its competition folder and drop the declared medals: block",
     )
-    p.set_defaults(func=_thresholds)
+    p.set_defaults(func=_authoring, authoring="thresholds")
 
     p = sub.add_parser("leaderboard", help="(re)build reference leaderboards of embedded competitions")
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("-c", "--competition-id", metavar="ID")
     group.add_argument("-s", "--competition-set", metavar="NAME")
     p.add_argument("-j", "--jobs", type=int, default=1, help="solutions trained at once (same scores)")
-    p.set_defaults(func=_leaderboard)
+    p.set_defaults(func=_authoring, authoring="leaderboard")
     return parser
 
 
@@ -340,9 +340,9 @@ def _preflight(comps: list[Any]) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from graders.grade import grade
+    from mlebench.execution.scoring import report_entry
     from mlebench.reporting.v1 import grading_report
-    from mlebench.spec.declarations import load_competition
+    from mlebench.spec.files import write_json
 
     reports = []
     for lineno, line in enumerate(args.submission.read_text(encoding="utf-8").splitlines(), 1):
@@ -356,12 +356,9 @@ def _grade(args: argparse.Namespace) -> int:
             raise ConfigError(
                 f"{args.submission}:{lineno}: needs JSON with competition_id and submission_path ({exc})"
             ) from None
-        comp = load_competition(cid)
-        result = grade(comp, Path(str(path)), _private(cid, args.data_dir, args.data_layout), args.mode)
-        reports.append(_mlebench_report(comp, result, Path(str(path))))
+        private = _private(cid, args.data_dir, args.data_layout)
+        reports.append(report_entry(cid, Path(str(path)), private, args.mode))
     summary = grading_report(reports)
-    from mlebench.spec.files import write_json
-
     out = args.output_dir / f"{time.strftime('%Y-%m-%dT%H-%M-%S-%Z', time.gmtime())}_grading_report.json"
     write_json(out, summary)
     print(json.dumps({k: v for k, v in summary.items() if k != "competition_reports"}, indent=2))
@@ -370,48 +367,26 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _grade_sample(args: argparse.Namespace) -> int:
-    from graders.grade import grade
-    from mlebench.spec.declarations import load_competition
+    from mlebench.execution.scoring import report_entry
 
-    comp = load_competition(args.competition_id)
-    result = grade(comp, args.submission, _private(comp.id, args.data_dir, args.data_layout), args.mode)
-    # Only the report goes to stdout, as one JSON object (harnesses find it with a `{.*}` search).
-    print(json.dumps(_mlebench_report(comp, result, args.submission), indent=4))
+    private = _private(args.competition_id, args.data_dir, args.data_layout)
+    print(json.dumps(report_entry(args.competition_id, args.submission, private, args.mode), indent=4))
     return 0
 
 
 def _private(competition_id: str, data_dir: Path | None, layout: str = "auto") -> Path:
-    """Return the answers to grade against, checked against their manifest.
+    """Return the answers to grade against, checked as the grade stage checks them.
 
-    A ``--data-dir`` folder of the user's own (ours or MLE-bench v1's layout) may lack one: then a warning
-    (:mod:`mlebench.spec.manifest`).
+    A ``--data-dir`` folder of the user's own (ours or MLE-bench v1's layout) may lack a manifest: then a
+    warning (:func:`mlebench.spec.datadir.checked_answers`).
     """
-    from mlebench.spec.datadir import prepared_in
-    from mlebench.spec.manifest import verify_split
-    from mlebench.spec.paths import private_dir
+    from mlebench.spec.datadir import answers_dir, checked_answers
+    from mlebench.spec.declarations import load_competition
+    from mlebench.spec.params import DataSettings
 
-    if data_dir is not None:
-        folder = prepared_in(data_dir, competition_id, layout) / "private"
-        verify_split(folder, missing="warn")
-        return folder
-    folder = private_dir(competition_id)
-    if not folder.is_dir():
-        raise ConfigError(
-            f"{folder} is missing: prepare {competition_id} first (`dvc repro` or `mlebench prepare "
-            f"-c {competition_id}`)"
-        )
-    verify_split(folder)
-    return folder
-
-
-def _mlebench_report(comp, result, path: Path) -> dict:  # noqa: ANN001 - graders' result type
-    """MLE-bench's per-competition report fields (plus status and reason) for one graded submission."""
-    from mlebench.spec.files import utc_now
-
-    fields = result.to_dict()
-    fields.pop("grade_seconds")
-    created = utc_now()
-    return {"competition_id": comp.id, **fields, "created_at": created, "submission_path": str(path)}
+    load_competition(competition_id)  # an unknown id is named first, with the known ones
+    data = DataSettings(dir=str(data_dir.resolve()) if data_dir is not None else "", layout=layout)
+    return checked_answers(competition_id, answers_dir(competition_id, data))
 
 
 def _plan(args: argparse.Namespace) -> int:
@@ -461,16 +436,10 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from mlebench.planning.plan import planned
-    from mlebench.spec.paths import repo_root
-    from mlebench.spec.yamlio import load_yaml
-    from stages.report import main as report_main
+    from mlebench.reporting.report import summary, write_planned_report
 
-    root_pipeline = repo_root() / "dvc.yaml"
-    stages = (load_yaml(root_pipeline) or {}).get("stages") or {} if root_pipeline.is_file() else {}
-    stage = stages.get("report") or {}
-    checked = ["--integrity"] if "--integrity" in str(stage.get("cmd", "")).split() else []
-    return report_main(["--agents", ",".join(planned().agent), *checked])
+    print(summary(write_planned_report()))
+    return 0
 
 
 def _bundle(args: argparse.Namespace) -> int:
@@ -517,37 +486,15 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
-def _thresholds(args: argparse.Namespace) -> int:
-    from authoring.thresholds import recompute, verify_all
-    from mlebench.spec.declarations import all_competition_ids, load_competition
+def _authoring(args: argparse.Namespace) -> int:
+    """Run an authoring command (``thresholds``, ``leaderboard``): the CLI's one seam to the authoring tools.
 
-    if args.leaderboard is not None:
-        if args.write or not args.competition_id:
-            raise ConfigError("--leaderboard takes one -c ID and only prints; --write needs --v1-checkout")
-        comp = load_competition(args.competition_id)
-        print(json.dumps(recompute(comp, args.leaderboard), indent=2))
-        return 0
-    if args.write and args.v1_checkout is None:
-        raise ConfigError("--write copies leaderboards from a v1 checkout: give --v1-checkout PATH")
-    if args.all:
-        ids = [cid for cid in all_competition_ids() if load_competition(cid).v1 is not None]
-    else:
-        ids = _ids(args.competition_id, args.competition_set)
-    lines = verify_all(ids, args.v1_checkout, args.write)
-    print(*lines, sep="\n")
-    failed = sum(": error: " in line for line in lines)
-    print(f"{len(lines) - failed} of {len(lines)} verified, {failed} refused")
-    return 1 if failed else 0
+    Authoring tools are not runtime: nothing else below the CLI imports them, and this import runs only when
+    an authoring command does (tests/test_layers.py allows this function alone).
+    """
+    from authoring.commands import COMMANDS
 
-
-def _leaderboard(args: argparse.Namespace) -> int:
-    from authoring.leaderboards import build_leaderboard
-
-    for cid in _ids(args.competition_id, args.competition_set):
-        t0 = time.monotonic()
-        path = build_leaderboard(cid, jobs=args.jobs)
-        print(f"{cid}: wrote {path} in {time.monotonic() - t0:.0f} s")
-    return 0
+    return COMMANDS[args.authoring](args, _ids)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     mode = stage_params(["grading"])["grading"]["mode"]
     record = grade_cell(cell, mode=mode)
     record.write(cell.grade_path)
-    print(f"{cell.label}: {record.status} score={record.result['score']} (grading.mode {mode})")
+    print(f"{cell.label}: {record.status} score={record.outcome.score} (grading.mode {mode})")
     return 0
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from mlebench.reporting.markdown import to_markdown
-from mlebench.reporting.report import write_report
+from mlebench.reporting.report import summary, write_report
 from mlebench.spec.params import stage_params
 from mlebench.stage import run_stage
 
@@ -27,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
         count_flagged=params["report"]["count_flagged"],
         integrity=args.integrity,
     )
-    print(to_markdown(report).split("## Cells by status")[0])
+    print(summary(report))
     return 0
 
 

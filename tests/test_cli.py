@@ -122,3 +122,33 @@ def test_thresholds_reject_a_leaderboard_in_the_wrong_order(
     board.write_text("score\n0.1\n0.5\n0.9\n")  # accuracy is higher-better: this is worst first
     assert main(["thresholds", "-c", "spaceship-titanic", "--leaderboard", str(board)]) == 2
     assert "lb.csv" in capsys.readouterr().err
+
+
+def test_report_writes_what_the_report_stage_writes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``mlebench report`` calls the library the report stage calls, with the stage's command and params."""
+    import shlex
+
+    from mlebench.reporting import report as library
+    from mlebench.spec.params import stage_params
+    from mlebench.spec.yamlio import load_yaml
+
+    calls = []
+    monkeypatch.setattr(library, "write_report", lambda *args, **kwargs: calls.append((args, kwargs)) or {})
+    monkeypatch.setattr(library, "summary", lambda report: "summary of the report")
+    assert main(["report"]) == 0
+    assert capsys.readouterr().out.strip() == "summary of the report"
+    ((args, kwargs),) = calls
+    command = shlex.split(load_yaml(EMBEDDED_ROOT / "dvc.yaml")["stages"]["report"]["cmd"])
+    params = stage_params(["competition_set", "seeds", "report"], EMBEDDED_ROOT)
+    assert args[:3] == (
+        command[command.index("--agents") + 1].split(","),
+        params["competition_set"],
+        params["seeds"],
+    )
+    assert kwargs == {
+        "pad_missing": params["report"]["pad_missing"],
+        "count_flagged": params["report"]["count_flagged"],
+        "integrity": "--integrity" in command,
+    }

@@ -5,13 +5,18 @@ imports only itself and the spec; data and reporting sit above them, execution a
 execution, and the entry points (the CLI, the stage wrapper, ``stages/``) on top. MLE-bench v1's Python API
 (``mlebench.registry``, ``mlebench.grade``, ``mlebench.grade_helpers``, ``mlebench.utils``) is a face on top
 too: no module of ours outside it imports it (v1's data functions are data-layer functions in
-``mlebench.data``). Authoring tools (``authoring/``) may use anything, and only the CLI may reach them.
-Imports are read from the code itself,
-function-level ones included (:mod:`mlebench.spec.sources`).
+``mlebench.data``). Authoring tools (``authoring/``) may use anything, and only the CLI may reach them,
+through one lazy seam (``_authoring``); the CLI reaches the report through library calls, never through a
+stage module.
+A competition's folder holds its whole truth, its authoring fixture (``fixture.py``, which builds its stand-in
+download and grading inputs from the authoring tools) included; its runtime code (``prepare.py``) imports no
+authoring tool. Imports are read from the code itself, function-level ones included
+(:mod:`mlebench.spec.sources`).
 """
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -31,6 +36,8 @@ V1_FACE = ("mlebench.registry", "mlebench.grade", "mlebench.grade_helpers", "mle
 """MLE-bench v1's Python API: modules on top, over our declarations, graders and data code."""
 AUTHORING = "authoring"
 MAY_USE_AUTHORING = ("mlebench.cli",)
+AUTHORING_SEAM = "_authoring"
+"""The one function of the CLI that imports an authoring tool (lazily, when an authoring command runs)."""
 
 
 def _modules() -> dict[str, Path]:
@@ -107,6 +114,39 @@ def test_only_the_cli_reaches_the_authoring_tools() -> None:
         if not module.startswith(AUTHORING) and any(t.startswith(AUTHORING) for t in targets)
     )
     assert set(users) <= set(MAY_USE_AUTHORING), users
+
+
+def test_the_cli_reaches_the_authoring_tools_only_through_its_seam() -> None:
+    tree = ast.parse((ROOT / "mlebench" / "cli.py").read_text(encoding="utf-8"))
+    seams = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == AUTHORING_SEAM]
+    inside = {id(node) for seam in seams for node in ast.walk(seam)}
+    wrong = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom | ast.Import)
+        and any(
+            name.split(".")[0] == AUTHORING
+            for name in ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            + ([a.name for a in node.names] if isinstance(node, ast.Import) else [])
+        )
+        and id(node) not in inside
+    ]
+    assert len(seams) == 1 and not wrong, (
+        f"mlebench/cli.py imports authoring outside {AUTHORING_SEAM}: {wrong}"
+    )
+
+
+def test_the_cli_imports_no_stage_module() -> None:
+    """The CLI calls the library the stages call; a stage module is an entry point, not a library."""
+    assert not sorted(t for t in GRAPH["mlebench.cli"] if t == "stages" or t.startswith("stages."))
+
+
+@pytest.mark.parametrize(
+    "folder", sorted(p.parent.name for p in (ROOT / "competitions").glob("*/prepare.py"))
+)
+def test_a_competitions_runtime_code_imports_no_authoring_tool(folder: str) -> None:
+    prepare = ROOT / "competitions" / folder / "prepare.py"
+    assert not sorted(t for t in imported_modules(prepare, ROOT) if t.startswith(AUTHORING))
 
 
 def test_no_import_cycles() -> None:

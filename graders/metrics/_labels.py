@@ -36,7 +36,3 @@ def float_classes(*columns: np.ndarray) -> tuple[np.ndarray, int]:
     return codes.ravel(), len(labels)
 
 
-def check_variant(variant: str) -> None:
-    """Raise ValueError unless ``variant`` is ``"v1"`` (MLE-bench v1's behaviour) or ``"fixed"``."""
-    if variant not in ("v1", "fixed"):
-        raise ValueError(f"variant must be 'v1' or 'fixed', got {variant!r}")

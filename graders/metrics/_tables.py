@@ -1,8 +1,8 @@
 """Helpers for metrics that take tables (``numeric_table`` and ``rle_table`` kinds; private).
 
 ``y_true`` is the answers frame in the answers' row order; ``y_pred`` holds the submitted columns in the
-same row order, indexed by each row's position in the submission file. ``variant`` selects MLE-bench
-v1's behaviour (``"v1"``, the default) or the corrected one (``"fixed"``), see spec section 9.
+same row order, indexed by each row's position in the submission file, so a metric can pair rows by file
+position as MLE-bench v1 does (the metric's own name) or by id (its ``_fixed`` sibling), see spec section 9.
 """
 
 from __future__ import annotations
@@ -13,14 +13,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._threads import chunkwise
-
-VARIANTS = ("v1", "fixed")
-
-
-def check_variant(variant: str) -> None:
-    """Raise ValueError unless ``variant`` is ``"v1"`` or ``"fixed"``."""
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
 
 
 def tables(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

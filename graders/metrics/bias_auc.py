@@ -7,7 +7,6 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ._labels import check_variant
 from .roc_auc import roc_auc
 
 IDENTITIES = (
@@ -34,7 +33,6 @@ def jigsaw_bias_auc(
     *,
     target: str = "toxicity",
     identities: Sequence[str] = IDENTITIES,
-    variant: str = "v1",
 ) -> float:
     """Kaggle's jigsaw-unintended-bias metric, as MLE-bench v1 computes it.
 
@@ -45,9 +43,8 @@ def jigsaw_bias_auc(
     ``0.25 * AUC(all) + 0.25 * sum over the three kinds of M``, where
     ``M = (mean over identities of AUC^-5)^(-1/5)``.
 
-    ``variant="v1"`` (the default) also binarises the **predictions** at 0.5 before every AUC, as v1
-    does (spec §9.2.1), so only hard labels count; ``variant="fixed"`` uses the scores as given, as
-    Kaggle did.
+    This metric also binarises the **predictions** at 0.5 before every AUC, as v1 does (spec §9.2.1),
+    so only hard labels count; :func:`jigsaw_bias_auc_fixed` uses the scores as given, as Kaggle did.
 
     Parameters
     ----------
@@ -57,8 +54,6 @@ def jigsaw_bias_auc(
         One column: the predicted toxicity, in the answers' row order.
     target, identities
         Answer column names.
-    variant
-        ``"v1"`` or ``"fixed"``, see above.
 
     Returns
     -------
@@ -78,17 +73,46 @@ def jigsaw_bias_auc(
     >>> jigsaw_bias_auc(answers, pd.DataFrame({"p": [0.8, 0.2, 0.4, 0.1]}), identities=["male"])
     0.8125
     >>> # hard labels [1, 0, 0, 0]: overall 0.75; subgroup 1, BPSN 0.5 (a tie), BNSP 1 -> 0.1875 + 0.625
-    >>> jigsaw_bias_auc(  # the scores themselves rank every pair right
-    ...     answers, pd.DataFrame({"p": [0.8, 0.2, 0.4, 0.1]}), identities=["male"], variant="fixed"
-    ... )
+
+    """
+    return _jigsaw_bias_auc(y_true, y_pred, target=target, identities=identities, v1=True)
+
+
+def jigsaw_bias_auc_fixed(
+    y_true: pd.DataFrame,
+    y_pred: pd.DataFrame,
+    *,
+    target: str = "toxicity",
+    identities: Sequence[str] = IDENTITIES,
+) -> float:
+    """Like :func:`jigsaw_bias_auc`, with v1's departure from the metric's definition corrected.
+
+    The predictions are used as given (not binarised at 0.5), as Kaggle did.
+
+    Examples
+    --------
+    >>> answers = pd.DataFrame({"toxicity": ["0.9", "0.1", "0.7", "0.0"], "male": ["1", "1", "0", "0"]})
+    >>> scores = pd.DataFrame({"p": [0.8, 0.2, 0.4, 0.1]})  # v1's hard labels score 0.8125
+    >>> jigsaw_bias_auc_fixed(answers, scores, identities=["male"])  # the scores rank every pair right
     1.0
 
     """
-    check_variant(variant)
+    return _jigsaw_bias_auc(y_true, y_pred, target=target, identities=identities, v1=False)
+
+
+def _jigsaw_bias_auc(
+    y_true: pd.DataFrame,
+    y_pred: pd.DataFrame,
+    *,
+    target: str = "toxicity",
+    identities: Sequence[str] = IDENTITIES,
+    v1: bool,
+) -> float:
+    """Score :func:`jigsaw_bias_auc` (``v1``: MLE-bench v1's way) or :func:`jigsaw_bias_auc_fixed`."""
     if y_pred.shape[1] != 1:
         raise ValueError(f"y_pred must have one column, got {list(y_pred.columns)}")
     score = np.asarray(y_pred.iloc[:, 0], dtype=np.float64)
-    if variant == "v1":
+    if v1:
         score = (score >= 0.5).astype(np.float64)
     toxic = _binary(y_true[target])
     bias = []

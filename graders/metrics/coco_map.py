@@ -7,7 +7,7 @@ import pandas as pd
 
 from ..boxes import parse_boxes_or_raise
 from ..inputs import INPUTS
-from ._tables import check_variant, tables
+from ._tables import tables
 
 _LAYOUT = INPUTS["coco_map"].layout
 """How the prediction strings are laid out: the validation entry's, so both read them alike."""
@@ -24,7 +24,6 @@ def coco_map(
     *,
     column: str = "PredictionString",
     iou_threshold: float = 0.4,
-    variant: str = "v1",
 ) -> float:
     """Pycocotools ``COCOeval(iouType="bbox")`` with ``iouThrs=[iou_threshold]``, returning ``stats[0]``.
 
@@ -36,7 +35,7 @@ def coco_map(
     * truth boxes are numbered from 0 in answers row order, detections from 0 in *submission file* order;
       pycocotools treats a match with id 0 as no match, so the first truth box can never be matched (a
       detection matched to it counts as a false positive) and a truth box matched by detection 0 stays
-      free (spec section 9.x: a perfect submission scores below 1). ``variant="fixed"`` numbers from 1;
+      free (spec section 9.x: a perfect submission scores below 1). :func:`coco_map_fixed` numbers from 1;
     * the categories are the answers' class ids; per image and class at most 100 detections count (the
       highest scores, stable order); a match needs IoU >= the threshold, the best free truth box wins and
       later boxes win ties; detections of area (``(x2 - x1) * (y2 - y1)``) outside [0, 1e10] that match
@@ -53,8 +52,6 @@ def coco_map(
         The prediction-string column.
     iou_threshold
         The single IoU threshold (0.4 for vinbigdata).
-    variant
-        ``"v1"`` (default) or ``"fixed"``.
 
     Returns
     -------
@@ -66,13 +63,43 @@ def coco_map(
     >>> t = pd.DataFrame({"PredictionString": ["0 1 0 0 4 4", "0 1 0 0 4 4 1 1 5 5 8 8"]})
     >>> round(coco_map(t, t), 5)  # perfect, but box 0 is lost: class 0 AP 51 * 0.5 / 101, class 1 AP 1
     0.62624
-    >>> coco_map(t, t, variant="fixed")
+
+    """
+    return _coco_map(y_true, y_pred, column=column, iou_threshold=iou_threshold, v1=True)
+
+
+def coco_map_fixed(
+    y_true: pd.DataFrame,
+    y_pred: pd.DataFrame,
+    *,
+    column: str = "PredictionString",
+    iou_threshold: float = 0.4,
+) -> float:
+    """Like :func:`coco_map`, with v1's departure from the metric's definition corrected.
+
+    Truth boxes and detections are numbered from 1, so no box is lost to pycocotools' id 0.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"PredictionString": ["0 1 0 0 4 4", "0 1 0 0 4 4 1 1 5 5 8 8"]})
+    >>> coco_map_fixed(t, t)
     1.0
 
     """
-    check_variant(variant)
+    return _coco_map(y_true, y_pred, column=column, iou_threshold=iou_threshold, v1=False)
+
+
+def _coco_map(
+    y_true: pd.DataFrame,
+    y_pred: pd.DataFrame,
+    *,
+    column: str = "PredictionString",
+    iou_threshold: float = 0.4,
+    v1: bool,
+) -> float:
+    """Score :func:`coco_map` (``v1``: MLE-bench v1's way) or :func:`coco_map_fixed`."""
     y_true, y_pred = tables(y_true, y_pred)
-    first = 0 if variant == "v1" else 1
+    first = 0 if v1 else 1
     truth = parse_boxes_or_raise(y_true[column].to_numpy(dtype=object), _LAYOUT, "y_true")
     file_order = np.argsort(np.asarray(y_pred.index), kind="stable")  # detections numbered in file order
     pred_file = parse_boxes_or_raise(y_pred[column].to_numpy(dtype=object)[file_order], _LAYOUT, "y_pred")

@@ -10,7 +10,7 @@ import pandas as pd
 from .._cells import as_text
 from .._threads import THREADS
 from ..rle import Runs, parse_rles
-from ._tables import check_variant, floats, tables
+from ._tables import floats, tables
 from .dice_rle import _overlap
 
 DICE_WEIGHT, HAUSDORFF_WEIGHT = 0.4, 0.6
@@ -24,7 +24,6 @@ def dice_hausdorff(
     id_column: str = "id",
     height_column: str = "image_height",
     width_column: str = "image_width",
-    variant: str = "v1",
 ) -> float:
     """``0.4 * nanmean(Dice per row) + 0.6 * (1 - nanmean(Hausdorff per case-day))``, as v1.
 
@@ -36,7 +35,7 @@ def dice_hausdorff(
 
     v1 pairs submission file row ``i`` with answers row ``i`` (no sort or id check) and decodes it with
     that answer row's size; its own id then places it in the volumes (spec section 9.2 item 5). Masks are
-    decoded column-major on both sides, as v1. ``variant="fixed"`` pairs rows by id. Voxels are taken
+    decoded column-major on both sides, as v1. :func:`dice_hausdorff_fixed` pairs rows by id. Voxels are taken
     from the runs directly, so no slice is painted.
 
     Parameters
@@ -47,8 +46,6 @@ def dice_hausdorff(
         Submitted masks, answers' row order, indexed by submission file position.
     mask_column, id_column, height_column, width_column
         Column names.
-    variant
-        ``"v1"`` (default) or ``"fixed"``.
 
     Returns
     -------
@@ -66,14 +63,59 @@ def dice_hausdorff(
     0.488384
 
     """
-    check_variant(variant)
+    return _dice_hausdorff(
+        y_true,
+        y_pred,
+        mask_column=mask_column,
+        id_column=id_column,
+        height_column=height_column,
+        width_column=width_column,
+        v1=True,
+    )
+
+
+def dice_hausdorff_fixed(
+    y_true: pd.DataFrame,
+    y_pred: pd.DataFrame,
+    *,
+    mask_column: str = "predicted",
+    id_column: str = "id",
+    height_column: str = "image_height",
+    width_column: str = "image_width",
+) -> float:
+    """Like :func:`dice_hausdorff`, with v1's departure from the metric's definition corrected.
+
+    Rows are paired by id, not by submission file position.
+    """
+    return _dice_hausdorff(
+        y_true,
+        y_pred,
+        mask_column=mask_column,
+        id_column=id_column,
+        height_column=height_column,
+        width_column=width_column,
+        v1=False,
+    )
+
+
+def _dice_hausdorff(
+    y_true: pd.DataFrame,
+    y_pred: pd.DataFrame,
+    *,
+    mask_column: str = "predicted",
+    id_column: str = "id",
+    height_column: str = "image_height",
+    width_column: str = "image_width",
+    v1: bool,
+) -> float:
+    """Score :func:`dice_hausdorff` (``v1``: MLE-bench v1's way) or :func:`dice_hausdorff_fixed`."""
     y_true, y_pred = tables(y_true, y_pred)
     heights, widths = _lengths(y_true, height_column), _lengths(y_true, width_column)
     ids = y_true[id_column].astype(str).to_numpy()
     true_runs = _runs(y_true[mask_column].to_numpy(dtype=object), heights * widths, "y_true")
     slice_of_row, day_of_slice, rank_in_day, shapes = _stacking(ids, heights, widths)
     pred_masks, pred_slices = y_pred[mask_column].to_numpy(dtype=object), slice_of_row
-    if variant == "v1":  # submission file row i, with answers row i's size and its own id's slice
+    if v1:  # submission file row i, with answers row i's size and its own id's slice
         file_order = np.argsort(np.asarray(y_pred.index), kind="stable")
         pred_masks, pred_slices = pred_masks[file_order], slice_of_row[file_order]
     pred_runs = _runs(pred_masks, heights * widths, "y_pred", clip=True)

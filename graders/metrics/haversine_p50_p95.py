@@ -10,7 +10,7 @@ import pandas as pd
 import pyarrow as pa
 
 from .._cells import text_codes
-from ._tables import check_variant, floats, tables
+from ._tables import floats, tables
 
 EARTH_RADIUS_M = 6_371_000.0
 
@@ -22,14 +22,13 @@ def haversine_p50_p95(
     trip_column: str = "tripId",
     lat_column: str = "LatitudeDegrees",
     lon_column: str = "LongitudeDegrees",
-    variant: str = "v1",
 ) -> float:
     """Per trip, ``(p50 + p95) / 2`` of the haversine distances in metres; then the mean over trips.
 
     Percentiles are numpy's (linear interpolation). v1 takes each trip's answer rows in the answers' file
     order and the submission's rows of that trip in the *submission's* file order and pairs them by
-    position (no timestamp check; spec section 9.2 item 7); ``variant="fixed"`` pairs rows by id. A row's
-    trip is the answers' trip of its id.
+    position (no timestamp check; spec section 9.2 item 7); :func:`haversine_p50_p95_fixed` pairs rows by
+    id. A row's trip is the answers' trip of its id.
 
     Parameters
     ----------
@@ -39,8 +38,6 @@ def haversine_p50_p95(
         Submitted latitude and longitude as floats, answers' row order, indexed by submission file position.
     trip_column, lat_column, lon_column
         Column names.
-    variant
-        ``"v1"`` (default) or ``"fixed"``.
 
     Returns
     -------
@@ -56,7 +53,38 @@ def haversine_p50_p95(
     80616.3
 
     """
-    check_variant(variant)
+    return _haversine_p50_p95(
+        y_true, y_pred, trip_column=trip_column, lat_column=lat_column, lon_column=lon_column, v1=True
+    )
+
+
+def haversine_p50_p95_fixed(
+    y_true: pd.DataFrame,
+    y_pred: pd.DataFrame,
+    *,
+    trip_column: str = "tripId",
+    lat_column: str = "LatitudeDegrees",
+    lon_column: str = "LongitudeDegrees",
+) -> float:
+    """Like :func:`haversine_p50_p95`, with v1's departure from the metric's definition corrected.
+
+    Rows are paired by id, not by submission file position within a trip.
+    """
+    return _haversine_p50_p95(
+        y_true, y_pred, trip_column=trip_column, lat_column=lat_column, lon_column=lon_column, v1=False
+    )
+
+
+def _haversine_p50_p95(
+    y_true: pd.DataFrame,
+    y_pred: pd.DataFrame,
+    *,
+    trip_column: str = "tripId",
+    lat_column: str = "LatitudeDegrees",
+    lon_column: str = "LongitudeDegrees",
+    v1: bool,
+) -> float:
+    """Score :func:`haversine_p50_p95` (``v1``: MLE-bench v1's way) or :func:`haversine_p50_p95_fixed`."""
     y_true, y_pred = tables(y_true, y_pred)
     trip = _first_appearance_codes(y_true[trip_column])  # the order v1 averages the trips in
     counts = np.bincount(trip)
@@ -69,7 +97,7 @@ def haversine_p50_p95(
     for end, count in zip(np.cumsum(counts), counts, strict=True):
         mine = slice(end - count, end) if rows is None else rows[end - count : end]
         theirs = mine  # "fixed" pairs by id
-        if variant == "v1" and position is not None:  # v1: with the trip's rows in submission-file order
+        if v1 and position is not None:  # v1: with the trip's rows in submission-file order
             theirs = np.arange(end - count, end) if rows is None else mine
             theirs = theirs[np.argsort(position[mine], kind="stable")]
         answers = y_true.iloc[mine]  # parsed a trip at a time: no whole columns of answer floats

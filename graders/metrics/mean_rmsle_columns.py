@@ -7,17 +7,17 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ._tables import check_variant, floats, in_file_order, tables
+from ._tables import floats, in_file_order, tables
 
 
 def mean_rmsle_columns(
-    y_true: pd.DataFrame, y_pred: pd.DataFrame, *, columns: Sequence[str] | None = None, variant: str = "v1"
+    y_true: pd.DataFrame, y_pred: pd.DataFrame, *, columns: Sequence[str] | None = None
 ) -> float:
     """Mean over ``columns`` of ``sqrt(mean((log1p(pred) - log1p(true)) ** 2))``.
 
     v1 pairs answers and submission rows **by position** (no id check, no sort; spec section 9.2 item 7),
-    so its default here pairs answers row ``i`` with submission file row ``i``; ``variant="fixed"`` pairs
-    rows by id.
+    so this metric pairs answers row ``i`` with submission file row ``i``; :func:`mean_rmsle_columns_fixed`
+    pairs rows by id.
 
     Parameters
     ----------
@@ -27,8 +27,6 @@ def mean_rmsle_columns(
         Submitted columns as floats, answers' row order, indexed by submission file position.
     columns
         Target columns; default: every column of ``y_pred``.
-    variant
-        ``"v1"`` (default) or ``"fixed"``.
 
     Returns
     -------
@@ -50,9 +48,33 @@ def mean_rmsle_columns(
     0.0
 
     """
-    check_variant(variant)
+    return _mean_rmsle_columns(y_true, y_pred, columns=columns, v1=True)
+
+
+def mean_rmsle_columns_fixed(
+    y_true: pd.DataFrame, y_pred: pd.DataFrame, *, columns: Sequence[str] | None = None
+) -> float:
+    """Like :func:`mean_rmsle_columns`, with v1's departure from the metric's definition corrected.
+
+    Answers and submission rows are paired by id, not by file position.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"a": ["1", "3"], "b": ["0", "0"]})
+    >>> swapped = pd.DataFrame({"a": [3.0, 1.0], "b": [0.0, 0.0]}, index=[1, 0])  # file rows swapped
+    >>> round(mean_rmsle_columns_fixed(t, swapped), 6)  # paired by id: (log 2 + 0) / 2
+    0.346574
+
+    """
+    return _mean_rmsle_columns(y_true, y_pred, columns=columns, v1=False)
+
+
+def _mean_rmsle_columns(
+    y_true: pd.DataFrame, y_pred: pd.DataFrame, *, columns: Sequence[str] | None = None, v1: bool
+) -> float:
+    """Score :func:`mean_rmsle_columns` (``v1``: MLE-bench v1's way) or :func:`mean_rmsle_columns_fixed`."""
     y_true, y_pred = tables(y_true, y_pred)
-    pred = in_file_order(y_pred) if variant == "v1" else y_pred
+    pred = in_file_order(y_pred) if v1 else y_pred
     scores = []
     for column in columns if columns is not None else list(y_pred.columns):
         t, p = floats(y_true, column), pred[column].to_numpy(dtype=np.float64)

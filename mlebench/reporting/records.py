@@ -43,6 +43,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from graders.result import GradeResult, mode_fields, report_fields
 from mlebench.spec.cell import Cell
 from mlebench.spec.declarations import Competition
 from mlebench.spec.files import utc_now
@@ -159,44 +160,61 @@ class RunRecord:
 
 @dataclass(frozen=True)
 class GradeOutcome:
-    """What grading one submission gave: the graders' result fields, or the traceback of a grader bug."""
+    """What grading one submission gave: the graders' typed result, or the traceback of a grader that raised.
 
-    status: str
-    reason: str
-    fields: dict[str, Any]
+    ``result`` is None exactly when the grader raised (``status`` ``grader_error``); ``submission_exists``
+    then says whether a file was there. ``grade_seconds`` is measured by the caller around the grading call.
+    """
+
+    result: GradeResult | None
     grade_seconds: float
+    mode: str = "v1"
     traceback: str = ""
+    submission_exists: bool = False
 
     @classmethod
-    def from_result(cls, result: dict[str, Any]) -> GradeOutcome:
-        """From ``graders.grade.GradeResult.to_dict()``."""
-        fields = dict(result)
-        status, reason, seconds = fields.pop("status"), fields.pop("reason"), fields.pop("grade_seconds")
-        return cls(status=status, reason=reason, fields=fields, grade_seconds=round(seconds, 3))
-
-    @classmethod
-    def grader_error(cls, traceback: str, seconds: float, submission_exists: bool) -> GradeOutcome:
+    def grader_error(cls, traceback: str, seconds: float, submission_exists: bool, mode: str) -> GradeOutcome:
         """Build the outcome of a grader that raised: no score, no medal, the traceback kept."""
-        fields = {
-            "score": None,
-            "gold_threshold": None,
-            "silver_threshold": None,
-            "bronze_threshold": None,
-            "median_threshold": None,
-            "any_medal": False,
-            "gold_medal": False,
-            "silver_medal": False,
-            "bronze_medal": False,
-            "above_median": False,
-            "submission_exists": submission_exists,
-            "valid_submission": False,
-            "is_lower_better": None,
-        }
-        return cls("grader_error", "the grader raised an exception", fields, round(seconds, 3), traceback)
+        return cls(None, round(seconds, 3), mode, traceback, submission_exists)
+
+    @property
+    def status(self) -> str:
+        """The submission's status (:data:`graders.result.Status`), or ``grader_error``."""
+        return self.result.status if self.result is not None else "grader_error"
+
+    @property
+    def reason(self) -> str:
+        """Why the submission was not scored ("" when it was)."""
+        return self.result.reason if self.result is not None else "the grader raised an exception"
+
+    @property
+    def score(self) -> float | None:
+        """The score, or None when there is none."""
+        return self.result.score if self.result is not None else None
+
+    def collected_refused(self) -> GradeOutcome:
+        """Return this outcome for a submission.csv the runner refused to collect: it existed, invalid."""
+        if self.result is None:
+            return self
+        return dataclasses.replace(
+            self, result=dataclasses.replace(self.result, submission_exists=True, valid_submission=False)
+        )
+
+    def fields(self) -> dict[str, Any]:
+        """Return the graded fields: MLE-bench's (:func:`graders.result.report_fields`), then the mode's."""
+        return {**report_fields(self.result, self.submission_exists), **mode_fields(self.mode, self.result)}
 
     def to_json(self) -> dict[str, Any]:
-        """As the grader container hands it back to the host."""
-        return asdict(self)
+        """As the grader container hands it back to the host; :meth:`from_json` reads it."""
+        data = asdict(self)
+        data["result"] = self.result.to_json() if self.result is not None else None
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GradeOutcome:
+        """Read what :meth:`to_json` wrote."""
+        result = data.get("result")
+        return cls(**{**data, "result": GradeResult.from_json(result) if result is not None else None})
 
 
 @dataclass(frozen=True)
@@ -239,7 +257,8 @@ class GradeRecord:
     """One cell's grading record: MLE-bench's report fields, status, lineage and timings."""
 
     competition_id: str
-    result: dict[str, Any]
+    outcome: GradeOutcome
+    """The graders' typed result (or the grader's traceback), as graded; its fields follow the id."""
     created_at: str
     submission_path: str
     status: str
@@ -262,9 +281,9 @@ class GradeRecord:
 
     def to_json(self) -> dict[str, Any]:
         """Return the record as written: MLE-bench's fields first, in their order, then ours."""
-        data: dict[str, Any] = {"competition_id": self.competition_id, **self.result}
-        data.update(created_at=self.created_at, submission_path=self.submission_path)
-        data.update(status=self.status, reason=self.reason)
+        data = graded_entry(
+            self.competition_id, self.outcome, self.created_at, self.submission_path, self.status, self.reason
+        )
         if self.traceback:
             data["traceback"] = self.traceback
         data.update(
@@ -290,6 +309,29 @@ class GradeRecord:
         from mlebench.spec.files import write_json
 
         write_json(path, self.to_json())
+
+
+def graded_entry(
+    competition_id: str,
+    outcome: GradeOutcome,
+    created_at: str,
+    submission_path: str,
+    status: str,
+    reason: str,
+) -> dict[str, Any]:
+    """Lay out a graded submission as grading records and ``mlebench grade`` write it: the one place.
+
+    MLE-bench's report fields in its order (id, :func:`graders.result.report_fields`, time, path), with the
+    grading mode after the graded fields, then ``status`` and ``reason``.
+    """
+    return {
+        "competition_id": competition_id,
+        **outcome.fields(),
+        "created_at": created_at,
+        "submission_path": submission_path,
+        "status": status,
+        "reason": reason,
+    }
 
 
 def cell_status(run: RunRecord | None, outcome: GradeOutcome, run_problem: str = "") -> tuple[str, str]:
@@ -327,9 +369,8 @@ def grade_record(
     """
     submission = cell.run_dir / "submission.csv"
     status, reason = cell_status(run, outcome, run_problem)
-    result = dict(outcome.fields)
     if status == "invalid_submission" and outcome.status == "no_submission":
-        result.update(submission_exists=True, valid_submission=False)
+        outcome = outcome.collected_refused()
     lineage = Lineage(
         public_sha256=split_sha256(cell.public),
         private_sha256=split_sha256(cell.private),
@@ -348,7 +389,7 @@ def grade_record(
     )
     return GradeRecord(
         competition_id=comp.id,
-        result=result,
+        outcome=outcome,
         created_at=utc_now(),
         submission_path=_rel(submission, cell.root),
         status=status,
@@ -424,20 +465,19 @@ def snapshot_grade(
     the submission's path and sha256, and ``grade_seconds``.
     """
     status, reason = outcome.status, outcome.reason
-    result = dict(outcome.fields)
     if snapshot["submission"] == "missing" and status == "no_submission":
         reason = f"the agent had written no submission.csv by {snapshot['mark_secs']} s"
     if snapshot["submission"] == "refused" and status != "grader_error":
         status = "invalid_submission"
         reason = "submission rejected when collected: " + "; ".join(snapshot.get("notes") or [])
-        result.update(submission_exists=True, valid_submission=False)
+        outcome = outcome.collected_refused()
     return {
         "mark_secs": snapshot["mark_secs"],
         "elapsed_secs": snapshot["elapsed_secs"],
         "taken_at": snapshot["taken_at"],
         "status": status,
         "reason": reason,
-        **result,
+        **outcome.fields(),
         "submission_path": _rel(submission, root),
         "submission_sha256": snapshot.get("submission_sha256"),
         "grade_seconds": outcome.grade_seconds,

@@ -50,7 +50,9 @@ from mlebench.reporting.verdicts import UNCHECKED, counted, is_isolated, load_ve
 from mlebench.spec.declarations import all_competition_ids, load_competition
 from mlebench.spec.files import write_json, write_text
 from mlebench.spec.leaderboards import threshold_state
-from mlebench.spec.paths import audit_path, grade_path, integrity_path, report_dir
+from mlebench.spec.params import load_plan
+from mlebench.spec.paths import audit_path, grade_path, integrity_path, repo_root, report_dir
+from mlebench.spec.yamlio import load_yaml
 
 __all__ = [
     "aggregate",
@@ -63,6 +65,34 @@ __all__ = [
     "to_markdown",
     "write_report",
 ]
+
+
+def write_planned_report(root: Path | None = None) -> dict[str, Any]:
+    """Write the report of the plan as committed, exactly as the ``report`` stage of ``dvc repro`` would.
+
+    The agents, competition set, seeds and report settings come from ``params.yaml``; the cells' integrity
+    verdicts are read when the root ``dvc.yaml`` has the report read them (its command says
+    ``--integrity``: the plan has an integrity stage). ``mlebench report`` calls this.
+    """
+    base = root or repo_root()
+    plan = load_plan(base)
+    pipeline = base / "dvc.yaml"
+    stages = ((load_yaml(pipeline) or {}).get("stages") or {}) if pipeline.is_file() else {}
+    integrity = "--integrity" in str((stages.get("report") or {}).get("cmd", "")).split()
+    return write_report(
+        list(plan.agent),
+        plan.competition_set.model_dump(),
+        list(plan.seeds),
+        base,
+        pad_missing=plan.report.pad_missing,
+        count_flagged=plan.report.count_flagged,
+        integrity=integrity,
+    )
+
+
+def summary(report: dict[str, Any]) -> str:
+    """Return the report's Markdown up to the cells by status, which the stage and the CLI print."""
+    return to_markdown(report).split("## Cells by status")[0]
 
 
 def write_report(

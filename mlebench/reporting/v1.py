@@ -11,24 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-ENTRY_FIELDS = (
-    "competition_id",
-    "score",
-    "gold_threshold",
-    "silver_threshold",
-    "bronze_threshold",
-    "median_threshold",
-    "any_medal",
-    "gold_medal",
-    "silver_medal",
-    "bronze_medal",
-    "above_median",
-    "submission_exists",
-    "valid_submission",
-    "is_lower_better",
-    "created_at",
-    "submission_path",
-)
+from graders.result import REPORT_FIELDS
+
+ENTRY_FIELDS = ("competition_id", *REPORT_FIELDS, "created_at", "submission_path")
+"""MLE-bench's ``CompetitionReport`` fields in its order (the graded ones from :mod:`graders.result`)."""
 TOTALS = {
     "total_runs": None,
     "total_runs_with_submissions": "submission_exists",

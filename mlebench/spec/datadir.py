@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from mlebench.spec.errors import ConfigError
+from mlebench.spec.manifest import verify_split
 from mlebench.spec.params import DataSettings
 from mlebench.spec.paths import private_dir, repo_root
 
@@ -64,8 +65,26 @@ def answers_dir(competition_id: str, data: DataSettings, root: Path | None = Non
     return prepared_in(base / data.dir, competition_id, data.layout) / "private"
 
 
+def checked_answers(competition_id: str, private: Path, root: Path | None = None) -> Path:
+    """Return ``private`` once its files are checked against the prepared split's manifest.
+
+    This checkout's own answers (``data/prepared/<id>/private``) must be there and match: a missing folder is
+    a ConfigError saying how to prepare it, a changed or unlisted file a DataError naming it. Answers from a
+    data directory of the user's own (MLE-bench v1's has no manifest) are checked when a manifest is there
+    and graded with a warning when not. Every grading route checks its answers here before grading.
+    """
+    own = Path(private) == private_dir(competition_id, root or repo_root())
+    if own and not Path(private).is_dir():
+        raise ConfigError(
+            f"{private} is missing: prepare {competition_id} first (`dvc repro` or `mlebench prepare "
+            f"-c {competition_id}`)"
+        )
+    verify_split(Path(private), missing="refuse" if own else "warn")
+    return Path(private)
+
+
 def _describe(layout: str) -> str:
     return "this project's layout" if layout == "ours" else "MLE-bench v1's layout"
 
 
-__all__ = ["LAYOUTS", "LAYOUT_NAMES", "Layout", "answers_dir", "prepared_in"]
+__all__ = ["LAYOUTS", "LAYOUT_NAMES", "Layout", "answers_dir", "checked_answers", "prepared_in"]

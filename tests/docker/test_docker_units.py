@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from cells import cell, run_docker
 
+from graders.result import NO_MEDALS, GradeResult, Thresholds
 from mlebench.execution.docker.engine import InfraError, with_retries
 from mlebench.execution.docker.extract import extract_tar, fetch_file
 from mlebench.execution.docker.images import BuildContext
@@ -268,7 +269,10 @@ def _run(status: str, notes: list[str], rejected: str = "") -> RunRecord:
 
 
 def _outcome(status: str, reason: str) -> GradeOutcome:
-    return GradeOutcome(status, reason, {"submission_exists": False, "valid_submission": False}, 0.0)
+    result = GradeResult(
+        status, reason, None, Thresholds(1, 1, 1, 1), NO_MEDALS, False, status != "no_submission", False, 0.0
+    )
+    return GradeOutcome(result, 0.0)
 
 
 def test_refused_submission_turns_no_submission_into_invalid_submission() -> None:

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from graders.metrics.iou_threshold_precision import iou_threshold_precision
+from graders.metrics.iou_threshold_precision import iou_threshold_precision, iou_threshold_precision_fixed
 
-from ._golden import check, load, score
+from ._golden import check, load
 
 CASES = load("iou_threshold_precision")
 
@@ -13,14 +13,6 @@ CASES = load("iou_threshold_precision")
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_golden(case):
     check("iou_threshold_precision", case)
-
-
-def test_unknown_variant_is_an_error():
-    case = CASES[0]
-    if "variant" not in iou_threshold_precision.__kwdefaults__:
-        pytest.skip("no variants")
-    with pytest.raises(ValueError, match="variant"):
-        score("iou_threshold_precision", {**case, "args": {**case["args"], "variant": "v2"}})
 
 
 def test_empty_prediction_scores_like_full_mask_v1_bug():
@@ -31,4 +23,4 @@ def test_empty_prediction_scores_like_full_mask_v1_bug():
     truth.flat[:69] = True  # 69% coverage
     rle = rle_encode(truth)
     assert iou_threshold_precision([rle], [""], height=10, width=10) == pytest.approx(0.4)
-    assert iou_threshold_precision([rle], [""], height=10, width=10, variant="fixed") == 0.0
+    assert iou_threshold_precision_fixed([rle], [""], height=10, width=10) == 0.0

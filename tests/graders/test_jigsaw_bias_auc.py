@@ -3,15 +3,16 @@
 import pandas as pd
 import pytest
 
-from graders.metrics.bias_auc import jigsaw_bias_auc
+from graders.metrics.bias_auc import jigsaw_bias_auc, jigsaw_bias_auc_fixed
 
 ANSWERS = pd.DataFrame(
     {"toxicity": ["0.9", "0.1", "0.7", "0.0"], "male": ["1", "1", "0", ""], "female": ["0", "1", "1", "0"]}
 )
 
 
-def _score(predictions, **args):
-    return jigsaw_bias_auc(ANSWERS, pd.DataFrame({"prediction": predictions}), **args)
+def _score(predictions, fixed=False, **args):
+    metric = jigsaw_bias_auc_fixed if fixed else jigsaw_bias_auc
+    return metric(ANSWERS, pd.DataFrame({"prediction": predictions}), **args)
 
 
 def test_constant_half_scores_one_half():
@@ -42,12 +43,12 @@ def test_power_mean_over_identities():
 def test_grading_jigsaw_bias_binarises_predictions():
     """Spec §9.2.1: v1 thresholds the predictions at 0.5 before every AUC.
 
-    So a ranking that is right but stays below 0.5 scores like a constant; ``variant="fixed"`` scores
+    So a ranking that is right but stays below 0.5 scores like a constant; ``jigsaw_bias_auc_fixed`` scores
     the ranking.
     """
     below_half = [0.4, 0.1, 0.3, 0.0]
     assert _score(below_half, identities=["male"]) == 0.5
-    assert _score(below_half, identities=["male"], variant="fixed") == 1.0
+    assert _score(below_half, identities=["male"], fixed=True) == 1.0
 
 
 def test_a_subgroup_with_one_class_is_an_error():

@@ -152,7 +152,8 @@ def _grade_once(client: Any, image: ImageRef, cell: Cell, runtime: str, mode: st
             if got != "copied" or code != 0:
                 output = container.logs(stdout=True, stderr=True, tail=60).decode("utf-8", "replace")
                 raise grader_failure(cell.label, code, f"{got} {notes}", output)
-            return GradeOutcome(**json.loads((Path(tmp) / "outcome.json").read_text(encoding="utf-8")))
+            handed_back = (Path(tmp) / "outcome.json").read_text(encoding="utf-8")
+            return GradeOutcome.from_json(json.loads(handed_back))
     finally:
         try:
             container.remove(force=True, v=True)
