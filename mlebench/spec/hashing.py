@@ -19,6 +19,16 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+def sha256_md5_file(path: Path) -> tuple[str, str]:
+    """Hex sha256 and md5 of one file from a single read: the manifest's hash and DVC's, in one pass."""
+    sha, md5 = hashlib.sha256(), hashlib.md5(usedforsecurity=False)
+    with path.open("rb") as fh:
+        while chunk := fh.read(_CHUNK):
+            sha.update(chunk)
+            md5.update(chunk)
+    return sha.hexdigest(), md5.hexdigest()
+
+
 def sha256_tree(path: Path, exclude: tuple[str, ...] = ("__pycache__",)) -> str:
     """Hex sha256 of a folder: every regular file's relative path and content hash, in sorted order.
 
