@@ -64,7 +64,9 @@ def extract_zip(archive: Path, dest: Path, *, progress_label: str = "") -> None:
         from tqdm import tqdm
 
         total = sum(m.file_size for m in members)
-        with tqdm(total=total, desc=progress_label, unit="B", unit_scale=True, disable=None, leave=False) as bar:
+        with tqdm(
+            total=total, desc=progress_label, unit="B", unit_scale=True, disable=None, leave=False
+        ) as bar:
             for member in members:
                 zf.extract(member, dest)
                 bar.update(member.file_size)

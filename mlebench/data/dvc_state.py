@@ -21,7 +21,7 @@ __all__ = ["dvc_root", "record_md5s"]
 
 
 def dvc_root(path: Path) -> Path | None:
-    """The DVC repository holding ``path`` (the nearest parent with a ``.dvc`` folder), or None."""
+    """Return the DVC repository holding ``path`` (the nearest parent with a ``.dvc`` folder), or None."""
     for folder in [path, *path.parents]:
         if (folder / ".dvc").is_dir():
             return folder

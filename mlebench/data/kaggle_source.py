@@ -157,7 +157,9 @@ def fetch_kaggle(
                 os.replace(path, staging / path.name)
             record = {"archive": archive.name, "sha256": actual, "extras": [p.name for p in extras]}
             write_json(staging / FETCH_RECORD, record)
-    if not extract:  # the move kept the archive's inode and mtime: DVC takes this md5 instead of re-reading it
+    if (
+        not extract
+    ):  # the move kept the archive's inode and mtime: DVC takes this md5 instead of re-reading it
         record_md5s({dest / archive.name: md5})
     return actual
 

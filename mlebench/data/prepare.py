@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
-import json
 import os
 import shutil
 import sys
@@ -110,7 +109,7 @@ def prepare_competition(
 
 @contextmanager
 def raw_tree(raw: Path, prepared: Path) -> Iterator[Path]:
-    """The folder of raw files a ``prepare.py`` reads: ``raw`` itself, or its archive extracted for the call.
+    """Yield the raw folder a ``prepare.py`` reads: ``raw`` itself, or its archive extracted for the call.
 
     The pipeline's fetch stage keeps a Kaggle download as it came (``fetched.json`` beside the archive,
     :func:`mlebench.data.kaggle_source.fetch_kaggle` with ``extract=False``), so the raw files are stored
