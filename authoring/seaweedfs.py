@@ -37,6 +37,8 @@ _PORTS = (
     "s3.port",
     "s3.port.grpc",
     "s3.port.iceberg",
+    "s3.port.lance",
+    "iam.port",
     "metricsPort",
 )
 

@@ -12,6 +12,7 @@ embedded competition with our prepare (DVC's cache linked, not copied), pushes i
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -112,7 +113,6 @@ def _objects(s3: SeaweedS3, bucket: str) -> set[str]:
 
 def _md5s(repo: Path, side: str) -> set[str]:
     """Return the md5 of every file DVC recorded for ``side`` (its ``.dir`` object, from dvc.lock)."""
-    import json
 
     import yaml
 
@@ -197,3 +197,79 @@ def test_missing_credentials_name_the_remote_and_the_key() -> None:
     assert len(problems) == 3
     env = {"AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s"}
     assert missing_credentials({"s": {"url": "s3://b"}}, ["s"], env=env) == []
+
+
+def _handoff_scratch(root: Path, s3: SeaweedS3, prefix: str) -> None:
+    """Build test_handoff's scratch pipeline with S3 remotes; this (coordinator) host has both keys."""
+    import yaml
+    from test_handoff import MAKE, PIPELINE, USE
+
+    root.mkdir()
+    (root / "dvc.yaml").write_text(yaml.safe_dump(PIPELINE, sort_keys=False))
+    (root / "params.yaml").write_text("factor: 2\n")
+    (root / "make.py").write_text(MAKE)
+    (root / "use.py").write_text(USE)
+    (root / "src.txt").write_text("hello\n")
+    (root / "extra.txt").write_text("extra\n")
+    (root / ".gitignore").write_text("/data/\n/result.txt\n/peek.txt\n/never.txt\n")
+    _run(["git", "init", "-q"], root)
+    _dvc(["init", "-q"], root)
+    (root / ".dvc" / "config").write_text(
+        "[core]\n    remote = storage\n"
+        + "".join(
+            f"['remote \"{n}\"']\n    url = s3://{n}/{prefix}\n    endpointurl = {s3.endpoint}\n"
+            for n in ("storage", "answers")
+        )
+    )
+    _keys(root, s3, ("storage", "answers"))
+    _dvc(["add", "-q", "src.txt"], root)
+    _run(["git", "add", "-A"], root)
+    _run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "scratch"], root)
+
+
+def _worker_keys(folder: Path, s3: SeaweedS3, names: tuple[str, ...]) -> None:
+    """Write a worker host's own keys into its global DVC config (the coordinator never sends any)."""
+    folder.mkdir()
+    text = ""
+    for name in names:
+        key, secret = s3.keys[name]
+        text += f"['remote \"{name}\"']\n    access_key_id = {key}\n    secret_access_key = {secret}\n"
+    (folder / "config").write_text(text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("worker_has", [("storage", "answers"), ("storage",)])
+def test_the_ray_hand_off_without_a_shared_disk_goes_through_s3(
+    s3: SeaweedS3, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, worker_has: tuple[str, ...]
+) -> None:
+    from test_handoff import _count, _hand_off
+
+    from mlebench.execution.handoff import Coordinator
+
+    root = tmp_path / "coordinator"
+    monkeypatch.setenv("HANDOFF_COUNT", str(tmp_path / "count"))
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    _handoff_scratch(root, s3, tmp_path.name)
+    monkeypatch.chdir(root)
+    _dvc(["repro", "-q", "dvc.yaml:make"], root)
+    coordinator = Coordinator.open(root, checkout=str(tmp_path / "workers"))
+    spec = coordinator.spec("dvc.yaml:use", "x")
+    assert spec["remotes"]["answers"]["endpointurl"] == s3.endpoint
+    sent = json.dumps(spec)
+    assert not any(secret in sent for pair in s3.keys.values() for secret in pair), "a key left this host"
+    _worker_keys(tmp_path / "worker-config", s3, worker_has)
+    monkeypatch.setenv("DVC_GLOBAL_CONFIG_DIR", str(tmp_path / "worker-config"))
+    log = tmp_path / "use.log"
+    done = _hand_off(coordinator, root, "dvc.yaml:use", log)
+    if "answers" in worker_has:
+        assert done["result"]["ok"], log.read_text()
+        assert _count(root) == ["make", "use"]
+        clone = next((tmp_path / "workers").glob("*/clone-0"))
+        assert (root / "result.txt").read_bytes() == (clone / "result.txt").read_bytes()
+        assert s3.client("answers").find(f"answers/{tmp_path.name}"), "the answers did not travel on theirs"
+    else:
+        assert not done["result"]["ok"]
+        assert done["result"]["step"] == "check the remotes' credentials"
+        assert "remote 'answers'" in done["result"]["error"]
+        assert "has no access_key_id and no secret_access_key" in done["result"]["error"]
+        assert _count(root) == ["make"], "the stage ran on a host that cannot push its answers"

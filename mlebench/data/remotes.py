@@ -28,10 +28,14 @@ SECRET_KEYS = frozenset({"access_key_id", "secret_access_key", "session_token", 
 """Remote settings that are secrets or machine-local paths: never handed to another machine."""
 
 
-def shareable_settings(remotes: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, str]]:
-    """Every remote's settings minus :data:`SECRET_KEYS` (as text): what a worker may be told."""
+def shareable_settings(remotes: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every remote's settings minus :data:`SECRET_KEYS` (JSON values): what a worker may be told."""
     return {
-        name: {key: str(value) for key, value in conf.items() if key not in SECRET_KEYS}
+        name: {
+            key: value if isinstance(value, bool | int | float | str) else str(value)
+            for key, value in conf.items()
+            if key not in SECRET_KEYS
+        }
         for name, conf in remotes.items()
     }
 

@@ -179,7 +179,7 @@ class Coordinator:
     git_url: str
     checkout: str
     remote: str
-    remotes: dict[str, dict[str, str]]
+    remotes: dict[str, dict[str, Any]]
     """Each remote's settings a worker may be told (URL, endpoint, region, profile): never its keys."""
     generated: tuple[str, ...]
     """Files named in :data:`SHIPPED` that differ from the commit (relative to ``root``)."""
@@ -248,7 +248,7 @@ class Coordinator:
     @staticmethod
     def _read_dvc(
         root: Path, where: str
-    ) -> tuple[dict[str, dict[str, str]], str, dict[str, tuple[str, ...]]]:
+    ) -> tuple[dict[str, dict[str, Any]], str, dict[str, tuple[str, ...]]]:
         from dvc.repo import Repo
 
         from mlebench.data.remotes import shareable_settings
