@@ -113,7 +113,6 @@ def _objects(s3: SeaweedS3, bucket: str) -> set[str]:
 
 def _md5s(repo: Path, side: str) -> set[str]:
     """Return the md5 of every file DVC recorded for ``side`` (its ``.dir`` object, from dvc.lock)."""
-
     import yaml
 
     lock = yaml.safe_load((repo / "dvc.lock").read_text())
