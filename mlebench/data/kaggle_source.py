@@ -131,7 +131,13 @@ def fetch_kaggle(
     folder must hold no writable path to a file DVC protects read-only.
     """
     archive = download_archive(comp, downloads, quiet=quiet, api=api)
-    actual, md5 = sha256_md5_file(archive)
+    from tqdm import tqdm
+
+    size = archive.stat().st_size
+    with tqdm(
+        total=size, desc=f"checking {archive.name}", unit="B", unit_scale=True, disable=None, leave=False
+    ) as bar:
+        actual, md5 = sha256_md5_file(archive, bar.update)
     expected = _source(comp).archive_sha256
     if refresh_checksum:
         record_archive_checksum(comp, actual)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,12 @@ def write_manifest(prepared: Path, md5s: dict[Path, str] | None = None) -> Path:
     in ``md5s`` (path -> hex) when given, so the caller can hand it to DVC instead of DVC reading the file
     again (:mod:`mlebench.data.dvc_state`).
     """
-    files = {side: _listing(prepared / side, md5s) for side in SIDES}
+    from tqdm import tqdm  # a bar on a terminal only: the pass reads every prepared byte
+
+    listed = {side: tree_files(prepared / side) if (prepared / side).is_dir() else [] for side in SIDES}
+    total = sum(p.stat().st_size for files in listed.values() for _, p in files if not p.is_symlink())
+    with tqdm(total=total, desc="hashing", unit="B", unit_scale=True, disable=None, leave=False) as bar:
+        files = {side: _listing(listed[side], md5s, bar.update) for side in SIDES}
     path = prepared / MANIFEST
     write_json(path, {"format": FORMAT, "files": files})
     return path
@@ -125,15 +131,15 @@ def _stats(folder: Path) -> tuple:
     return tuple((rel, (st := p.lstat()).st_size, st.st_mtime_ns) for rel, p in tree_files(folder))
 
 
-def _listing(folder: Path, md5s: dict[Path, str] | None) -> dict[str, dict[str, Any]]:
-    if not folder.is_dir():
-        return {}
+def _listing(
+    files: list[tuple[str, Path]], md5s: dict[Path, str] | None, progress: Callable[[int], object]
+) -> dict[str, dict[str, Any]]:
     listing: dict[str, dict[str, Any]] = {}
-    for rel, path in tree_files(folder):
+    for rel, path in files:
         if path.is_symlink():
             listing[rel] = {"link": str(path.readlink())}
             continue
-        sha, md5 = sha256_md5_file(path)
+        sha, md5 = sha256_md5_file(path, progress)
         listing[rel] = {"sha256": sha, "bytes": path.stat().st_size}
         if md5s is not None:
             md5s[path] = md5
