@@ -79,6 +79,7 @@ class SeaweedS3:
         self.buckets = buckets
         self.keys = {b: ("AK" + secrets.token_hex(8).upper(), secrets.token_hex(20)) for b in buckets}
         self.process: subprocess.Popen | None = None
+        self.ports: dict[str, int] = {}
         self.endpoint = ""
         self.log = self.folder / "weed.log"
 
@@ -103,7 +104,7 @@ class SeaweedS3:
             for bucket, (key, secret) in self.keys.items()
         ]
         config.write_text(json.dumps({"identities": identities}), encoding="utf-8")
-        ports = dict(zip(_PORTS, _free_ports(len(_PORTS)), strict=True))
+        ports = self.ports = dict(zip(_PORTS, _free_ports(len(_PORTS)), strict=True))
         args = [
             weed_binary(),
             "server",
@@ -152,7 +153,7 @@ class SeaweedS3:
         return sum(p.stat().st_size for p in (self.folder / "weed-data").rglob("*") if p.is_file())
 
     def stop(self) -> None:
-        """Stop the server (its whole process group) and wait for it."""
+        """Stop the server (its whole process group), wait for it, and remove the sockets it left in /tmp."""
         if self.process is None or self.process.poll() is not None:
             return
         os.killpg(self.process.pid, signal.SIGTERM)
@@ -161,6 +162,9 @@ class SeaweedS3:
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+        for port in self.ports.values():  # weed names its unix sockets after its ports
+            for sock in Path("/tmp").glob(f"seaweedfs-*-{port}.sock"):
+                sock.unlink(missing_ok=True)
 
     def _tail(self) -> str:
         try:
