@@ -187,6 +187,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_authoring, authoring="thresholds")
 
+    p = sub.add_parser(
+        "remotes", help="check that this machine holds credentials for DVC remotes (all, or those named)"
+    )
+    p.add_argument("names", nargs="*", metavar="NAME", help="remotes to check (default: every remote)")
+    p.set_defaults(func=_remotes)
+
     p = sub.add_parser("leaderboard", help="(re)build reference leaderboards of embedded competitions")
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("-c", "--competition-id", metavar="ID")
@@ -194,6 +200,24 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=int, default=1, help="solutions trained at once (same scores)")
     p.set_defaults(func=_authoring, authoring="leaderboard")
     return parser
+
+
+def _remotes(args: argparse.Namespace) -> int:
+    """Print each remote and whether its credentials are here; exit 1 naming the missing ones."""
+    from dvc.repo import Repo
+
+    from mlebench.data.remotes import missing_credentials
+
+    with Repo() as repo:
+        remotes = {name: dict(conf) for name, conf in repo.config["remote"].items()}
+    names = args.names or list(remotes)
+    problems = missing_credentials(remotes, names)
+    for name in names:
+        if name in remotes:
+            print(f"{name}\t{remotes[name].get('url', '')}")
+    for problem in problems:
+        print(f"error: {problem}", file=sys.stderr)
+    return 1 if problems else 0
 
 
 def _ids(

@@ -9,10 +9,10 @@ from mlebench.stage import cell_args, run_stage
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Fetch the raw files of ``--competition`` into data/raw/<id>/."""
+    """Fetch the raw files of ``--competition`` into data/raw/<id>/ (a Kaggle archive kept unextracted)."""
     args = cell_args(__doc__ or "", argv, cell=False)
     comp = load_competition(args.competition)
-    fetch(comp, raw_dir(comp.id))
+    fetch(comp, raw_dir(comp.id), extract=False)
     return 0
 
 

@@ -7,7 +7,6 @@ test.zip, the images at the archive's root as in v1) and sample_submission.csv (
 private/answers.csv has id and label (1 for dog, 0 for cat).
 """
 
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from mlebench.data.archives import extract_zip, write_zip
+from mlebench.data.prepare import link_or_copy, progress
 from mlebench.spec.declarations import Competition
 
 
@@ -24,21 +24,25 @@ def _split(images: list[Path], comp: Competition) -> tuple[list[Path], list[Path
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
-    """Split the train images, rename them, zip both folders and write the answers and the sample."""
-    with tempfile.TemporaryDirectory() as tmp:
-        extract_zip(raw / "train.zip", Path(tmp))
+    """Split the train images, rename them, zip both folders and write the answers and the sample.
+
+    The images are extracted beside ``public`` and hard-linked into it (a copy where links fail): the same
+    bytes as v1's copies, written once.
+    """
+    with tempfile.TemporaryDirectory(dir=public.parent) as tmp:
+        extract_zip(raw / "train.zip", Path(tmp), progress_label="extracting train.zip")
         train, test = _split(sorted((Path(tmp) / "train").glob("*.jpg")), comp)
         (public / "train").mkdir()
         (public / "test").mkdir()
         counts = {"cat": 0, "dog": 0}
         for image in train:
             kind = "cat" if "cat" in image.name else "dog"
-            shutil.copyfile(image, public / "train" / f"{kind}.{counts[kind]}.jpg")
+            link_or_copy(image, public / "train" / f"{kind}.{counts[kind]}.jpg")
             counts[kind] += 1
         for k, image in enumerate(test, start=1):
-            shutil.copyfile(image, public / "test" / f"{k}.jpg")
+            link_or_copy(image, public / "test" / f"{k}.jpg")
         labels = [int("dog" in image.name) for image in test]
-    for folder in ("train", "test"):
+    for folder in progress(("train", "test"), desc="zipping", unit="folder"):
         write_zip(sorted((public / folder).iterdir()), public / folder, public / f"{folder}.zip")
     ids = range(1, len(labels) + 1)
     pd.DataFrame({"id": ids, "label": labels}).to_csv(private / "answers.csv", index=False)

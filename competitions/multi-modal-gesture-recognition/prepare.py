@@ -4,17 +4,17 @@ The test ids are the last 4 digits of each ``SampleNNNNN.zip`` in ``training4.ta
 unchanged as ``test.tar.gz`` (its ``_data.mat`` files still hold the labels, as in v1). ``training.csv``
 loses the test rows, which become the answers; ``randomPredictions.csv`` is the sample submission, a
 random order of the 20 gestures per test id: ``sample(range(1, 21), 20)`` from Python's generator seeded
-with the split seed, drawn in test-id order, as v1 does. Every other archive is copied as it is.
+with the split seed, drawn in test-id order, as v1 does. Every other archive is published as it is,
+hard-linked from the raw files where the filesystem allows (the same bytes, written once).
 """
 
 import random
-import shutil
 import tarfile
 from pathlib import Path, PurePosixPath
 
 import pandas as pd
 
-from mlebench.data.prepare import write_csv
+from mlebench.data.prepare import link_or_copy, write_csv
 from mlebench.spec.declarations import Competition
 
 COPIED = [
@@ -36,9 +36,9 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     write_csv(labels[in_test], private / comp.submission.answers)
     write_csv(pd.DataFrame({"Id": test_ids}), public / "test.csv")
     write_csv(random_predictions(test_ids, comp.split.seed), public / "randomPredictions.csv")
-    shutil.copyfile(raw / "training4.tar.gz", public / "test.tar.gz")
+    link_or_copy(raw / "training4.tar.gz", public / "test.tar.gz")
     for name in COPIED:
-        shutil.copyfile(raw / name, public / name)
+        link_or_copy(raw / name, public / name)
 
 
 def archive_ids(archive: Path) -> list[str]:

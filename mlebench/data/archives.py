@@ -2,13 +2,32 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import zipfile
 from pathlib import Path
 
 from mlebench.spec.errors import DataError
 
-__all__ = ["extract_zip", "write_zip"]
+__all__ = ["FETCH_RECORD", "extract_zip", "read_fetch_record", "write_zip"]
+
+FETCH_RECORD = "fetched.json"
+"""Written by the pipeline's fetch stage beside a Kaggle archive it keeps unextracted.
+
+See :func:`mlebench.data.prepare.raw_tree`."""
+
+
+def read_fetch_record(path: Path) -> dict:
+    """Read a ``fetched.json``: ``archive`` (file name), ``sha256`` and ``extras`` (file names)."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(record["archive"], str) or not isinstance(record["extras"], list):
+            raise TypeError("archive must be a name and extras a list")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise DataError(
+            f"{path}: not a fetch record ({type(exc).__name__}: {exc}); re-run the fetch stage"
+        ) from None
+    return record
 
 
 def write_zip(files: list[Path], root: Path, archive: Path) -> None:
@@ -26,13 +45,28 @@ def write_zip(files: list[Path], root: Path, archive: Path) -> None:
                 shutil.copyfileobj(src, dst, 1 << 20)
 
 
-def extract_zip(archive: Path, dest: Path) -> None:
-    """Extract ``archive`` into ``dest``, refusing members that would land outside it."""
+def extract_zip(archive: Path, dest: Path, *, progress_label: str = "") -> None:
+    """Extract ``archive`` into ``dest``, refusing members that would land outside it.
+
+    With ``progress_label``, a progress bar in bytes is drawn on stderr (on a terminal only).
+    """
     dest.mkdir(parents=True, exist_ok=True)
     root = dest.resolve()
     with zipfile.ZipFile(archive) as zf:
-        for member in zf.infolist():
+        members = zf.infolist()
+        for member in members:
             target = (dest / member.filename).resolve()
             if target != root and root not in target.parents:
                 raise DataError(f"{archive}: member {member.filename!r} would extract outside {dest}")
-        zf.extractall(dest)
+        if not progress_label:
+            zf.extractall(dest)
+            return
+        from tqdm import tqdm
+
+        total = sum(m.file_size for m in members)
+        with tqdm(
+            total=total, desc=progress_label, unit="B", unit_scale=True, disable=None, leave=False
+        ) as bar:
+            for member in members:
+                zf.extract(member, dest)
+                bar.update(member.file_size)

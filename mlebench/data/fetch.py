@@ -25,7 +25,12 @@ __all__ = ["fetch", "refresh_checksums", "package_folder"]
 
 
 def fetch(
-    comp: Competition, dest: Path, *, downloads: Path | None = None, refresh_checksums: bool = False
+    comp: Competition,
+    dest: Path,
+    *,
+    downloads: Path | None = None,
+    refresh_checksums: bool = False,
+    extract: bool = True,
 ) -> None:
     """Put ``comp``'s raw files in ``dest``, verified against the declared checksums, all or nothing.
 
@@ -40,7 +45,12 @@ def fetch(
         from mlebench.spec.paths import downloads_dir
 
         fetch_kaggle(
-            comp, dest, downloads or downloads_dir(comp.id), refresh_checksum=refresh_checksums, quiet=False
+            comp,
+            dest,
+            downloads or downloads_dir(comp.id),
+            refresh_checksum=refresh_checksums,
+            quiet=False,
+            extract=extract,
         )
         return
     folder = package_folder(source)

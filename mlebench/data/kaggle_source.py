@@ -21,11 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mlebench.data.archives import extract_zip
+from mlebench.data.archives import FETCH_RECORD, extract_zip
+from mlebench.data.dvc_state import record_md5s
 from mlebench.spec.declarations import Competition, ExtraFile, KaggleSource, declaration_path
 from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.files import published
-from mlebench.spec.hashing import sha256_file
+from mlebench.spec.files import published, write_json
+from mlebench.spec.hashing import sha256_file, sha256_md5_file
 
 __all__ = [
     "Preflight",
@@ -118,13 +119,25 @@ def fetch_kaggle(
     refresh_checksum: bool = False,
     quiet: bool = True,
     api: Any = None,
+    extract: bool = True,
 ) -> str:
     """Download, verify and extract ``comp`` into ``dest`` (replaced atomically); return the archive sha256.
 
     With ``refresh_checksum`` the archive's sha256 is recorded in the declaration instead of checked.
+    With ``extract=False`` (the pipeline's fetch stage) the verified archive and extra files are *moved*
+    from ``downloads`` into ``dest`` as they are, beside a ``fetched.json`` naming them: the raw data is
+    stored once, as the archive, and DVC links it into its cache; the prepare stage extracts it for the
+    duration of the prepare (:func:`mlebench.data.prepare.raw_tree`). Moved, not linked: the download
+    folder must hold no writable path to a file DVC protects read-only.
     """
     archive = download_archive(comp, downloads, quiet=quiet, api=api)
-    actual = sha256_file(archive)
+    from tqdm import tqdm
+
+    size = archive.stat().st_size
+    with tqdm(
+        total=size, desc=f"checking {archive.name}", unit="B", unit_scale=True, disable=None, leave=False
+    ) as bar:
+        actual, md5 = sha256_md5_file(archive, bar.update)
     expected = _source(comp).archive_sha256
     if refresh_checksum:
         record_archive_checksum(comp, actual)
@@ -141,9 +154,19 @@ def fetch_kaggle(
         )
     extras = [download_extra(comp, extra, downloads) for extra in _source(comp).extra_files]
     with published(dest) as staging:
-        extract_zip(archive, staging)
-        for path in extras:
-            shutil.copyfile(path, staging / path.name)
+        if extract:
+            extract_zip(archive, staging)
+            for path in extras:
+                shutil.copyfile(path, staging / path.name)
+        else:
+            for path in (archive, *extras):
+                os.replace(path, staging / path.name)
+            record = {"archive": archive.name, "sha256": actual, "extras": [p.name for p in extras]}
+            write_json(staging / FETCH_RECORD, record)
+    if (
+        not extract
+    ):  # the move kept the archive's inode and mtime: DVC takes this md5 instead of re-reading it
+        record_md5s({dest / archive.name: md5})
     return actual
 
 

@@ -29,7 +29,8 @@ import os
 import shutil
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Literal, TypeVar
@@ -38,9 +39,11 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
+from mlebench.data.archives import FETCH_RECORD, extract_zip, read_fetch_record
+from mlebench.data.dvc_state import record_md5s
 from mlebench.spec.declarations import Competition, Submission
 from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.files import published
+from mlebench.spec.files import published, staging_dir
 from mlebench.spec.manifest import write_manifest
 from mlebench.spec.params import TextSettings
 from mlebench.spec.texts import description_file
@@ -57,6 +60,7 @@ __all__ = [
     "write_png",
     "link_or_copy",
     "progress",
+    "raw_tree",
 ]
 
 PREPARE_PARAMETERS = ("raw", "public", "private", "comp")
@@ -87,16 +91,46 @@ def prepare_competition(
     prepare = load_prepare_function(script)
     if not raw.is_dir():
         raise DataError(f"{comp.id}: raw folder {raw} does not exist; fetch the competition first")
-    with published(prepared) as staging:
+    md5s: dict[Path, str] = {}
+    with published(prepared) as staging, raw_tree(raw, prepared) as tree:
         public, private = staging / "public", staging / "private"
         public.mkdir()
         private.mkdir()
-        prepare(raw, public, private, comp)
+        prepare(tree, public, private, comp)
         shutil.copyfile(description, public / "description.md")
         problems = check_layout(comp, public, private)
         if problems:
             raise DataError(f"{script}: the prepared data breaks the layout:\n  " + "\n  ".join(problems))
-        write_manifest(staging)
+        write_manifest(staging, md5s)
+    # The rename into place keeps each file's inode and mtime: DVC's commit takes these md5s instead of
+    # reading the prepared tree a second time.
+    record_md5s({prepared / path.relative_to(staging): md5 for path, md5 in md5s.items()})
+
+
+@contextmanager
+def raw_tree(raw: Path, prepared: Path) -> Iterator[Path]:
+    """Yield the raw folder a ``prepare.py`` reads: ``raw`` itself, or its archive extracted for the call.
+
+    The pipeline's fetch stage keeps a Kaggle download as it came (``fetched.json`` beside the archive,
+    :func:`mlebench.data.kaggle_source.fetch_kaggle` with ``extract=False``), so the raw files are stored
+    once, as the archive, not a second time extracted. Here the archive is extracted beside ``prepared``
+    (same filesystem, so a ``prepare.py`` may hard-link from it) and removed afterwards, as MLE-bench v1
+    removes its extracted raw folder; the extra files are copied in (never linked: raw files are read-only
+    links into DVC's cache, and a prepare must not be able to write through them).
+    """
+    record_path = raw / FETCH_RECORD
+    if not record_path.is_file():
+        yield raw
+        return
+    record = read_fetch_record(record_path)
+    tree = staging_dir(prepared.with_name(f"{prepared.name}.raw"))
+    try:
+        extract_zip(raw / record["archive"], tree, progress_label=f"extracting {record['archive']}")
+        for name in record["extras"]:
+            shutil.copyfile(raw / name, tree / name)
+        yield tree
+    finally:
+        shutil.rmtree(tree, ignore_errors=True)
 
 
 def load_prepare_function(script: Path) -> Callable[[Path, Path, Path, Competition], None]:

@@ -179,7 +179,8 @@ class Coordinator:
     git_url: str
     checkout: str
     remote: str
-    remotes: dict[str, str]
+    remotes: dict[str, dict[str, Any]]
+    """Each remote's settings a worker may be told (URL, endpoint, region, profile): never its keys."""
     generated: tuple[str, ...]
     """Files named in :data:`SHIPPED` that differ from the commit (relative to ``root``)."""
     upstream: dict[str, tuple[str, ...]]
@@ -245,11 +246,15 @@ class Coordinator:
         return sorted(shipped), refused
 
     @staticmethod
-    def _read_dvc(root: Path, where: str) -> tuple[dict[str, str], str, dict[str, tuple[str, ...]]]:
+    def _read_dvc(
+        root: Path, where: str
+    ) -> tuple[dict[str, dict[str, Any]], str, dict[str, tuple[str, ...]]]:
         from dvc.repo import Repo
 
+        from mlebench.data.remotes import shareable_settings
+
         with Repo(str(root)) as repo:
-            remotes = {name: str(conf.get("url", "")) for name, conf in repo.config["remote"].items()}
+            remotes = shareable_settings(repo.config["remote"])
             default = str(repo.config["core"].get("remote", "") or "")
             graph = repo.index.graph
             upstream: dict[str, tuple[str, ...]] = {}
@@ -434,15 +439,19 @@ def _check_out(clone: Path, spec: dict[str, Any]) -> Path:
 
 
 def _configure(root: Path, base: Path, spec: dict[str, Any]) -> None:
-    """Point the clone's DVC at the host's shared cache and at the coordinator's remotes (config.local)."""
+    """Point the clone's DVC at the host's shared cache and at the coordinator's remotes (config.local).
+
+    The remotes' keys are this host's own (its global DVC config, AWS profiles or environment), never the
+    coordinator's: a host without the answers' key cannot pull or push the answers.
+    """
     from dvc.config import Config
 
     with _step("configure DVC in the clone"):
         with Config(dvc_dir=str(root / ".dvc")).edit("local") as conf:
             conf.setdefault("cache", {})["dir"] = str(base / "cache")
             conf.setdefault("core", {})["remote"] = spec["remote"]
-            for name, url in spec["remotes"].items():
-                conf.setdefault("remote", {}).setdefault(name, {})["url"] = url
+            for name, settings in spec["remotes"].items():
+                conf.setdefault("remote", {}).setdefault(name, {}).update(settings)
 
 
 def _output_deps(repo: Any, stage: Any) -> list[str]:
@@ -527,6 +536,14 @@ def _work(spec: dict[str, Any]) -> dict[str, Any]:
                         "load the stage",
                         f"the clone's {address} runs {cmd!r}, the coordinator's {spec['cmd']!r}",
                     )
+            with _step("check the remotes' credentials"):
+                from mlebench.data.remotes import require_credentials
+
+                used = {out.remote or spec["remote"] for out in stage.outs}
+                for dep in _output_deps(repo, stage):
+                    found = repo.find_outs_by_path(os.path.join(repo.root_dir, dep), strict=False)
+                    used |= {o.remote or spec["remote"] for o in found}
+                require_credentials(repo.config["remote"], sorted(used))
             with _step("pull the inputs"):
                 targets = _output_deps(repo, stage)
                 if targets:

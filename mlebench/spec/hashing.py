@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -17,6 +18,21 @@ def sha256_file(path: Path) -> str:
         while chunk := fh.read(_CHUNK):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def sha256_md5_file(path: Path, progress: Callable[[int], object] | None = None) -> tuple[str, str]:
+    """Hex sha256 and md5 of one file from a single read: the manifest's hash and DVC's, in one pass.
+
+    ``progress`` is called with the size of each chunk read (a progress bar's ``update``).
+    """
+    sha, md5 = hashlib.sha256(), hashlib.md5(usedforsecurity=False)
+    with path.open("rb") as fh:
+        while chunk := fh.read(_CHUNK):
+            sha.update(chunk)
+            md5.update(chunk)
+            if progress is not None:
+                progress(len(chunk))
+    return sha.hexdigest(), md5.hexdigest()
 
 
 def sha256_tree(path: Path, exclude: tuple[str, ...] = ("__pycache__",)) -> str:

@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from mlebench.spec.errors import DataError
 from mlebench.spec.files import write_json
-from mlebench.spec.hashing import sha256_file, sha256_tree, tree_digest, tree_files
+from mlebench.spec.hashing import sha256_file, sha256_md5_file, sha256_tree, tree_digest, tree_files
 
 MANIFEST = "manifest.json"
 FORMAT = 1
@@ -46,9 +47,19 @@ hashed again)."""
 _WARNED: set[Path] = set()
 
 
-def write_manifest(prepared: Path) -> Path:
-    """Record every file of ``prepared/{public,private}`` in ``prepared/manifest.json``; return its path."""
-    files = {side: _listing(prepared / side) for side in SIDES}
+def write_manifest(prepared: Path, md5s: dict[Path, str] | None = None) -> Path:
+    """Record every file of ``prepared/{public,private}`` in ``prepared/manifest.json``; return its path.
+
+    Each file is read once: its md5 (DVC's content hash) comes from the same pass as its sha256 and is put
+    in ``md5s`` (path -> hex) when given, so the caller can hand it to DVC instead of DVC reading the file
+    again (:mod:`mlebench.data.dvc_state`).
+    """
+    from tqdm import tqdm  # a bar on a terminal only: the pass reads every prepared byte
+
+    listed = {side: tree_files(prepared / side) if (prepared / side).is_dir() else [] for side in SIDES}
+    total = sum(p.stat().st_size for files in listed.values() for _, p in files if not p.is_symlink())
+    with tqdm(total=total, desc="hashing", unit="B", unit_scale=True, disable=None, leave=False) as bar:
+        files = {side: _listing(listed[side], md5s, bar.update) for side in SIDES}
     path = prepared / MANIFEST
     write_json(path, {"format": FORMAT, "files": files})
     return path
@@ -120,15 +131,19 @@ def _stats(folder: Path) -> tuple:
     return tuple((rel, (st := p.lstat()).st_size, st.st_mtime_ns) for rel, p in tree_files(folder))
 
 
-def _listing(folder: Path) -> dict[str, dict[str, Any]]:
-    if not folder.is_dir():
-        return {}
-    return {
-        rel: {"link": str(path.readlink())}
-        if path.is_symlink()
-        else {"sha256": sha256_file(path), "bytes": path.stat().st_size}
-        for rel, path in tree_files(folder)
-    }
+def _listing(
+    files: list[tuple[str, Path]], md5s: dict[Path, str] | None, progress: Callable[[int], object]
+) -> dict[str, dict[str, Any]]:
+    listing: dict[str, dict[str, Any]] = {}
+    for rel, path in files:
+        if path.is_symlink():
+            listing[rel] = {"link": str(path.readlink())}
+            continue
+        sha, md5 = sha256_md5_file(path, progress)
+        listing[rel] = {"sha256": sha, "bytes": path.stat().st_size}
+        if md5s is not None:
+            md5s[path] = md5
+    return listing
 
 
 def _section(manifest: Path, side: str) -> dict[str, dict[str, Any]]:
