@@ -410,7 +410,8 @@ def _private(competition_id: str, data_dir: Path | None, layout: str = "auto") -
 
     load_competition(competition_id)  # an unknown id is named first, with the known ones
     data = DataSettings(dir=str(data_dir.resolve()) if data_dir is not None else "", layout=layout)
-    return checked_answers(competition_id, answers_dir(competition_id, data))
+    private = answers_dir(competition_id, data)
+    return checked_answers(competition_id, private, from_data_dir=data_dir is not None)
 
 
 def _plan(args: argparse.Namespace) -> int:

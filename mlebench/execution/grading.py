@@ -28,6 +28,7 @@ from mlebench.spec.cell import Cell
 from mlebench.spec.datadir import checked_answers
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.params import DockerSettings
+from mlebench.spec.paths import private_dir
 
 Grader = Callable[[Cell, RunRecord | None, DockerSettings, str], tuple[GradeOutcome, dict[str, str]]]
 """Score a cell somewhere in a grading mode; return the outcome and where it ran (``grader_runner`` and
@@ -61,7 +62,8 @@ def grade_cell(
     checked when a manifest is there and graded with a warning when not. ``mode`` is ``grading.mode``
     (``v1`` or ``strict``, :data:`graders.grade.MODES`).
     """
-    checked_answers(cell.competition_id, cell.private, cell.root)
+    own = cell.private == private_dir(cell.competition_id, cell.root)
+    checked_answers(cell.competition_id, cell.private, from_data_dir=not own)
     data, problem = read_run_json(cell.run_dir)
     runner = RUNNERS.get(str((data or {}).get("runner")))
     run = None

@@ -65,15 +65,15 @@ def answers_dir(competition_id: str, data: DataSettings, root: Path | None = Non
     return prepared_in(base / data.dir, competition_id, data.layout) / "private"
 
 
-def checked_answers(competition_id: str, private: Path, root: Path | None = None) -> Path:
+def checked_answers(competition_id: str, private: Path, *, from_data_dir: bool) -> Path:
     """Return ``private`` once its files are checked against the prepared split's manifest.
 
     This checkout's own answers (``data/prepared/<id>/private``) must be there and match: a missing folder is
     a ConfigError saying how to prepare it, a changed or unlisted file a DataError naming it. Answers from a
-    data directory of the user's own (MLE-bench v1's has no manifest) are checked when a manifest is there
-    and graded with a warning when not. Every grading route checks its answers here before grading.
+    data directory the user names (``data.dir``, ``--data-dir``; MLE-bench v1's has no manifest) are checked
+    when a manifest is there and graded with a warning when not. Every grading route checks its answers here.
     """
-    own = Path(private) == private_dir(competition_id, root or repo_root())
+    own = not from_data_dir
     if own and not Path(private).is_dir():
         raise ConfigError(
             f"{private} is missing: prepare {competition_id} first (`dvc repro` or `mlebench prepare "
