@@ -1,8 +1,10 @@
 """The code's layers point one way, and no module of ours imports itself round a circle.
 
 From the bottom: ``mlebench.spec`` (schemas, YAML, paths, errors) imports nothing else of ours; ``graders``
-imports only itself and the spec; data and reporting sit above them, execution above those, planning above
-execution, and the entry points (the CLI, the stage wrapper, ``stages/``) on top. Authoring tools
+imports only itself and the spec; data and reporting sit above them, execution (one cell) above those,
+planning above execution, scheduling (the grid over DVC and its executors) above planning, and the entry points
+(the CLI, the stage wrapper, ``stages/``) on top. Of the entry points only the CLI reaches scheduling: a stage
+runs one cell and never loads the scheduler. Authoring tools
 (``authoring/``) may use anything, and only the CLI may reach them. Imports are read from the code itself,
 function-level ones included (:mod:`mlebench.spec.sources`).
 """
@@ -22,10 +24,13 @@ LAYERS = [
     ("mlebench.data", "mlebench.reporting"),
     ("mlebench.execution", "mlebench.integrity"),
     ("mlebench.planning",),
+    ("mlebench.scheduling",),
     ("mlebench.cli", "mlebench.stage", "stages", "mlebench"),
 ]
 AUTHORING = "authoring"
 MAY_USE_AUTHORING = ("mlebench.cli",)
+SCHEDULING = "mlebench.scheduling"
+MAY_USE_SCHEDULING = ("mlebench.cli",)
 
 
 def _modules() -> dict[str, Path]:
@@ -92,6 +97,16 @@ def test_only_the_cli_reaches_the_authoring_tools() -> None:
         if not module.startswith(AUTHORING) and any(t.startswith(AUTHORING) for t in targets)
     )
     assert set(users) <= set(MAY_USE_AUTHORING), users
+
+
+def test_only_the_cli_reaches_the_scheduling() -> None:
+    """Nothing below the CLI imports ``mlebench.scheduling``: not the stages, not the one-cell execution."""
+    users = sorted(
+        module
+        for module, targets in GRAPH.items()
+        if not module.startswith((SCHEDULING, AUTHORING)) and any(t.startswith(SCHEDULING) for t in targets)
+    )
+    assert set(users) <= set(MAY_USE_SCHEDULING), users
 
 
 def test_no_import_cycles() -> None:

@@ -13,7 +13,7 @@ the repository lock for as long as a stage's command runs, so two ``dvc repro -s
   ``dvc repro`` writes for the same stage. A stage whose inputs moved is not recorded (and runs again).
 
 The lock entries are DVC's own (``serialize.to_lockfile``), written by
-:class:`~mlebench.execution.lockfiles.LockFiles` (DVC's writer re-parses and re-emits the whole file per
+:class:`~mlebench.scheduling.lockfiles.LockFiles` (DVC's writer re-parses and re-emits the whole file per
 write: 16 s for one competition's 20-cell lock on the shared machine), atomically. Every other YAML file
 DVC writes here (run-cache entries) goes through :func:`atomic_lock_writes`: beside the file, then renamed,
 so a kill mid-write leaves the old file or the new one, never half of one; so does DVC's path lock file
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mlebench.execution.lockfiles import LockFiles, plain, write_atomically, yaml_text
+from mlebench.scheduling.lockfiles import LockFiles, plain, write_atomically, yaml_text
 
 KINDS = ("fetch", "prepare", "selfcheck", "audit", "run_agent", "grade", "report")
 """Stage kinds by name prefix (``run_agent-<agent>-s<seed>``), in the order a grid flows."""
@@ -153,7 +153,7 @@ def _libyaml_dumps() -> Iterator[None]:
 
     DVC's pure-Python ruamel dumper took 1.2-1.6 s per run-cache entry at load 7-8 (a stage has many
     deps). DVC reads the files back with its own loader; data libyaml's safe dumper cannot hold (see
-    :func:`~mlebench.execution.lockfiles.plain`) keeps DVC's dumper.
+    :func:`~mlebench.scheduling.lockfiles.plain`) keeps DVC's dumper.
     """
     from dvc.utils.serialize import _yaml
 
@@ -404,7 +404,7 @@ class Pipelines:
         """Write the lock entries of stages whose inputs still match their snapshot; else say what moved.
 
         Returns, per address, "" when recorded or the reason it was not. One lock file write per pipeline,
-        through :class:`~mlebench.execution.lockfiles.LockFiles` (DVC's entries, written fast and atomically).
+        through :class:`~mlebench.scheduling.lockfiles.LockFiles` (DVC's entries, written fast and atomically).
         """
         from dvc.stage.serialize import to_lockfile
 

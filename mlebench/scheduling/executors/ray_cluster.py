@@ -9,7 +9,7 @@ dies surfaces here as lost (``infra``), and the scheduler's bounded retry runs t
 command there, and the scheduler records the stage in ``dvc.lock`` once the task returns.
 
 ``shared_disk: false``: workers have disks of their own, and each stage travels through DVC's run-cache
-(:mod:`mlebench.execution.handoff`). The task checks out the coordinator's git commit in a clone on the
+(:mod:`mlebench.scheduling.executors.handoff`). The task checks out the coordinator's git commit in a clone on the
 worker's host (under ``worker_checkout``, cloned from ``git_url``), with the coordinator's ``params.yaml``,
 ``dvc.yaml`` and ``dvc.lock`` files as they are at dispatch; pulls the stage's inputs from the DVC remotes;
 runs the stage there as ``dvc repro -s`` does; and pushes its outputs and its run-cache entry (through
@@ -32,8 +32,8 @@ from concurrent.futures import wait as wait_futures
 from pathlib import Path
 from typing import Any, ClassVar
 
-from mlebench.execution.executors.base import Done, Job, Resources, Settings, kill_group, run_command
-from mlebench.execution.handoff import Coordinator, HandoffError, work
+from mlebench.scheduling.executors.base import Done, Job, Resources, Settings, kill_group, run_command
+from mlebench.scheduling.executors.handoff import Coordinator, HandoffError, work
 from mlebench.spec.errors import ConfigError
 
 _STEPS = 2

@@ -1,7 +1,7 @@
 """``mlebench run``: dispatch the planned grid's stale stages to an executor, in dependency order.
 
 A thin scheduler, not an engine (DESIGN.md §4). DVC says what the stages are and which are stale
-(:mod:`mlebench.execution.dvc_stages`); an existing engine runs them (:mod:`mlebench.execution.executors`).
+(:mod:`mlebench.scheduling.dvc_stages`); an existing engine runs them (:mod:`mlebench.scheduling.executors`).
 The loop:
 
 1. stop what a killed predecessor left running (the executor's ``stop_leftovers``, from the event log),
@@ -41,10 +41,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mlebench.execution.dvc_stages import Pipelines, PlannedStage
-from mlebench.execution.events import EventLog, events_path, read_events, unfinished, unrecorded
-from mlebench.execution.executors.base import JOB_ENV, Done, Executor, Job, Resources, Settings, parse_memory
-from mlebench.execution.progress import Progress
+from mlebench.scheduling.dvc_stages import Pipelines, PlannedStage
+from mlebench.scheduling.events import EventLog, events_path, read_events, unfinished, unrecorded
+from mlebench.scheduling.executors.base import JOB_ENV, Done, Executor, Job, Resources, Settings, parse_memory
+from mlebench.scheduling.progress import Progress
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.params import Hardware
 from mlebench.spec.paths import grade_path

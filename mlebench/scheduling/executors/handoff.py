@@ -29,10 +29,10 @@ copies every entry under ``runs/`` each time (a cost per stage that grows with t
 ``repro --pull`` both pulls that whole tree and, restoring, pulls outputs from the default remote only (an
 output with ``remote: answers`` would be looked for in the wrong place). Neither side has DVC rewrite the
 lock file: the worker's is thrown away, and the coordinator's is written by the scheduler (DVC's writer
-re-parses and re-emits the whole file, see :mod:`~mlebench.execution.lockfiles`). DVC's own run-cache key
+re-parses and re-emits the whole file, see :mod:`~mlebench.scheduling.lockfiles`). DVC's own run-cache key
 and entries, remote file systems, pull, push and restore do the rest.
 
-Every DVC step runs in a child process (``python -m mlebench.execution.handoff``) under the reaper a stage
+Every DVC step runs in a child process (``python -m mlebench.scheduling.executors.handoff``) under the reaper a stage
 command runs under, so DVC's in-process state never mixes with the scheduler's, and nothing outlives the
 process that started it. Each step that fails says which step and why (:class:`HandoffError`).
 """
@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mlebench.execution.executors.base import run_command
+from mlebench.scheduling.executors.base import run_command
 from mlebench.spec.errors import ConfigError
 
 SHIPPED = frozenset({"params.yaml", "dvc.yaml", "dvc.lock", ".gitignore"})
@@ -66,7 +66,7 @@ SHIPPED = frozenset({"params.yaml", "dvc.yaml", "dvc.lock", ".gitignore"})
 
 DEFAULT_CHECKOUT = "~/.cache/mlebench/worker-checkouts"
 _LOG_LIMIT = 8 * 1024 * 1024
-_MODULE = "mlebench.execution.handoff"
+_MODULE = "mlebench.scheduling.executors.handoff"
 
 
 class HandoffError(Exception):
@@ -345,7 +345,7 @@ def _base(spec: dict[str, Any]) -> Path:
 def work(spec: dict[str, Any], env: dict[str, str]) -> dict[str, Any]:
     """On the worker: run the spec's stage in a clone of this host and push the result (see the module).
 
-    Returns :func:`~mlebench.execution.executors.base.run_command`'s fields, ``result`` (the child's outcome:
+    Returns :func:`~mlebench.scheduling.executors.base.run_command`'s fields, ``result`` (the child's outcome:
     ``ok``, the run-cache ``key`` and ``value``, or the failed ``step``, ``error`` and, when the stage's
     command failed, its ``returncode``; None if the child died first) and ``log`` (its output).
     """
@@ -676,7 +676,7 @@ def _yaml_parsed_once() -> Iterator[None]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m mlebench.execution.handoff work|push-inputs|receive ...``: one side of one hand-off."""
+    """``python -m mlebench.scheduling.executors.handoff work|push-inputs|receive ...``: one side of one hand-off."""
     import logging
 
     parser = argparse.ArgumentParser(prog=f"python -m {_MODULE}", description=__doc__.split("\n\n")[0])
