@@ -2,11 +2,11 @@
 
 From the bottom: ``mlebench.spec`` (schemas, YAML, paths, errors) imports nothing else of ours; ``graders``
 imports only itself and the spec; data and reporting sit above them, execution (one cell) above those,
-planning above execution, scheduling (the grid over DVC and its executors) above planning, and the entry points
-(the CLI, the stage wrapper, ``stages/``) on top. Of the entry points only the CLI reaches scheduling: a stage
-runs one cell and never loads the scheduler. Authoring tools
-(``authoring/``) may use anything, and only the CLI may reach them. Imports are read from the code itself,
-function-level ones included (:mod:`mlebench.spec.sources`).
+planning above execution, scheduling (the grid over DVC and its executors) above planning, and the entry
+points (the CLI, the stage wrapper, ``stages/``) on top. Of the entry points only the CLI reaches scheduling:
+a stage runs one cell and never loads the scheduler. Authoring tools (``authoring/``) may use anything, and
+only the CLI may reach them. Imports are read from the code itself, function-level ones included
+(:mod:`mlebench.spec.sources`).
 """
 
 from __future__ import annotations
