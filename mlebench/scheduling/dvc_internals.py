@@ -159,7 +159,9 @@ def rwlock_edits() -> Iterator[None]:
     DVC: ``rwlock._edit_rwlock`` guards ``.dvc/tmp/rwlock`` (edited around each stage check), truncates it
     and writes its JSON, so a ``kill -9`` between the two (measured: a killed scheduler in CI) leaves it
     empty, and every later ``dvc`` command, ``dvc repro`` included, stops on "JSON structure is corrupted"
-    until someone deletes it. Changed: written beside and renamed, under DVC's own guard. A file that does
+    until someone deletes it. Changed: written beside and renamed (not fsynced: the file only matters while
+    its writers live, and an fsync per edit cost a third of the recorder's time on a busy disk), under DVC's
+    own guard. A file that does
     not parse can only be a killed writer's leftover (a live writer holds the guard while it writes); it is
     dropped with a warning, as DVC's message advises. Its entries go with it; a live process among them
     would have failed on the unreadable file all the same.
@@ -191,7 +193,7 @@ def rwlock_edits() -> Iterator[None]:
             lock["read"] = defaultdict(list, lock["read"])
             lock["write"] = defaultdict(dict, lock["write"])
             yield lock
-            write_atomically(path, lambda fh: json.dump(lock, fh))
+            write_atomically(path, lambda fh: json.dump(lock, fh), durable=False)  # it lives in .dvc/tmp
 
     rwlock._edit_rwlock = edit
     try:

@@ -33,9 +33,7 @@ from typing import Any
 
 from mlebench.scheduling import dvc_internals as dvc_private
 from mlebench.scheduling.lockfiles import LockFiles
-
-KINDS = ("fetch", "prepare", "selfcheck", "audit", "run_agent", "grade", "report")
-"""Stage kinds by name prefix (``run_agent-<agent>-s<seed>``), in the order a grid flows."""
+from mlebench.spec.identity import StageIdentity
 
 
 @dataclass(frozen=True)
@@ -43,35 +41,37 @@ class PlannedStage:
     """One DVC stage as the scheduler dispatches it.
 
     ``address`` is DVC's ``<dvc.yaml path>:<name>`` (relative to the repository), ``upstream`` the
-    addresses of the stages whose outputs it depends on (from DVC's graph), ``wdir`` absolute.
+    addresses of the stages whose outputs it depends on (from DVC's graph), ``wdir`` absolute. ``identity``
+    is what the plan recorded for it (``meta.identity`` in its ``dvc.yaml``), or a bare ``other`` for a
+    stage the plan did not write.
     """
 
     address: str
     name: str
-    kind: str
+    identity: StageIdentity
     cmd: str
     wdir: Path
     upstream: tuple[str, ...]
 
     @property
+    def kind(self) -> str:
+        """The stage's kind: a module of ``stages/`` (``other`` for a stage not planned by mlebench)."""
+        return self.identity.kind
+
+    @property
     def pipeline(self) -> str:
-        """The pipeline file's folder name (the competition id), or ``.`` for the root ``dvc.yaml``."""
+        """The pipeline file's folder under ``pipelines/`` (where the stage's log goes), ``.`` at the root."""
         parent = Path(self.address.rsplit(":", 1)[0]).parent
-        return parent.name or "."
+        return parent.relative_to("pipelines").as_posix() if parent.parts[:1] == ("pipelines",) else "."
 
     @property
     def cell(self) -> tuple[str, int] | None:
-        """``(agent, seed)`` for run_agent and grade stages."""
-        if self.kind not in ("run_agent", "grade"):
-            return None
-        agent, seed = self.name.split("-", 1)[1].rsplit("-s", 1)
-        return agent, int(seed)
+        """``(agent, seed)`` for a cell's stages (run, grade, integrity), as the plan recorded them."""
+        return self.identity.cell
 
 
-def kind_of(name: str) -> str:
-    """Return the stage kind (one of :data:`KINDS`) a stage name begins with."""
-    head = name.split("-", 1)[0]
-    return head if head in KINDS else "other"
+OTHER = StageIdentity("other")
+"""The identity of a stage whose ``dvc.yaml`` entry records none (not written by ``mlebench plan``)."""
 
 
 class Pipelines:
@@ -138,7 +138,7 @@ class Pipelines:
                     PlannedStage(
                         address=address,
                         name=stage.name,
-                        kind=kind_of(stage.name),
+                        identity=StageIdentity.from_meta(stage.meta, address) or OTHER,
                         cmd=cmd,
                         wdir=Path(stage.wdir),
                         upstream=tuple(sorted(self._address(s) for s in graph.successors(stage) if s.cmd)),
@@ -227,4 +227,4 @@ def _inputs(stage: Any) -> dict[str, Any]:
     return found
 
 
-__all__ = ["KINDS", "PlannedStage", "Pipelines", "kind_of"]
+__all__ = ["OTHER", "PlannedStage", "Pipelines"]
