@@ -307,17 +307,21 @@ class Scheduler:
     def _dispatch(self, st: _State, may_begin: bool) -> None:
         """Offer ready stages to the executor, grading first; ``may_begin``: snapshot new stages' inputs.
 
-        Only as many stages as there are free slots are taken from the ready heaps (and snapshotted), so a
-        dispatch costs the same at 60 cells as at 6,000.
+        Only as many stages as there are free slots are taken from the ready heaps, so a dispatch costs the
+        same at 60 cells as at 6,000. While DVC is free (``may_begin``), up to a slot-count more are
+        snapshotted ahead and wait, primed, for the next free slots (the next wave of runs then starts
+        without waiting for DVC).
         """
         now = time.monotonic()
         busy = Counter(st.by_key[k].kind == AGENT_RUN for k in st.running)
-        free = {True: self.settings.slots - busy[True], False: self.settings.stage_slots - busy[False]}
+        cap = {True: self.settings.slots, False: self.settings.stage_slots}
+        free = {agent: cap[agent] - busy[agent] for agent in cap}
         while True:
             chosen: list[str] = []
             later: list[tuple[int, int, str]] = []
+            primed = Counter(st.by_key[k].kind == AGENT_RUN for k in st.snapshots if k in st.pending)
             for agent, heap in st.ready.items():
-                want = free[agent]
+                want = free[agent] + (max(0, cap[agent] - primed[agent]) if may_begin else 0)
                 while want > 0 and heap:
                     item = heapq.heappop(heap)
                     key = item[2]
@@ -356,6 +360,9 @@ class Scheduler:
             refused = set()
             for key in chosen:
                 agent = st.by_key[key].kind == AGENT_RUN
+                if free[agent] <= 0:  # primed ahead: it waits, snapshotted, for a slot
+                    later.append((_priority(st.by_key[key]), st.order[key], key))
+                    continue
                 job = self._job(st.by_key[key], st.attempts[key])
                 if agent in refused or not self.executor.submit(job):
                     refused.add(agent)  # a class's stages ask for the same resources: the rest wait too
