@@ -31,6 +31,7 @@ import argparse
 import json
 import math
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -96,11 +97,11 @@ def main() -> int:
         rows += _one_size(args, cells)
     if rows:
         print(f"\n{'cells':>6} {'executor':>10} {'ideal s':>8} {'phase s':>8} {'of ideal':>8} "
-              f"{'overhead s/cell':>15} {'max':>6} {'load before→after':>18}")  # fmt: skip
+              f"{'overhead s/cell':>15} {'max':>6} {'CPU-s/cell':>10} {'load before→after':>18}")  # fmt: skip
         for r in rows:
             print(f"{r['cells']:>6} {r['executor']:>10} {r['ideal']:>8.0f} {r['phase']:>8.1f} "
                   f"{r['ideal'] / r['phase']:>8.2f} {r['overhead']:>15.2f} {r['max']:>6.2f} "
-                  f"{r['load0']:>8.2f} → {r['load1']:<8.2f}")  # fmt: skip
+                  f"{r['cpu']:>10.2f} {r['load0']:>8.2f} → {r['load1']:<8.2f}")  # fmt: skip
     return 0
 
 
@@ -121,6 +122,7 @@ def _one_size(args: argparse.Namespace, cells: int) -> list[dict]:
         for i, name in enumerate(args.executors.split(",")):
             repo = _grid(Path(tmp) / f"{i}-{name}", cells, args.secs)
             load0 = os.getloadavg()[0]
+            cpu0 = _children_cpu()
             t0 = time.monotonic()
             # the local pool's CPUs: the runs' 0.1 each plus a CPU per grading slot, so slots bound the runs
             engine = name.removesuffix("-cold")
@@ -134,6 +136,7 @@ def _one_size(args: argparse.Namespace, cells: int) -> list[dict]:
                 check=False,
             )
             wall[name] = time.monotonic() - t0
+            cpu = (_children_cpu() - cpu0) / cells  # the scheduler, its executor and every stage it ran
             if proc.returncode != 0:
                 print(f"{name}: FAILED ({proc.returncode}): {proc.stderr[-800:]}")
                 continue
@@ -141,7 +144,7 @@ def _one_size(args: argparse.Namespace, cells: int) -> list[dict]:
             line = (
                 f"{name:>10}: agent phase {phase:.1f} s, concurrency {ideal / phase:.2f} of ideal; "
                 f"dispatch overhead {statistics.mean(overhead):.2f} s/cell (max {max(overhead):.2f}); "
-                f"whole grid {wall[name]:.1f} s"
+                f"whole grid {wall[name]:.1f} s; {cpu:.2f} CPU-s a cell (scheduler and stages)"
             )
             if "dvc repro" in wall:
                 line += f" = {wall['dvc repro'] / wall[name]:.1f}× faster than dvc repro"
@@ -151,9 +154,14 @@ def _one_size(args: argparse.Namespace, cells: int) -> list[dict]:
             print(f"        load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
             rows.append(
                 dict(cells=cells, executor=name, ideal=ideal, phase=phase, overhead=statistics.mean(overhead),
-                     max=max(overhead), load0=load0, load1=os.getloadavg()[0])
+                     max=max(overhead), cpu=cpu, load0=load0, load1=os.getloadavg()[0])
             )  # fmt: skip
     return rows
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":
