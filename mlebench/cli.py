@@ -439,10 +439,10 @@ def _plan(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from mlebench.execution.executors.registry import get_executor
-    from mlebench.execution.scheduler import Scheduler
-    from mlebench.planning.executor_conf import executor_settings, split_overrides
     from mlebench.planning.plan import compose, planned, resolve, write_plan
+    from mlebench.scheduling.executor_conf import executor_settings, split_overrides
+    from mlebench.scheduling.executors.registry import get_executor
+    from mlebench.scheduling.scheduler import Scheduler
     from mlebench.spec.paths import repo_root
 
     plan_overrides, executor_overrides = split_overrides(args.overrides)

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mlebench.execution.dvc_stages import Pipelines
-from mlebench.execution.handoff import Coordinator, HandoffError, work
+from mlebench.scheduling.dvc_stages import Pipelines
+from mlebench.scheduling.executors.handoff import Coordinator, HandoffError, work
 from mlebench.spec.errors import ConfigError
 
 pytestmark = pytest.mark.slow

@@ -1,16 +1,17 @@
 """The code's layers point one way, and no module of ours imports itself round a circle.
 
 From the bottom: ``mlebench.spec`` (schemas, YAML, paths, errors) imports nothing else of ours; ``graders``
-imports only itself and the spec; data and reporting sit above them, execution above those, planning above
-execution, and the entry points (the CLI, the stage wrapper, ``stages/``) on top. MLE-bench v1's Python API
-(``mlebench.registry``, ``mlebench.grade``, ``mlebench.grade_helpers``, ``mlebench.utils``) is a face on top
-too: no module of ours outside it imports it (v1's data functions are data-layer functions in
-``mlebench.data``). Authoring tools (``authoring/``) may use anything, and only the CLI may reach them,
-through one lazy seam (``_authoring``); the CLI reaches the report through library calls, never through a
-stage module.
-A competition's folder holds its whole truth, its authoring fixture (``fixture.py``, which builds its stand-in
-download and grading inputs from the authoring tools) included; its runtime code (``prepare.py``) imports no
-authoring tool. Imports are read from the code itself, function-level ones included
+imports only itself and the spec; data and reporting sit above them, execution (one cell) above those,
+planning above execution, scheduling (the grid over DVC and its executors) above planning, and the entry
+points (the CLI, the stage wrapper, ``stages/``) on top. Of the entry points only the CLI reaches scheduling:
+a stage runs one cell and never loads the scheduler. MLE-bench v1's Python API (``mlebench.registry``,
+``mlebench.grade``, ``mlebench.grade_helpers``, ``mlebench.utils``) is a face on top too: no module of ours
+outside it imports it (v1's data functions are data-layer functions in ``mlebench.data``). Authoring tools
+(``authoring/``) may use anything, and only the CLI may reach them, through one lazy seam (``_authoring``);
+the CLI reaches the report through library calls, never through a stage module. A competition's folder holds
+its whole truth, its authoring fixture (``fixture.py``, which builds its stand-in download and grading inputs
+from the authoring tools) included; its runtime code (``prepare.py``) imports no authoring tool. Imports are
+read from the code itself, function-level ones included
 (:mod:`mlebench.spec.sources`).
 """
 
@@ -30,6 +31,7 @@ LAYERS = [
     ("mlebench.data", "mlebench.reporting"),
     ("mlebench.execution", "mlebench.integrity"),
     ("mlebench.planning",),
+    ("mlebench.scheduling",),
     ("mlebench.cli", "mlebench.stage", "stages", "mlebench"),
 ]
 V1_FACE = ("mlebench.registry", "mlebench.grade", "mlebench.grade_helpers", "mlebench.utils")
@@ -38,6 +40,8 @@ AUTHORING = "authoring"
 MAY_USE_AUTHORING = ("mlebench.cli",)
 AUTHORING_SEAM = "_authoring"
 """The one function of the CLI that imports an authoring tool (lazily, when an authoring command runs)."""
+SCHEDULING = "mlebench.scheduling"
+MAY_USE_SCHEDULING = ("mlebench.cli",)
 
 
 def _modules() -> dict[str, Path]:
@@ -147,6 +151,14 @@ def test_the_cli_imports_no_stage_module() -> None:
 def test_a_competitions_runtime_code_imports_no_authoring_tool(folder: str) -> None:
     prepare = ROOT / "competitions" / folder / "prepare.py"
     assert not sorted(t for t in imported_modules(prepare, ROOT) if t.startswith(AUTHORING))
+def test_only_the_cli_reaches_the_scheduling() -> None:
+    """Nothing below the CLI imports ``mlebench.scheduling``: not the stages, not the one-cell execution."""
+    users = sorted(
+        module
+        for module, targets in GRAPH.items()
+        if not module.startswith((SCHEDULING, AUTHORING)) and any(t.startswith(SCHEDULING) for t in targets)
+    )
+    assert set(users) <= set(MAY_USE_SCHEDULING), users
 
 
 def test_no_import_cycles() -> None:

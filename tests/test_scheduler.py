@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from mlebench.execution.dvc_stages import _libyaml_dumps, atomic_lock_writes
-from mlebench.execution.events import EventLog, read_events, unrecorded
-from mlebench.execution.executors.base import Job, Resources
-from mlebench.execution.executors.local import LocalExecutor, LocalSettings, gpu_inventory
-from mlebench.execution.executors.registry import EXECUTORS, get_executor
+from mlebench.scheduling.dvc_internals import atomic_lock_writes
+from mlebench.scheduling.dvc_internals import libyaml_dumps as _libyaml_dumps
+from mlebench.scheduling.events import EventLog, read_events, unrecorded
+from mlebench.scheduling.executors.base import Job, Resources
+from mlebench.scheduling.executors.local import LocalExecutor, LocalSettings, gpu_inventory
+from mlebench.scheduling.executors.registry import EXECUTORS, get_executor
 from mlebench.spec.errors import ConfigError
 
 
@@ -229,7 +230,7 @@ def test_lock_writer_writes_what_dvc_reads_and_keeps_the_other_entries(tmp_path:
 
     from dvc.utils.serialize import dump_yaml, parse_yaml
 
-    from mlebench.execution.lockfiles import LockFiles
+    from mlebench.scheduling.lockfiles import LockFiles
 
     lock = tmp_path / "dvc.lock"
     entry = {
@@ -276,7 +277,7 @@ def test_nothing_a_stage_started_outlives_it_or_a_killed_scheduler(tmp_path: Pat
     import subprocess
     import sys
 
-    from mlebench.execution.executors.base import run_command
+    from mlebench.scheduling.executors.base import run_command
 
     # a process the command put in a session of its own (as the local runner does with an agent)
     cmd = "setsid sleep 300 & echo $! > orphan.pid"
@@ -285,7 +286,7 @@ def test_nothing_a_stage_started_outlives_it_or_a_killed_scheduler(tmp_path: Pat
     # the scheduler killed with -9 while the command runs: its command and the orphan go too
     (tmp_path / "orphan.pid").unlink()
     script = (
-        "from mlebench.execution.executors.base import run_command; "
+        "from mlebench.scheduling.executors.base import run_command; "
         f"run_command('setsid sleep 300 & echo $! > orphan.pid; sleep 300', {str(tmp_path)!r}, "
         f"{str(tmp_path / 'b.log')!r}, {{}})"
     )
@@ -305,8 +306,8 @@ def test_a_killed_runs_leftover_jobs_are_found_and_only_ours_are_stopped(tmp_pat
     import subprocess
     import sys
 
-    from mlebench.execution.events import unfinished
-    from mlebench.execution.executors.base import REAPER
+    from mlebench.scheduling.events import unfinished
+    from mlebench.scheduling.executors.base import REAPER
 
     log = EventLog(tmp_path / "events.jsonl", "s1")
     for stage, job in (("a", "11"), ("b", "12"), ("c", "13")):
@@ -340,7 +341,7 @@ def test_a_shared_dep_is_hashed_once_across_lock_holds_and_again_after_an_edit(
 
     from dvc.dependency.base import Dependency
 
-    from mlebench.execution.dvc_stages import Pipelines
+    from mlebench.scheduling.dvc_stages import Pipelines
 
     subprocess.run([sys.executable, "-m", "dvc", "init", "--no-scm", "-q"], cwd=tmp_path, check=True)
     (tmp_path / "shared.txt").write_text("one\n")
@@ -382,7 +383,7 @@ def test_whether_git_tracks_an_output_is_answered_as_git_answers_from_one_read_o
 
     from dvc.repo import Repo
 
-    from mlebench.execution.dvc_stages import _tracked_once
+    from mlebench.scheduling.dvc_internals import tracked_once as _tracked_once
 
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     for name in ("code/a.py", "code/deep/b.py", "README.md"):
@@ -415,7 +416,7 @@ def test_a_path_lock_file_a_kill_left_empty_is_started_afresh_and_rewritten_whol
     import subprocess
     import sys
 
-    from mlebench.execution.dvc_stages import Pipelines
+    from mlebench.scheduling.dvc_stages import Pipelines
 
     subprocess.run([sys.executable, "-m", "dvc", "init", "--no-scm", "-q"], cwd=tmp_path, check=True)
     (tmp_path / "in.txt").write_text("x\n")

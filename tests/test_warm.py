@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from mlebench.execution.executors.base import _alive, kill_group, run_command
-from mlebench.execution.executors.warm import WarmStarter, warm_parts
+from mlebench.scheduling.executors.base import _alive, kill_group, run_command
+from mlebench.scheduling.executors.warm import WarmStarter, warm_parts
 
 STAGE = """
 import json, os, sys
@@ -196,7 +196,7 @@ def test_jobs_die_with_the_process_that_started_the_zygote(root, tmp_path):
             f"""
             import sys, threading, time
             from pathlib import Path
-            from mlebench.execution.executors.warm import WarmStarter
+            from mlebench.scheduling.executors.warm import WarmStarter
             warm = WarmStarter(Path({str(root)!r}))
             threading.Thread(target=warm.run, args=("python -m pkgx.stage --spawn", {str(root)!r},
                              {str(root / "orphan.log")!r}, {{}}), daemon=True).start()

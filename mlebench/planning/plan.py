@@ -35,6 +35,7 @@ from mlebench.spec.declarations import (
 )
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.files import write_text
+from mlebench.spec.identity import StageIdentity, stage_kinds
 from mlebench.spec.params import PARAMS_FILE, CompetitionSet, DataSettings, Plan, validate_plan
 from mlebench.spec.paths import (
     audit_path,
@@ -302,36 +303,27 @@ def _competition_pipelines(plan: Plan, cid: str, root: Path) -> dict[Path, dict[
     if (root / folder / comp.leaderboard).is_file():  # Kaggle competitions may declare medals: instead
         grading_files.append(f"{folder}/{comp.leaderboard}")
     prepare_script = (f"{folder}/prepare.py",) if (root / folder / "prepare.py").is_file() else ()
-    kinds = ("fetch", "selfcheck", "audit", "run_agent", "grade", "integrity", "fetch_kernels")
-    code = {kind: folded(stage_code(kind, root), root) for kind in kinds}
-    code["prepare"] = folded(stage_code("prepare", root, prepare_script), root)
-    stages: dict[str, Any] = {
-        "fetch": _stage(
-            f"python -m stages.fetch --competition {cid}",
-            code["fetch"],
-            [f"{folder}/competition.yaml"],
-            outs=[raw],
-        ),
-        "prepare": _stage(
-            f"python -m stages.prepare --competition {cid}",
-            code["prepare"],
+    scripts = {"prepare": prepare_script}
+    code = {
+        k: folded(stage_code(k, root, scripts.get(k, ())), root) for k in stage_kinds(root) if k != "report"
+    }
+    data = [
+        _stage(StageIdentity("fetch", cid), code, [f"{folder}/competition.yaml"], outs=[raw]),
+        _stage(
+            StageIdentity("prepare", cid),
+            code,
             prepare_files + [raw],
             params=["descriptions"],
             outs=[public, {private: {"remote": "answers"}}, manifest],
         ),
-        "selfcheck": _stage(
-            f"python -m stages.selfcheck --competition {cid}",
-            code["selfcheck"],
-            grading_files + [public, private],
-            outs=[selfcheck, passed],
+        _stage(
+            StageIdentity("selfcheck", cid), code, grading_files + [public, private], outs=[selfcheck, passed]
         ),
-        "audit": _stage(
-            f"python -m stages.audit --competition {cid}",
-            code["audit"],
-            [f"{folder}/competition.yaml", public, private],
-            outs=[audited],
+        _stage(
+            StageIdentity("audit", cid), code, [f"{folder}/competition.yaml", public, private], outs=[audited]
         ),
-    }
+    ]
+    stages: dict[str, Any] = dict(data)
     # The integrity stage reads only the declaration's forbidden_resources and, for a package source, the
     # source (its package is forbidden too: Competition.forbidden): a params dependency on those keys, so
     # editing the rest of the declaration does not re-check every run.
@@ -349,44 +341,42 @@ def _competition_pipelines(plan: Plan, cid: str, root: Path) -> dict[Path, dict[
         integrity_params.append({f"{folder}/competition.yaml": keys})
     if (root / folder / "kernels.txt").is_file():  # reference notebooks for the plagiarism check
         kernels = _rel(kernels_dir(cid, _HERE))
-        stages["fetch_kernels"] = _stage(
-            f"python -m stages.fetch_kernels --competition {cid}",
-            code["fetch_kernels"],
-            [f"{folder}/kernels.txt"],
-            outs=[kernels],
+        stages.update(
+            [_stage(StageIdentity("fetch_kernels", cid), code, [f"{folder}/kernels.txt"], outs=[kernels])]
         )
         integrity_files.append(kernels)
     files = {pipeline_file(cid, root): {"stages": stages}}
     for agent, cfg in plan.agent.items():
         for seed in plan.seeds:
             run = _rel(run_dir(agent, cid, seed, _HERE))
-            cell: dict[str, Any] = {}
-            files[cell_pipeline_file(cid, agent, seed, root)] = {"stages": cell}
-            cell[f"run_agent-{agent}-s{seed}"] = _stage(
-                f"python -m stages.run_agent --competition {cid} --agent {agent} --seed {seed}",
-                code["run_agent"],
-                [cfg.path, public, manifest, passed, audited, *instructions_dep],
-                params=[f"agent.{agent}", "hardware", "runner", "docker", "descriptions"]
-                + (["snapshots"] if plan.snapshots.enabled else []),
-                outs=[run],
-                wdir=_CELL_WDIR,
-            )
-            cell[f"grade-{agent}-s{seed}"] = _stage(
-                f"python -m stages.grade --competition {cid} --agent {agent} --seed {seed}",
-                code["grade"],
-                grading_files + [run, public, answers] + ([] if plan.data.dir else [manifest]),
-                params=["data", "grading"],
-                outs=[_rel(grade_path(agent, cid, seed, _HERE))],
-                wdir=_CELL_WDIR,
-            )
-            cell[f"integrity-{agent}-s{seed}"] = _stage(
-                f"python -m stages.integrity --competition {cid} --agent {agent} --seed {seed}",
-                code["integrity"],
-                integrity_files + [run],
-                params=[f"agent.{agent}", "integrity", *integrity_params],
-                outs=[_rel(integrity_path(agent, cid, seed, _HERE))],
-                wdir=_CELL_WDIR,
-            )
+            cell = [
+                _stage(
+                    StageIdentity("run_agent", cid, agent, seed),
+                    code,
+                    [cfg.path, public, manifest, passed, audited, *instructions_dep],
+                    params=[f"agent.{agent}", "hardware", "runner", "docker", "descriptions"]
+                    + (["snapshots"] if plan.snapshots.enabled else []),
+                    outs=[run],
+                    wdir=_CELL_WDIR,
+                ),
+                _stage(
+                    StageIdentity("grade", cid, agent, seed),
+                    code,
+                    grading_files + [run, public, answers] + ([] if plan.data.dir else [manifest]),
+                    params=["data", "grading"],
+                    outs=[_rel(grade_path(agent, cid, seed, _HERE))],
+                    wdir=_CELL_WDIR,
+                ),
+                _stage(
+                    StageIdentity("integrity", cid, agent, seed),
+                    code,
+                    integrity_files + [run],
+                    params=[f"agent.{agent}", "integrity", *integrity_params],
+                    outs=[_rel(integrity_path(agent, cid, seed, _HERE))],
+                    wdir=_CELL_WDIR,
+                ),
+            ]
+            files[cell_pipeline_file(cid, agent, seed, root)] = {"stages": dict(cell)}
     return files
 
 
@@ -421,13 +411,14 @@ def _root_pipeline(plan: Plan, root: Path, integrity: list[str]) -> dict[str, An
     # declaration, and nothing else of the competition folders.
     declarations = [_rel(declaration_path(cid, _HERE)) for cid in all_competition_ids(root)]
     out = report_dir(_HERE)
-    report = _stage(
-        f"python -m stages.report --agents {','.join(plan.agent)}" + (" --integrity" if integrity else ""),
-        folded(stage_code("report", root), root),
+    name, report = _stage(
+        StageIdentity("report"),
+        {"report": folded(stage_code("report", root), root)},
         grades + integrity + audits + declarations,
         params=["competition_set", "seeds", "report"],
         outs=[_rel(out / name) for name in ("report.json", "report.md", "report.html", "headline.csv")],
         wdir=None,
+        args=[f"--agents {','.join(plan.agent)}", *(["--integrity"] if integrity else [])],
     )
     report["metrics"] = [_rel(out / "metrics.json")]
     plots = [
@@ -442,7 +433,7 @@ def _root_pipeline(plan: Plan, root: Path, integrity: list[str]) -> dict[str, An
             }
         }
     ]
-    return {"stages": {"report": report}, "plots": plots}
+    return {"stages": {name: report}, "plots": plots}
 
 
 def _answers_dep(cid: str, data: DataSettings, root: Path) -> str:
@@ -458,22 +449,29 @@ def _rel(path: Path) -> str:
 
 
 def _stage(
-    cmd: str,
-    code: list[str],
+    identity: StageIdentity,
+    code: dict[str, list[str]],
     data_deps: list[str],
     outs: list[Any],
     params: list[str] | None = None,
     wdir: str | None = "../..",
-) -> dict[str, Any]:
+    args: list[str] | None = None,
+) -> tuple[str, dict[str, Any]]:
+    """Return a stage's name and ``dvc.yaml`` entry: its command, deps and ``meta`` all from ``identity``.
+
+    ``code``: the code deps per kind (:func:`stage_code`); the stage's own kind's are its first deps.
+    """
     stage: dict[str, Any] = {}
     if wdir:
         stage["wdir"] = wdir
-    stage["cmd"] = cmd
-    stage["deps"] = code + [d for d in data_deps if d not in code]
+    stage["cmd"] = identity.command(*(args or []))
+    mine = code[identity.kind]
+    stage["deps"] = mine + [d for d in data_deps if d not in mine]
     if params:
         stage["params"] = params
     stage["outs"] = outs
-    return stage
+    stage["meta"] = identity.meta()
+    return identity.name, stage
 
 
 def _normalise(cfg: Any) -> dict[str, Any]:

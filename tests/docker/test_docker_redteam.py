@@ -324,7 +324,7 @@ def test_llm_resources_are_removed_when_the_run_is_killed(
     import sys
     import time
 
-    from mlebench.execution.executors.base import kill_group, run_command
+    from mlebench.scheduling.executors.base import kill_group, run_command
 
     cell = "killed/titanic-lite/0"
     args = {

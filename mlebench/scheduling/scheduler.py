@@ -1,7 +1,7 @@
 """``mlebench run``: dispatch the planned grid's stale stages to an executor, in dependency order.
 
 A thin scheduler, not an engine (DESIGN.md §4). DVC says what the stages are and which are stale
-(:mod:`mlebench.execution.dvc_stages`); an existing engine runs them (:mod:`mlebench.execution.executors`).
+(:mod:`mlebench.scheduling.dvc_stages`); an existing engine runs them (:mod:`mlebench.scheduling.executors`).
 The loop:
 
 1. stop what a killed predecessor left running (the executor's ``stop_leftovers``, from the event log),
@@ -30,6 +30,7 @@ twice.
 
 from __future__ import annotations
 
+import heapq
 import json
 import signal
 import time
@@ -41,16 +42,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mlebench.execution.dvc_stages import Pipelines, PlannedStage
-from mlebench.execution.events import EventLog, events_path, read_events, unfinished, unrecorded
-from mlebench.execution.executors.base import JOB_ENV, Done, Executor, Job, Resources, Settings, parse_memory
-from mlebench.execution.progress import Progress
+from mlebench.scheduling.dvc_stages import Pipelines, PlannedStage
+from mlebench.scheduling.events import EventLog, events_path, read_events, unfinished, unrecorded
+from mlebench.scheduling.executors.base import JOB_ENV, Done, Executor, Job, Resources, Settings, parse_memory
+from mlebench.scheduling.progress import Progress
 from mlebench.spec.errors import ConfigError
 from mlebench.spec.params import Hardware
 from mlebench.spec.paths import grade_path
 
-_PRIORITY = {"grade": 0, "fetch": 1, "prepare": 2, "selfcheck": 3, "audit": 3, "run_agent": 4, "report": 5}
+AGENT_RUN = "run_agent"
+"""The stage kind that takes the ``slots`` (the hardware profile's resources); others take stage slots."""
+FIRST = "grade"
+"""The kind offered first among the others, so grading keeps pace with the runs; the rest in plan order."""
 _POLL_SECS = 0.2
+
+
+def _priority(stage: PlannedStage) -> int:
+    return 0 if stage.kind == FIRST else 1
 
 
 @dataclass
@@ -74,16 +82,26 @@ class Outcome:
 class _State:
     """One scheduled run's bookkeeping, kept by the scheduler's loop (the recorder thread never touches it).
 
-    ``pending``: to do, in topological order; ``remaining``: to do, running, or finished and not recorded yet
-    (what blocks downstream stages); ``to_record``: finished ok, waiting for the recorder; ``recording``: the
-    batch the recorder is writing.
+    ``pending``: to do, in topological order (a dict, for removal in constant time); ``remaining``: to do,
+    running, or finished and not recorded yet (what blocks downstream stages); ``waiting_on``: per pending
+    stage, how many of its upstream stages are still in ``remaining``; ``ready``: the pending stages none of
+    whose upstream is, as heaps by (priority, order), one for agent runs (``True``) and one for the other
+    stages; ``to_record``: finished ok, waiting for the recorder; ``recording``: the batch the recorder is
+    writing. Every step of a cell's way through the loop costs the same however large the grid: nothing is
+    scanned per dispatch or per finished stage but the stage's own neighbours and the free slots.
     """
 
     by_key: dict[str, PlannedStage]
     progress: Progress
     out: Outcome
-    pending: list[str]
+    pending: dict[str, None]
     remaining: set[str]
+    downstream: dict[str, list[str]] = field(default_factory=dict)
+    waiting_on: dict[str, int] = field(default_factory=dict)
+    ready: dict[bool, list[tuple[int, int, str]]] = field(default_factory=lambda: {True: [], False: []})
+    rank: dict[str, int] = field(default_factory=dict)
+    order: dict[str, int] = field(default_factory=dict)
+    newly_failed: list[str] = field(default_factory=list)
     snapshots: dict[str, dict[str, Any]] = field(default_factory=dict)
     attempts: dict[str, int] = field(default_factory=dict)
     not_before: dict[str, float] = field(default_factory=dict)
@@ -155,8 +173,17 @@ class Scheduler:
     def _loop(
         self, by_key: dict[str, PlannedStage], todo: list[str], progress: Progress, out: Outcome
     ) -> None:
-        st = _State(by_key, progress, out, pending=list(todo), remaining=set(todo))
+        st = _State(by_key, progress, out, pending=dict.fromkeys(todo), remaining=set(todo))
         st.attempts = {k: 1 for k in todo}
+        st.rank = {k: i for i, k in enumerate(todo)}
+        for key in todo:
+            ups = [u for u in by_key[key].upstream if u in st.remaining]
+            st.waiting_on[key] = len(ups)
+            for u in ups:
+                st.downstream.setdefault(u, []).append(key)
+        for key in todo:
+            if not st.waiting_on[key]:
+                self._make_ready(st, key)
         self._since: dict[str, float] = {}
         self._took: dict[str, float] = {}
         self._failed: set[str] = set()
@@ -164,7 +191,7 @@ class Scheduler:
         wake = getattr(self.executor, "wake", None)  # an engine whose wait() can be cut short
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="record") as recorder:
             while True:
-                self._block(by_key, st.pending, progress)
+                self._block(st)
                 if self.aborting:
                     out.interrupted = True
                     self.executor.shutdown()
@@ -233,16 +260,17 @@ class Scheduler:
                     )
                     st.attempts[key] += 1
                     st.not_before[key] = time.monotonic() + delay
-                    st.pending.append(key)
+                    st.pending[key] = None
+                    self._make_ready(st, key)
                     self.events.emit(
                         "retried", stage=key, attempt=st.attempts[key], delay=delay, reason=d.infra
                     )
                 else:
-                    self._fail(st.by_key[key], "infra_error", d.infra, st.remaining, st.progress, st.out)
+                    self._fail(st, st.by_key[key], "infra_error", d.infra)
             else:
                 self.events.emit("finished", status="failed", returncode=d.returncode, **base)
                 reason = f"exited {d.returncode}; see {d.job.log}"
-                self._fail(st.by_key[key], "failed", reason, st.remaining, st.progress, st.out)
+                self._fail(st, st.by_key[key], "failed", reason)
 
     def _recorded(self, st: _State, recorded: dict[str, str]) -> None:
         """Take the recorder's verdicts: recorded stages unblock their downstream; the others run again."""
@@ -250,58 +278,100 @@ class Scheduler:
             stage = st.by_key[key]
             if not problem:
                 self.events.emit("recorded", stage=key)
-                st.remaining.discard(key)
+                self._done_with(st, key)
                 self._ran.add(key)
                 st.progress.finished(key, "ok", self._took.pop(key, 0.0), self._cell_status(stage))
             else:
                 self.events.emit("unrecorded", stage=key, reason=problem)
                 if st.attempts[key] <= self.settings.retries:
                     st.attempts[key] += 1
-                    st.pending.append(key)
+                    st.pending[key] = None
+                    self._make_ready(st, key)
                 else:
-                    self._fail(stage, "failed", problem, st.remaining, st.progress, st.out)
+                    self._fail(st, stage, "failed", problem)
+
+    def _make_ready(self, st: _State, key: str) -> None:
+        """Queue a pending stage whose upstream stages are all done, by priority, then by arrival."""
+        st.order[key] = st.rank[key] if key not in st.order else len(st.rank) + len(st.order)  # a retry: last
+        agent = st.by_key[key].kind == AGENT_RUN
+        heapq.heappush(st.ready[agent], (_priority(st.by_key[key]), st.order[key], key))
+
+    def _done_with(self, st: _State, key: str) -> None:
+        """``key`` no longer blocks its downstream stages: those with nothing else to wait on are ready."""
+        st.remaining.discard(key)
+        for down in st.downstream.get(key, ()):
+            st.waiting_on[down] -= 1
+            if not st.waiting_on[down] and down in st.pending:
+                self._make_ready(st, down)
 
     def _dispatch(self, st: _State, may_begin: bool) -> None:
-        """Offer ready stages to the executor, grading first; ``may_begin``: snapshot new stages' inputs."""
+        """Offer ready stages to the executor, grading first; ``may_begin``: snapshot new stages' inputs.
+
+        Only as many stages as there are free slots are taken from the ready heaps, so a dispatch costs the
+        same at 60 cells as at 6,000. While DVC is free (``may_begin``), up to a slot-count more are
+        snapshotted ahead and wait, primed, for the next free slots (the next wave of runs then starts
+        without waiting for DVC).
+        """
         now = time.monotonic()
-        ready = [
-            k
-            for k in st.pending
-            if st.not_before.get(k, 0) <= now and not any(u in st.remaining for u in st.by_key[k].upstream)
-        ]
-        fresh = [k for k in ready if k not in st.snapshots]
-        if fresh and not may_begin:
-            ready = [k for k in ready if k in st.snapshots]
-        elif fresh:
-            # a stage DVC itself found stale at the start stays stale unless an upstream stage ran since
-            recheck = [
-                k
-                for k in fresh
-                if k not in self._stale_at_start or any(u in self._ran for u in st.by_key[k].upstream)
-            ]
-            began = self.pipelines.begin(recheck)
-            began.update(self.pipelines.begin([k for k in fresh if k not in recheck], check=False))
-            for key, snap in began.items():
-                if snap is None:
-                    st.pending.remove(key)
-                    st.remaining.discard(key)
-                    self.events.emit("skipped", stage=key, reason="up to date")
-                    st.progress.finished(key, "skipped", 0.0)
-                    ready.remove(key)
-                else:
-                    st.snapshots[key] = snap
-        ready.sort(key=lambda k: (_PRIORITY.get(st.by_key[k].kind, 9), st.pending.index(k)))
-        busy = Counter(st.by_key[k].kind == "run_agent" for k in st.running)
-        for key in ready:
-            agent = st.by_key[key].kind == "run_agent"
-            if busy[agent] >= (self.settings.slots if agent else self.settings.stage_slots):
-                continue
-            job = self._job(st.by_key[key], st.attempts[key])
-            if self.executor.submit(job):
+        busy = Counter(st.by_key[k].kind == AGENT_RUN for k in st.running)
+        cap = {True: self.settings.slots, False: self.settings.stage_slots}
+        free = {agent: cap[agent] - busy[agent] for agent in cap}
+        while True:
+            chosen: list[str] = []
+            later: list[tuple[int, int, str]] = []
+            primed = Counter(st.by_key[k].kind == AGENT_RUN for k in st.snapshots if k in st.pending)
+            for agent, heap in st.ready.items():
+                want = free[agent] + (max(0, cap[agent] - primed[agent]) if may_begin else 0)
+                while want > 0 and heap:
+                    item = heapq.heappop(heap)
+                    key = item[2]
+                    if key not in st.pending:  # dispatched, skipped or blocked since it was queued
+                        continue
+                    if key not in st.snapshots and not may_begin:  # the recorder holds DVC: wait for it
+                        later.append(item)
+                        break
+                    if st.not_before.get(key, 0) > now:  # backing off after a lost job
+                        later.append(item)
+                        continue
+                    chosen.append(key)
+                    want -= 1
+            fresh = [k for k in chosen if k not in st.snapshots]
+            skipped = False
+            if fresh:
+                # a stage DVC itself found stale at the start stays stale unless an upstream stage ran since
+                recheck = [
+                    k
+                    for k in fresh
+                    if k not in self._stale_at_start or any(u in self._ran for u in st.by_key[k].upstream)
+                ]
+                began = self.pipelines.begin(recheck)
+                began.update(self.pipelines.begin([k for k in fresh if k not in recheck], check=False))
+                for key, snap in began.items():
+                    if snap is None:
+                        del st.pending[key]
+                        self._done_with(st, key)
+                        self.events.emit("skipped", stage=key, reason="up to date")
+                        st.progress.finished(key, "skipped", 0.0)
+                        chosen.remove(key)
+                        skipped = True
+                    else:
+                        st.snapshots[key] = snap
+            chosen.sort(key=lambda k: (_priority(st.by_key[k]), st.order[k]))
+            refused = set()
+            for key in chosen:
+                agent = st.by_key[key].kind == AGENT_RUN
+                if free[agent] <= 0:  # primed ahead: it waits, snapshotted, for a slot
+                    later.append((_priority(st.by_key[key]), st.order[key], key))
+                    continue
+                job = self._job(st.by_key[key], st.attempts[key])
+                if agent in refused or not self.executor.submit(job):
+                    refused.add(agent)  # a class's stages ask for the same resources: the rest wait too
+                    later.append((_priority(st.by_key[key]), st.order[key], key))
+                    continue
                 self._since[key] = time.monotonic()
-                st.pending.remove(key)
+                del st.pending[key]
                 st.running[key] = job
-                busy[agent] += 1
+                free[agent] -= 1
                 self.events.emit(
                     "dispatched",
                     stage=key,
@@ -310,6 +380,10 @@ class Scheduler:
                     job_id=self.executor.job_id(key),
                     inputs=st.snapshots[key],
                 )
+            for item in later:
+                heapq.heappush(st.ready[st.by_key[item[2]].kind == AGENT_RUN], item)
+            if not skipped or refused:  # a skipped stage freed its slot (and maybe readied others): refill
+                return
 
     def _job(self, stage: PlannedStage, attempt: int) -> Job:
         res = self._resources(stage)
@@ -322,11 +396,11 @@ class Scheduler:
         }
         log = events_path(self.root).parent / "logs" / stage.pipeline / f"{stage.name}.log"
         env = {JOB_ENV: json.dumps(info, sort_keys=True)}
-        nice = 0 if stage.kind == "run_agent" else self.settings.stage_nice
+        nice = 0 if stage.kind == AGENT_RUN else self.settings.stage_nice
         return Job(stage.address, attempt, stage.cmd, str(stage.wdir), str(log), res, env, nice)
 
     def _resources(self, stage: PlannedStage) -> Resources:
-        if stage.kind == "run_agent":
+        if stage.kind == AGENT_RUN:
             hw = self.hardware
             memory = parse_memory(hw.memory, "hardware.memory")
             return Resources(hw.cpus, memory, hw.gpus, hw.time_limit_secs, hw.gpu_sharing)
@@ -381,40 +455,38 @@ class Scheduler:
                 done.append(key)
         return done
 
-    def _fail(
-        self,
-        stage: PlannedStage,
-        status: str,
-        reason: str,
-        remaining: set[str],
-        progress: Progress,
-        out: Outcome,
-    ) -> None:
-        out.failed[stage.address] = f"{status}: {reason}"
+    def _fail(self, st: _State, stage: PlannedStage, status: str, reason: str) -> None:
+        st.out.failed[stage.address] = f"{status}: {reason}"
         self._failed.add(stage.address)
-        progress.finished(
+        st.newly_failed.append(stage.address)
+        st.progress.finished(
             stage.address, status, 0.0, "infra_error" if status == "infra_error" and stage.cell else ""
         )
         # its downstream stages stay blocked: `remaining` keeps the key
 
-    def _block(self, by_key: dict[str, PlannedStage], pending: list[str], progress: Progress) -> None:
+    def _block(self, st: _State) -> None:
         """Drop pending stages downstream of a failed one (transitively): they cannot run this time."""
-        changed = True
-        while changed:
-            changed = False
-            for key in list(pending):
-                if any(u in self._failed for u in by_key[key].upstream):
-                    pending.remove(key)
-                    self._failed.add(key)
-                    self.events.emit("skipped", stage=key, reason="an upstream stage failed")
-                    progress.finished(key, "blocked", 0.0)
-                    changed = True
+        if not st.newly_failed:
+            return
+        blocked: set[str] = set()
+        todo = list(st.newly_failed)
+        st.newly_failed.clear()
+        while todo:
+            for down in st.downstream.get(todo.pop(), ()):
+                if down in st.pending and down not in blocked:
+                    blocked.add(down)
+                    todo.append(down)
+        for key in sorted(blocked, key=st.rank.__getitem__):  # in the plan's order
+            del st.pending[key]
+            self._failed.add(key)
+            self.events.emit("skipped", stage=key, reason="an upstream stage failed")
+            st.progress.finished(key, "blocked", 0.0)
 
     def _cell_status(self, stage: PlannedStage) -> str:
-        cell = stage.cell
-        if cell is None or stage.kind != "grade":
+        ident = stage.identity
+        if ident.cell is None or ident.competition is None or ident.kind != "grade":
             return ""
-        path = grade_path(cell[0], stage.pipeline, cell[1], self.root)
+        path = grade_path(ident.agent, ident.competition, ident.seed, self.root)
         try:
             return str(json.loads(path.read_text(encoding="utf-8"))["status"])
         except (OSError, ValueError, KeyError):

@@ -3,7 +3,7 @@
 A stage command such as ``python -m stages.run_agent --competition X --agent Y --seed 0`` spends most of
 its CPU importing (pydantic, the declarations, the runners): about 0.3 of its 0.45 CPU-s on this project's
 machines. Ten of them starting at once on two cores is seconds of every wave of runs. A *zygote*, one
-long-lived child of the scheduler (``python -m mlebench.execution.executors.warm``), imports each stage
+long-lived child of the scheduler (``python -m mlebench.scheduling.executors.warm``), imports each stage
 module once (``import stages.run_agent``: its top level, not its ``main``) and forks one process per job,
 which runs the module as ``python -m`` would (``runpy``, as ``__main__``, the job's argv, working folder,
 environment, log and niceness). The forked job is supervised exactly as :mod:`reaper` supervises a shell
@@ -49,12 +49,12 @@ from pathlib import Path
 from typing import Any
 
 from mlebench.execution.dispatch_env import EXECUTOR_ENV
-from mlebench.execution.executors import reaper
+from mlebench.scheduling.executors import reaper
 
 DISPATCH_VARIABLES = frozenset({EXECUTOR_ENV, "CUDA_VISIBLE_DEVICES"})
 """The variables a job's environment may add to the scheduler's and still run warm."""
 
-_MODULE = "mlebench.execution.executors.warm"
+_MODULE = "mlebench.scheduling.executors.warm"
 
 
 def warm_parts(cmd: str, cwd: str, env: dict[str, str], root: Path) -> tuple[str, list[str]] | None:

@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from mlebench.execution.dispatch_env import EXECUTOR_ENV
-from mlebench.execution.executors.reaper import die_with_parent
+from mlebench.scheduling.executors.reaper import die_with_parent
 from mlebench.spec.errors import ConfigError
 
 JOB_ENV = EXECUTOR_ENV
@@ -133,7 +133,7 @@ def run_command(
 ) -> dict[str, Any]:
     """Run a stage's command with a shell in ``cwd``, its output appended to ``log``; return how it went.
 
-    The command runs under :mod:`~mlebench.execution.executors.reaper`, in its own session (so the whole
+    The command runs under :mod:`~mlebench.scheduling.executors.reaper`, in its own session (so the whole
     group can be killed), ``nice`` steps nicer than this process, and it and everything it started die with
     the process that started it. ``on_start(pid)`` is called once it runs. Returns ``returncode`` (negative:
     killed by that signal), ``host``, ``pid`` and ``seconds``.

@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from mlebench.execution.executors.base import (
+from mlebench.scheduling.executors.base import (
     REAPER,
     Done,
     Job,
@@ -32,7 +32,7 @@ from mlebench.execution.executors.base import (
     parse_memory,
     run_command,
 )
-from mlebench.execution.executors.warm import WarmStarter, is_warm_job
+from mlebench.scheduling.executors.warm import WarmStarter, is_warm_job
 
 GPU_ENV = "MLEBENCH_GPUS"
 """Comma-separated GPU ids to use when ``nvidia-smi`` is absent (tests fake an inventory with it)."""
@@ -42,7 +42,7 @@ class LocalSettings(Settings):
     """``conf/executor/local.yaml``: the common settings plus this host's capacity (0 / "" / auto: detect).
 
     ``warm_start``: fork stage commands from a process that imported their module already
-    (:mod:`~mlebench.execution.executors.warm`), instead of starting an interpreter per stage.
+    (:mod:`~mlebench.scheduling.executors.warm`), instead of starting an interpreter per stage.
     """
 
     cpus: float = Field(default=0, ge=0)

@@ -29,12 +29,12 @@ copies every entry under ``runs/`` each time (a cost per stage that grows with t
 ``repro --pull`` both pulls that whole tree and, restoring, pulls outputs from the default remote only (an
 output with ``remote: answers`` would be looked for in the wrong place). Neither side has DVC rewrite the
 lock file: the worker's is thrown away, and the coordinator's is written by the scheduler (DVC's writer
-re-parses and re-emits the whole file, see :mod:`~mlebench.execution.lockfiles`). DVC's own run-cache key
+re-parses and re-emits the whole file, see :mod:`~mlebench.scheduling.lockfiles`). DVC's own run-cache key
 and entries, remote file systems, pull, push and restore do the rest.
 
-Every DVC step runs in a child process (``python -m mlebench.execution.handoff``) under the reaper a stage
-command runs under, so DVC's in-process state never mixes with the scheduler's, and nothing outlives the
-process that started it. Each step that fails says which step and why (:class:`HandoffError`).
+Every DVC step runs in a child process (``python -m mlebench.scheduling.executors.handoff``) under the reaper
+a stage command runs under, so DVC's in-process state never mixes with the scheduler's, and nothing outlives
+the process that started it. Each step that fails says which step and why (:class:`HandoffError`).
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mlebench.execution.executors.base import run_command
+from mlebench.scheduling import dvc_internals as dvc_private
+from mlebench.scheduling.executors.base import run_command
 from mlebench.spec.errors import ConfigError
 
 SHIPPED = frozenset({"params.yaml", "dvc.yaml", "dvc.lock", ".gitignore"})
@@ -66,7 +67,7 @@ SHIPPED = frozenset({"params.yaml", "dvc.yaml", "dvc.lock", ".gitignore"})
 
 DEFAULT_CHECKOUT = "~/.cache/mlebench/worker-checkouts"
 _LOG_LIMIT = 8 * 1024 * 1024
-_MODULE = "mlebench.execution.handoff"
+_MODULE = "mlebench.scheduling.executors.handoff"
 
 
 class HandoffError(Exception):
@@ -350,7 +351,7 @@ def _base(spec: dict[str, Any]) -> Path:
 def work(spec: dict[str, Any], env: dict[str, str]) -> dict[str, Any]:
     """On the worker: run the spec's stage in a clone of this host and push the result (see the module).
 
-    Returns :func:`~mlebench.execution.executors.base.run_command`'s fields, ``result`` (the child's outcome:
+    Returns :func:`~mlebench.scheduling.executors.base.run_command`'s fields, ``result`` (the child's outcome:
     ``ok``, the run-cache ``key`` and ``value``, or the failed ``step``, ``error`` and, when the stage's
     command failed, its ``returncode``; None if the child died first) and ``log`` (its output).
     """
@@ -487,10 +488,6 @@ def _exit_code(exc: BaseException) -> int | None:
     return int(match.group(1)) if match else 1
 
 
-def _entry_path(repo: Any, key: str, value: str) -> str:
-    return str(repo.stage_cache._get_cache_path(key, value))
-
-
 def _remote_entry(odb: Any, key: str, value: str) -> str:
     return str(odb.fs.join(odb.path, "runs", key[:2], key, value))
 
@@ -514,8 +511,6 @@ def _transfer_outs(repo: Any, stage: Any, remote: str, push: bool) -> None:
 
 def _work(spec: dict[str, Any]) -> dict[str, Any]:
     from dvc.repo import Repo, lock_repo
-    from dvc.stage.cache import _can_hash, _get_cache_hash, _get_stage_hash
-    from dvc.stage.serialize import to_single_stage_lockfile
 
     base = _base(spec)
     base.mkdir(parents=True, exist_ok=True)
@@ -560,14 +555,14 @@ def _work(spec: dict[str, Any]) -> dict[str, Any]:
             with _step("push the outputs"):
                 _transfer_outs(repo, stage, spec["remote"], push=True)
             with _step("push the run-cache entry"):
-                if not _can_hash(stage):
+                key = dvc_private.run_cache_key(stage)
+                if key is None:
                     raise HandoffError("push the run-cache entry", f"DVC keeps no entry for {address}")
-                key = _get_stage_hash(stage)
-                value = _get_cache_hash(to_single_stage_lockfile(stage))
+                value = dvc_private.run_cache_value(stage)
                 odb = repo.cloud.get_remote_odb(spec["remote"], "push --run-cache", hash_name="md5-dos2unix")
                 target = _remote_entry(odb, key, value)
                 odb.fs.makedirs(odb.fs.parent(target), exist_ok=True)
-                odb.fs.put_file(_entry_path(repo, key, value), target)
+                odb.fs.put_file(dvc_private.run_cache_entry_path(repo, key, value), target)
                 _say(f"pushed run-cache entry {key[:12]}/{value[:12]}")
     return {"key": key, "value": value}
 
@@ -581,25 +576,13 @@ def _push_inputs(root: Path, upstream: list[str], remote: str) -> dict[str, Any]
     return {}
 
 
-@contextmanager
-def _commands_refused() -> Iterator[None]:
-    """Within the block, DVC raises instead of running a stage's command (restoring it is all it may do)."""
-    from dvc.stage import run as stage_run
-
-    original = stage_run.cmd_run
-
-    def refuse(stage: Any, dry: bool = False, run_env: Any = None) -> None:
-        raise HandoffError(
-            "restore the stage from the run-cache",
-            f"DVC would run {stage.addressing}'s command on the coordinator: no run-cache entry matches its "
-            "cmd, deps and params here",
-        )
-
-    stage_run.cmd_run = refuse
-    try:
-        yield
-    finally:
-        stage_run.cmd_run = original
+def _refuse(stage: Any) -> None:
+    """Refuse, on the coordinator, where DVC would run a stage's command (see ``commands_refused``)."""
+    raise HandoffError(
+        "restore the stage from the run-cache",
+        f"DVC would run {stage.addressing}'s command on the coordinator: no run-cache entry matches its "
+        "cmd, deps and params here",
+    )
 
 
 def _differences(entry: dict[str, Any], stage: Any) -> list[str]:
@@ -623,18 +606,17 @@ def _differences(entry: dict[str, Any], stage: Any) -> list[str]:
 
 def _receive(root: Path, address: str, key: str, value: str, remote: str) -> dict[str, Any]:
     from dvc.repo import Repo, lock_repo
-    from dvc.stage.cache import _can_hash, _get_stage_hash
     from dvc.stage.loader import StageLoader
 
     with Repo(str(root), config={"core": {"remote": remote}}, _wait_for_lock=True) as repo:
         with _step(f"fetch run-cache entry {key[:12]}/{value[:12]} from {remote}"):
             odb = repo.cloud.get_remote_odb(remote, "fetch --run-cache", hash_name="md5-dos2unix")
-            local = Path(_entry_path(repo, key, value))
+            local = Path(dvc_private.run_cache_entry_path(repo, key, value))
             local.parent.mkdir(parents=True, exist_ok=True)
             tmp = local.with_name(f".{local.name}.{uuid.uuid4().hex[:8]}")
             odb.fs.get_file(_remote_entry(odb, key, value), str(tmp))
             os.replace(tmp, local)  # now the newest entry under its key, the one DVC restores from
-            entry = repo.stage_cache._load_cache(key, value)
+            entry = dvc_private.load_run_cache_entry(repo, key, value)
             if not entry:
                 raise HandoffError("fetch the run-cache entry", f"DVC cannot read entry {key}/{value}")
         with _step("fetch the outputs"):
@@ -645,7 +627,7 @@ def _receive(root: Path, address: str, key: str, value: str, remote: str) -> dic
             with _step("compare the run-cache key with this checkout's cmd, deps and params"):
                 stage = _load(repo, address)
                 stage.save_deps()
-                here = _get_stage_hash(stage) if _can_hash(stage) else None
+                here = dvc_private.run_cache_key(stage)
                 if here != key:
                     differs = _differences(entry, stage) or ["nothing DVC reports (its key still differs)"]
                     raise HandoffError(
@@ -653,47 +635,18 @@ def _receive(root: Path, address: str, key: str, value: str, remote: str) -> dic
                         f"the worker ran {address} on other inputs than this checkout's: "
                         + "; ".join(differs),
                     )
-            with _step("restore the stage from the run-cache (as dvc repro -s does)"), _commands_refused():
+            with (
+                _step("restore the stage from the run-cache (as dvc repro -s does)"),
+                dvc_private.commands_refused(_refuse),
+            ):
                 for out in stage.outs:  # restore what the worker made, not outputs an older lock entry names
                     out.clear()
                 stage.reproduce(run_cache=True)
     return {}
 
 
-@contextmanager
-def _yaml_parsed_once() -> Iterator[None]:
-    """Within the block, DVC parses each distinct YAML text once, and each caller gets its own copy.
-
-    DVC re-reads ``dvc.yaml`` and ``dvc.lock`` with ruamel's pure-Python parser every time it rebuilds its
-    index, and it rebuilds it at every step (pull, repro, push each take and release the repository lock):
-    one worker's stage parsed the same few files 70 times, most of its time outside the stage's command.
-    Keyed by the text itself, so a file DVC rewrote (the lock, after the stage ran) is parsed again.
-    """
-    import copy
-
-    from dvc.utils import serialize, strictyaml
-    from dvc.utils.serialize import _yaml
-
-    original = _yaml.parse_yaml
-    memo: dict[tuple[str, str], Any] = {}
-
-    def parse(text: str, path: Any, typ: str = "safe") -> Any:
-        if (typ, text) not in memo:
-            memo[(typ, text)] = original(text, path, typ=typ)
-        return copy.deepcopy(memo[(typ, text)])
-
-    modules = (_yaml, serialize, strictyaml)
-    for module in modules:
-        module.parse_yaml = parse  # type: ignore[attr-defined]
-    try:
-        yield
-    finally:
-        for module in modules:
-            module.parse_yaml = original  # type: ignore[attr-defined]
-
-
 def main(argv: list[str] | None = None) -> int:
-    """``python -m mlebench.execution.handoff work|push-inputs|receive ...``: one side of one hand-off."""
+    """``python -m mlebench.scheduling.executors.handoff work|push-inputs|receive ...``: one hand-off side."""
     import logging
 
     parser = argparse.ArgumentParser(prog=f"python -m {_MODULE}", description=__doc__.split("\n\n")[0])
@@ -714,7 +667,8 @@ def main(argv: list[str] | None = None) -> int:
 
     logging.getLogger("dvc").setLevel(logging.INFO)  # DVC logs to stdout/stderr on its own (set up on import)
     try:
-        with _yaml_parsed_once():
+        dvc_private.check()
+        with dvc_private.yaml_parsed_once():
             if args.side == "work":
                 done = _work(json.loads(args.spec.read_text(encoding="utf-8")))
             elif args.side == "push-inputs":

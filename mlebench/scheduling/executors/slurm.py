@@ -1,6 +1,6 @@
 """The ``slurm`` executor: one Slurm job per stage, submitted through ``submitit``, on a shared disk.
 
-Each job calls :func:`~mlebench.execution.executors.base.run_command` with the stage's command in the shared
+Each job calls :func:`~mlebench.scheduling.executors.base.run_command` with the stage's command in the shared
 checkout (the scheduler records the stage in ``dvc.lock`` once it returns). Resources come from the hardware
 profile: ``--cpus-per-task``, ``--mem``, ``--gres=gpu:N``, ``--time`` (the time limit plus
 ``time_margin_secs``); partition, account and QoS from ``conf/executor/slurm.yaml``. Jobs are submitted with
@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from mlebench.execution.executors.base import Done, Job, Resources, Settings, run_command
+from mlebench.scheduling.executors.base import Done, Job, Resources, Settings, run_command
 
 _LOST_STATES = {
     *("PREEMPTED", "NODE_FAIL", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY", "TIMEOUT", "REVOKED"),

@@ -9,19 +9,19 @@ dies surfaces here as lost (``infra``), and the scheduler's bounded retry runs t
 command there, and the scheduler records the stage in ``dvc.lock`` once the task returns.
 
 ``shared_disk: false``: workers have disks of their own, and each stage travels through DVC's run-cache
-(:mod:`mlebench.execution.handoff`). The task checks out the coordinator's git commit in a clone on the
-worker's host (under ``worker_checkout``, cloned from ``git_url``), with the coordinator's ``params.yaml``,
-``dvc.yaml`` and ``dvc.lock`` files as they are at dispatch; pulls the stage's inputs from the DVC remotes;
-runs the stage there as ``dvc repro -s`` does; and pushes its outputs and its run-cache entry (through
-``remote``; outputs with a remote of their own, such as the private answers, go to theirs). When the task
-returns, the coordinator fetches that entry and the outputs, and DVC restores the stage from the run-cache
-as ``dvc repro -s`` does (re-deriving the key from the coordinator's cmd, deps and params); it is never
-allowed to run the command there. Only then is the stage reported done, and the scheduler records it in
+(:mod:`mlebench.scheduling.executors.handoff`). The task checks out the coordinator's git commit in a clone on
+the worker's host (under ``worker_checkout``, cloned from ``git_url``), with the coordinator's
+``params.yaml``, ``dvc.yaml`` and ``dvc.lock`` files as they are at dispatch; pulls the stage's inputs from
+the DVC remotes; runs the stage there as ``dvc repro -s`` does; and pushes its outputs and its run-cache entry
+(through ``remote``; outputs with a remote of their own, such as the private answers, go to theirs). When the
+task returns, the coordinator fetches that entry and the outputs, and DVC restores the stage from the
+run-cache as ``dvc repro -s`` does (re-deriving the key from the coordinator's cmd, deps and params); it is
+never allowed to run the command there. Only then is the stage reported done, and the scheduler records it in
 ``dvc.lock`` as for any executor. A checkout with uncommitted changes other than those files (and
 ``.gitignore`` files) is refused at the start. Outputs of stages recorded before this run are pushed before
 the first stage that needs them is dispatched. A stage command that fails is a failure (never retried); a
-worker that dies is lost (``infra``, retried); a hand-off step that fails (clone, pull, push, fetch,
-restore) is lost too, with a reason naming the stage and the step.
+worker that dies is lost (``infra``, retried); a hand-off step that fails (clone, pull, push, fetch, restore)
+is lost too, with a reason naming the stage and the step.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from concurrent.futures import wait as wait_futures
 from pathlib import Path
 from typing import Any, ClassVar
 
-from mlebench.execution.executors.base import Done, Job, Resources, Settings, kill_group, run_command
-from mlebench.execution.handoff import Coordinator, HandoffError, work
+from mlebench.scheduling.executors.base import Done, Job, Resources, Settings, kill_group, run_command
+from mlebench.scheduling.executors.handoff import Coordinator, HandoffError, work
 from mlebench.spec.errors import ConfigError
 
 _STEPS = 2

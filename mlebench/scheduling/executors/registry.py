@@ -1,6 +1,6 @@
 """The executors the scheduler can dispatch stages to, in one explicit registry.
 
-Adding one is a new file in this package (a class with the :class:`~mlebench.execution.executors.base.
+Adding one is a new file in this package (a class with the :class:`~mlebench.scheduling.executors.base.
 Executor` shape and a pydantic ``Settings`` model) plus one line here.
 """
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from mlebench.execution.executors.base import Executor
-from mlebench.execution.executors.local import LocalExecutor
-from mlebench.execution.executors.ray_cluster import RayExecutor
-from mlebench.execution.executors.slurm import SlurmExecutor
+from mlebench.scheduling.executors.base import Executor
+from mlebench.scheduling.executors.local import LocalExecutor
+from mlebench.scheduling.executors.ray_cluster import RayExecutor
+from mlebench.scheduling.executors.slurm import SlurmExecutor
 from mlebench.spec.errors import ConfigError
 
 EXECUTORS: dict[str, Any] = {
