@@ -243,7 +243,7 @@ def test_the_ray_hand_off_without_a_shared_disk_goes_through_s3(
 ) -> None:
     from test_handoff import _count, _hand_off
 
-    from mlebench.execution.handoff import Coordinator
+    from mlebench.scheduling.executors.handoff import Coordinator
 
     root = tmp_path / "coordinator"
     monkeypatch.setenv("HANDOFF_COUNT", str(tmp_path / "count"))
