@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from mlebench.execution.docker.grading import grade_in_container, image_sources
+from mlebench.execution.podman import grade_in_podman
 from mlebench.execution.runners import RUNNERS
 from mlebench.execution.snapshots import SUBMISSION, read_snapshot, snapshot_dirs
 from mlebench.reporting.records import (
@@ -46,6 +47,7 @@ def _grade_on_host(
 GRADERS: dict[str, Grader] = {
     "docker": grade_in_container,
     "host": _grade_on_host,
+    "podman": grade_in_podman,
 }
 
 

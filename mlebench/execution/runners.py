@@ -20,6 +20,7 @@ from typing import ClassVar, Protocol
 
 from mlebench.execution.docker.agent import DockerRunner
 from mlebench.execution.local import LocalRunner, instructions_file
+from mlebench.execution.podman import PodmanRunner
 from mlebench.reporting.records import RunRecord
 from mlebench.reporting.usage import read_usage
 from mlebench.spec.cell import Cell
@@ -60,6 +61,7 @@ class Runner(Protocol):
 RUNNERS: dict[str, type[Runner]] = {
     "docker": DockerRunner,
     "local": LocalRunner,
+    "podman": PodmanRunner,
 }
 
 

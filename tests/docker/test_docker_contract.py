@@ -10,7 +10,16 @@ from pathlib import Path
 import pytest
 from cells import environment as container_env
 from cells import run_local
-from container_fixtures import docker_client, env_ref, hostile, hw, settings, titanic  # noqa: F401 - fixtures
+from container_fixtures import (  # noqa: F401 - fixtures
+    docker_client,
+    env_ref,
+    hostile,
+    hw,
+    podman_service,
+    runner,
+    settings,
+    titanic,
+)
 
 from mlebench.spec.params import AgentConfig
 

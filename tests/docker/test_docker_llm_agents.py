@@ -24,8 +24,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cells import cell
-from container_fixtures import ROOT, docker_client, env_ref, settings  # noqa: F401 - fixtures
+from cells import cell, share
+from container_fixtures import (  # noqa: F401 - fixtures
+    ROOT,
+    docker_client,
+    env_ref,
+    podman_service,
+    runner,
+    settings,
+)
 from llm_conversations import SCRIPTS, aide_turns, toolcall_turns
 from llm_fixtures import bridge_gateway
 
@@ -74,7 +81,13 @@ def gateway(docker_client: Any) -> str:
 
 @pytest.fixture(scope="module")
 def llm_cell(
-    docker_client: Any, settings: Any, env_ref: Any, gateway: str, prepare_once: Callable, tmp_path_factory
+    runner: str,
+    docker_client: Any,
+    settings: Any,
+    env_ref: Any,
+    gateway: str,
+    prepare_once: Callable,
+    tmp_path_factory,
 ) -> Callable[..., LLMRun]:
     """Run an agent on a competition against a fresh stand-in (each pair once per module); grade it."""
     done: dict[tuple[str, str], LLMRun] = {}
@@ -98,7 +111,8 @@ def llm_cell(
                 c = cell(competition_id, agent, config, HW, 0, prepared.public, out, ROOT, prepared.private)
                 os.environ[KEY_ENV] = KEY
                 try:
-                    run_cell(c, "docker", settings)
+                    share(prepared.public, prepared.private, out)
+                    run_cell(c, runner, settings)
                 finally:
                     del os.environ[KEY_ENV]
             record = grade_cell(c, grader="host").to_json()

@@ -13,7 +13,16 @@ import os
 from pathlib import Path
 
 import pytest
-from container_fixtures import docker_client, env_ref, hostile, hw, settings, titanic  # noqa: F401 - fixtures
+from container_fixtures import (  # noqa: F401 - fixtures
+    docker_client,
+    env_ref,
+    hostile,
+    hw,
+    podman_service,
+    runner,
+    settings,
+    titanic,
+)
 from llm_fixtures import llm_endpoint  # noqa: F401 - a fixture
 
 from mlebench.spec.declarations import load_competition

@@ -135,6 +135,34 @@ class ContainerRunRecord(RunRecord):
         return {**found, "agent_network": self.network}
 
 
+class Engine:
+    """The container engine a runner drives through the Docker API: Docker's own here.
+
+    Another engine that speaks the same API (Podman's service, :mod:`mlebench.execution.podman`) subclasses
+    this: its name (the runner's), how to reach it, what it tells the run record and which of the hardware
+    profile's limits it holds.
+    """
+
+    name = "docker"
+    title = "Docker"
+    record: type[ContainerRunRecord] = ContainerRunRecord
+
+    def connect(self) -> docker.DockerClient:
+        """Return a client for the engine (an :class:`InfraError` when none answers)."""
+        return connect()
+
+    def facts(self, client: docker.DockerClient) -> dict[str, Any]:
+        """Return what the run record keeps of the engine (``docker`` in run.json, beside the settings)."""
+        return {"engine_version": client.version().get("Version", "unknown"), "user": AGENT_USER}
+
+    def limits_enforced(self, client: docker.DockerClient) -> list[str]:
+        """Return the limits the engine holds the agent to (all of :data:`LIMITS_ENFORCED` here)."""
+        return list(LIMITS_ENFORCED)
+
+
+DOCKER = Engine()
+
+
 class DockerRunner:
     """The ``docker`` runner: the agent in its own container, graded in a separate grader container."""
 
@@ -207,13 +235,15 @@ def run_docker(
     settings: DockerSettings,
     *,
     sleep: Callable[[float], None] = time.sleep,
+    engine: Engine = DOCKER,
 ) -> ContainerRunRecord:
     """Run the agent in a container; write ``{submission.csv,code/,logs/,agent_output.log}`` to its run dir.
 
     The validation spec comes from ``competitions/<id>/competition.yaml`` (none for an undeclared
     competition). Config problems (no public split, no Dockerfile, a missing base image, more CPUs than the
     engine has) raise :class:`ConfigError`; everything else ends in a recorded status. Returns the run
-    record (the caller writes it: :func:`mlebench.execution.runners.run_cell`).
+    record (the caller writes it: :func:`mlebench.execution.runners.run_cell`). ``engine`` is the engine
+    the containers run in (Docker's unless a runner passes another).
     """
     agent, hardware = cell.running()
     competition_id, agent_name, seed, root, public, out = (
@@ -236,11 +266,15 @@ def run_docker(
     outcome = _Outcome()
     attempts = 0
     overhead: dict[str, float] = {}
-    engine: dict[str, Any] = {}
+    facts: dict[str, Any] = {}
+    limits = list(LIMITS_ENFORCED)
     egress_facts: dict[str, Any] = {}
     try:
-        client = with_retries(connect, "connecting to the Docker engine", settings.infra_retries, sleep)
-        engine = {"engine_version": client.version().get("Version", "unknown"), "user": AGENT_USER}
+        client = with_retries(
+            engine.connect, f"connecting to the {engine.title} engine", settings.infra_retries, sleep
+        )
+        facts = engine.facts(client)
+        limits = engine.limits_enforced(client)
         _check_hardware(client, hardware)
         egress.sweep(client)  # what killed runs left behind (their owner process is gone)
         t0 = time.monotonic()
@@ -288,11 +322,11 @@ def run_docker(
         if outcome.submission == "refused"
         else ""
     )
-    record = ContainerRunRecord(
+    record = engine.record(
         competition_id=competition_id,
         agent=agent_name,
         seed=seed,
-        runner="docker",
+        runner=engine.name,
         status=outcome.status,
         exit_code=outcome.exit_code,
         started_at=outcome.started_at or utc_now(),
@@ -300,11 +334,11 @@ def run_docker(
         agent_seconds=outcome.agent_seconds,
         time_limit_secs=hardware.time_limit_secs,
         hardware=hardware.model_dump(),
-        limits_enforced=list(LIMITS_ENFORCED),
+        limits_enforced=limits,
         submission_exists=outcome.submission == "copied",
         extraction_notes=outcome.notes,
         agent_sha256=sha256_tree(agent_dir),
-        config_sha256=sha256_json(cell.config("docker", docker=settings.model_dump())),
+        config_sha256=sha256_json(cell.config(engine.name, docker=settings.model_dump())),
         public_sha256=split_sha256(public),
         python="(the agent image's)",
         reason=outcome.reason,
@@ -312,7 +346,7 @@ def run_docker(
         egress=egress_facts,
         api_key_env=agent.api_key_env or "",
         images=images,
-        docker={**settings.model_dump(), **engine},
+        docker={**settings.model_dump(), **facts},
         oom_killed=outcome.oom_killed,
         submission_rejected=rejected,
         attempts=attempts,
