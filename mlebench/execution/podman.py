@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import os
+import posixpath
 import shutil
 import subprocess
 import tempfile
@@ -65,6 +66,7 @@ CGROUP_LIMITS = {"cpu": "cpus", "memory": "memory (no swap)", "pids": "pids"}
 NPROC_LIMIT = "pids (RLIMIT_NPROC, per user)"
 _MODE_SYMLINK = 1 << 27
 """Go's os.ModeSymlink, in the mode of the archive API's stat header."""
+_LINK_SCAN_MEMBERS = 10_000
 
 
 def socket_url() -> str:
@@ -191,10 +193,38 @@ def _client_class() -> type:
     class PodmanContainer(Container):
         def get_archive(self, path: str, *args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
             # Podman names the resolved path in linkTarget for every file; only the mode tells a symlink.
-            chunks, stat = super().get_archive(path, *args, **kwargs)
+            # It also follows a symlink at ``path``: one into a mount (gone once the container stopped)
+            # is "not found", so the parent's archive is read to tell a dangling link from a missing file.
+            try:
+                chunks, stat = super().get_archive(path, *args, **kwargs)
+            except docker.errors.NotFound:
+                target = self._link_target(path)
+                if target is None:
+                    raise
+                mode = _MODE_SYMLINK | 0o777
+                return iter(()), {"name": posixpath.basename(path), "mode": mode, "linkTarget": target}
             if not int(stat.get("mode", 0)) & _MODE_SYMLINK:
                 stat = {**stat, "linkTarget": ""}
             return chunks, stat
+
+        def _link_target(self, path: str) -> str | None:
+            import tarfile
+
+            from mlebench.execution.docker.extract import _ChunkReader
+
+            parent, name = posixpath.split(path.rstrip("/"))
+            try:
+                chunks, _ = super().get_archive(parent or "/")
+            except docker.errors.NotFound:
+                return None
+            wanted = f"{posixpath.basename(parent)}/{name}" if parent not in ("", "/") else name
+            with tarfile.open(fileobj=_ChunkReader(chunks), mode="r|") as tar:
+                for count, member in enumerate(tar):
+                    if member.name == wanted:
+                        return member.linkname if member.issym() else None
+                    if count > _LINK_SCAN_MEMBERS:
+                        break
+            return None
 
     class Containers(ContainerCollection):
         model = PodmanContainer
@@ -207,6 +237,8 @@ def _client_class() -> type:
                     kwargs["entrypoint"] = [*wrap, *kwargs["entrypoint"]]
                 elif command:
                     command = [*wrap, *command]
+            if kwargs.get("network_mode") == "bridge" and self.client.info_libpod["host"]["security"]["rootless"]:
+                kwargs["network_mode"] = "slirp4netns"  # rootless: the user's own NAT, per container
             return super().create(image, command, **kwargs)
 
     class PodmanClient(docker.DockerClient):

@@ -90,9 +90,13 @@ def test_no_network_by_default(hostile) -> None:
     assert result["listening"] == ["127.0.0.1:5000"], "only the validation server, on the loopback"
 
 
-def test_egress_is_opt_in_and_recorded(hostile) -> None:
+EGRESS_INTERFACE = {"docker": "eth0", "podman": "tap0"}
+"""The interface egress goes out by: Docker's bridge, or rootless Podman's slirp4netns (user-mode NAT)."""
+
+
+def test_egress_is_opt_in_and_recorded(hostile, runner) -> None:
     run = hostile("env", network="egress")
-    assert run.record.network == "egress" and "eth0" in run.result["interfaces"]
+    assert run.record.network == "egress" and EGRESS_INTERFACE[runner] in run.result["interfaces"]
     assert run.result["routes"] and run.result["listening"] == ["127.0.0.1:5000"]
     assert "Outbound network access is available" in run.result["instructions"]
     default = hostile("env")
