@@ -78,11 +78,14 @@ def run_docker(
     sleep: Callable[[float], None] = time.sleep,
     runner: str = "docker",
 ) -> ContainerRunRecord:
-    """Run with a container runner (``docker`` or ``podman``) and write run.json."""
+    """Run with an isolating runner (``docker``, ``podman`` or ``sandbox``) and write run.json."""
     share(public, out.parent)
-    record = RUNNERS[runner](settings, sleep=sleep).run(
-        cell(competition_id, agent_name, agent, hardware, seed, public, out, root)
+    chosen = (
+        RUNNERS[runner](settings, sleep=sleep)
+        if runner in ("docker", "podman")
+        else RUNNERS[runner](settings)
     )
+    record = chosen.run(cell(competition_id, agent_name, agent, hardware, seed, public, out, root))
     record.write(out)
     return record
 

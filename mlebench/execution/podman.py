@@ -24,7 +24,9 @@ silently; the runner then holds ``pids`` as ``RLIMIT_NPROC`` (``prlimit`` before
 per user namespace and uid, so shared by the user's concurrent containers), and the run record says which
 limits were not enforced and why. Such a cell is not comparable with Docker's under the same hardware
 profile, so it counts as not isolated (:meth:`PodmanRunRecord.unisolated`), and the report leaves it out
-of the headline as it leaves out the local runner's.
+of the headline as it leaves out the local runner's. Network ``llm`` is refused: its per-cell proxy needs
+an internal bridge network, and rootless bridge networks need Podman's rootless network namespace, which
+does not come up everywhere (``egress`` uses slirp4netns, the user-mode network, instead).
 """
 
 from __future__ import annotations
@@ -45,12 +47,14 @@ from mlebench.execution.docker.agent import (
     ContainerRunRecord,
     DockerRunner,
     Engine,
+    limits_missing,
     run_docker,
 )
 from mlebench.execution.docker.engine import InfraError, engine_problem
 from mlebench.execution.docker.grading import grade_in_container
 from mlebench.reporting.records import GradeOutcome, RunRecord
 from mlebench.spec.cell import Cell
+from mlebench.spec.errors import ConfigError
 from mlebench.spec.params import DockerSettings
 
 if TYPE_CHECKING:
@@ -237,7 +241,10 @@ def _client_class() -> type:
                     kwargs["entrypoint"] = [*wrap, *kwargs["entrypoint"]]
                 elif command:
                     command = [*wrap, *command]
-            if kwargs.get("network_mode") == "bridge" and self.client.info_libpod["host"]["security"]["rootless"]:
+            if (
+                kwargs.get("network_mode") == "bridge"
+                and self.client.info_libpod["host"]["security"]["rootless"]
+            ):
                 kwargs["network_mode"] = "slirp4netns"  # rootless: the user's own NAT, per container
             return super().create(image, command, **kwargs)
 
@@ -298,13 +305,9 @@ class PodmanRunRecord(ContainerRunRecord):
     names only the limits Podman held.
     """
 
-    def limits_missing(self) -> list[str]:
-        """Return the Docker runner's limits this run was not held to."""
-        return [limit for limit in LIMITS_ENFORCED if limit not in self.limits_enforced]
-
     def unisolated(self) -> str:
         """Return why the cell is not comparable ("" when Podman held every limit Docker holds)."""
-        missing = self.limits_missing()
+        missing = limits_missing(self.limits_enforced)
         if not missing:
             return ""
         return (
@@ -372,7 +375,13 @@ class PodmanRunner(DockerRunner):
         return podman_problem()
 
     def run(self, cell: Cell) -> ContainerRunRecord:
-        """Run the cell's agent in a Podman container."""
+        """Run the cell's agent in a Podman container (network ``llm`` is refused: see the module)."""
+        if cell.running()[0].network == "llm":
+            raise ConfigError(
+                f"agent {cell.agent!r}: network 'llm' is not available under the podman runner (its egress "
+                "proxy needs an internal bridge network, which rootless Podman here cannot make); use "
+                "runner: docker for it, or network 'egress' (docs/runners-and-isolation.md)"
+            )
         return run_docker(cell, self.settings, sleep=self.sleep, engine=PODMAN)
 
 

@@ -11,6 +11,7 @@ import pytest
 from cells import environment as container_env
 from cells import run_local
 from container_fixtures import (  # noqa: F401 - fixtures
+    ISOLATING,
     docker_client,
     env_ref,
     hostile,
@@ -19,6 +20,7 @@ from container_fixtures import (  # noqa: F401 - fixtures
     runner,
     settings,
     titanic,
+    under,
 )
 
 from mlebench.spec.params import AgentConfig
@@ -26,6 +28,7 @@ from mlebench.spec.params import AgentConfig
 pytestmark = pytest.mark.docker
 
 
+@under(*ISOLATING)
 def test_configured_kwargs_and_contract_variables_reach_the_agent(hostile, titanic, hw) -> None:
     run = hostile("env", model="gpt-x", temperature=0.5, nested={"a": [1, 2]})
     env = run.result["env"]
@@ -60,6 +63,7 @@ def test_container_sets_every_variable_the_local_runner_sets(tmp_path: Path, tit
     assert local_keys <= container_keys, local_keys - container_keys
 
 
+@under(*ISOLATING)
 def test_hardware_limits_are_enforced_inside(hostile, hw) -> None:
     profile = hw.model_copy(update={"memory": "300m", "pids": 50, "cpus": 0.5, "shm_size": "32m"})
     result = hostile("limits", hardware=profile).result
@@ -71,6 +75,7 @@ def test_hardware_limits_are_enforced_inside(hostile, hw) -> None:
     assert result["shm_bytes"] == 32 * 1024**2
 
 
+@under(*ISOLATING)
 def test_validate_checks_format_against_the_public_sample_and_never_scores(hostile) -> None:
     checks = hostile("validate", alt_value="1").result["validate"]
     assert checks["sample"]["code"] == 0 and checks["default"]["code"] == 0

@@ -26,12 +26,15 @@ from typing import Any
 import pytest
 from cells import cell, share
 from container_fixtures import (  # noqa: F401 - fixtures
+    ENGINES,
     ROOT,
     docker_client,
     env_ref,
+    needs_llm_network,
     podman_service,
     runner,
     settings,
+    under,
 )
 from llm_conversations import SCRIPTS, aide_turns, toolcall_turns
 from llm_fixtures import bridge_gateway
@@ -43,7 +46,7 @@ from mlebench.execution.runners import run_cell
 from mlebench.reporting.report import aggregate
 from mlebench.spec.params import AgentConfig, Hardware, Prices
 
-pytestmark = pytest.mark.docker
+pytestmark = [pytest.mark.docker, under(*ENGINES)]
 
 HW = Hardware(name="llm-test", cpus=1, memory="1g", shm_size="64m", pids=256, gpus=0, time_limit_secs=600)
 PRICES = Prices(prompt_per_1k=0.15, completion_per_1k=0.6)
@@ -90,6 +93,7 @@ def llm_cell(
     tmp_path_factory,
 ) -> Callable[..., LLMRun]:
     """Run an agent on a competition against a fresh stand-in (each pair once per module); grade it."""
+    needs_llm_network(runner)
     done: dict[tuple[str, str], LLMRun] = {}
 
     def run(agent: str, competition_id: str) -> LLMRun:

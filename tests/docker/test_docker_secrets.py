@@ -19,17 +19,25 @@ import pytest
 from cells import share
 from checkout_copy import copy_checkout, plan_and_commit
 from checkout_copy import run as _run
-from container_fixtures import docker_client, podman_service, runner  # noqa: F401 - fixtures
+from container_fixtures import (  # noqa: F401 - fixtures
+    ENGINES,
+    docker_client,
+    needs_llm_network,
+    podman_service,
+    runner,
+    under,
+)
 from llm_fixtures import llm_endpoint  # noqa: F401 - a fixture
 
 from mlebench.spec.params import AgentConfig
 from mlebench.spec.paths import grade_path, run_dir
 
-pytestmark = [pytest.mark.docker, pytest.mark.slow]
+pytestmark = [pytest.mark.docker, pytest.mark.slow, under(*ENGINES)]
 KEY_ENV = "MLEBENCH_TEST_API_KEY"
 
 
 def test_the_key_is_in_no_output_file(llm_endpoint, runner, tmp_path: Path) -> None:
+    needs_llm_network(runner)
     key = f"sk-test-{uuid.uuid4().hex}"
     llm_endpoint.standin.key = key  # answers 401 unless the agent sends this very key
     repo = copy_checkout(tmp_path)

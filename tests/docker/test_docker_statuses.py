@@ -9,13 +9,24 @@ import time
 from pathlib import Path
 
 import pytest
-from cells import grade_run, run_docker, run_local
-from container_fixtures import docker_client, env_ref, hostile, hw, settings, titanic  # noqa: F401 - fixtures
+from cells import grade_run, run_docker, run_local, share
+from container_fixtures import (  # noqa: F401 - fixtures
+    ENGINES,
+    docker_client,
+    env_ref,
+    hostile,
+    hw,
+    podman_service,
+    runner,
+    settings,
+    titanic,
+    under,
+)
 
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.params import AgentConfig
 
-pytestmark = pytest.mark.docker
+pytestmark = [pytest.mark.docker, under(*ENGINES)]
 ROOT = Path(__file__).resolve().parents[2]
 DUMMY = AgentConfig(path="agents/dummy", command=["python", "main.py"], kwargs={})
 COMPARED = [
@@ -44,14 +55,24 @@ SAME_LINEAGE = [
 
 @pytest.mark.parametrize("competition_id", ["titanic-lite", "chicago-ridership"])
 def test_dummy_agent_scores_the_same_in_a_container_as_locally(
-    competition_id, prepare_once, settings, env_ref, hw, tmp_path
+    competition_id, prepare_once, runner, settings, env_ref, hw, tmp_path
 ) -> None:
     prepared = prepare_once(competition_id)
     comp = load_competition(competition_id, ROOT)
     local = run_local(competition_id, "dummy", DUMMY, hw, 0, prepared.public, tmp_path / "local", ROOT)
     docker = run_docker(
-        competition_id, "dummy", DUMMY, hw, 0, prepared.public, tmp_path / "docker", ROOT, settings
+        competition_id,
+        "dummy",
+        DUMMY,
+        hw,
+        0,
+        prepared.public,
+        tmp_path / "docker",
+        ROOT,
+        settings,
+        runner=runner,
     )
+    share(prepared.public, prepared.private, tmp_path / "docker")
     assert local.status == docker.status == "ok"
     assert (tmp_path / "local" / "submission.csv").read_bytes() == (
         tmp_path / "docker" / "submission.csv"
@@ -63,9 +84,9 @@ def test_dummy_agent_scores_the_same_in_a_container_as_locally(
     assert {k: by_host["lineage"][k] for k in SAME_LINEAGE} == {
         k: in_container["lineage"][k] for k in SAME_LINEAGE
     }
-    assert by_host["runner"] == "local" and in_container["runner"] == "docker"
+    assert by_host["runner"] == "local" and in_container["runner"] == runner
     assert (
-        by_host["lineage"]["grader_runner"] == "host" and in_container["lineage"]["grader_runner"] == "docker"
+        by_host["lineage"]["grader_runner"] == "host" and in_container["lineage"]["grader_runner"] == runner
     )
     assert in_container["lineage"]["grader_image_id"].startswith("sha256:")
     assert in_container["lineage"]["agent_image_id"] == docker.images["agent"]["id"]

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from cells import grade_run, run_docker
 from container_fixtures import (  # noqa: F401 - fixtures
+    ISOLATING,
     docker_client,
     env_ref,
     hostile,
@@ -25,12 +26,13 @@ from container_fixtures import (  # noqa: F401 - fixtures
     runner,
     settings,
     titanic,
+    under,
 )
 
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.params import AgentConfig
 
-pytestmark = pytest.mark.docker
+pytestmark = [pytest.mark.docker, under(*ISOLATING)]
 ROOT = Path(__file__).resolve().parents[2]
 V1_DIRS = {
     "SUBMISSION_DIR": "/home/submission",

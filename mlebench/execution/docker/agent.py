@@ -87,6 +87,15 @@ In this container:
 """
 
 
+def limits_missing(enforced: list[str]) -> list[str]:
+    """Return the Docker runner's limits (:data:`LIMITS_ENFORCED`) that are not in ``enforced``.
+
+    >>> limits_missing(["time_limit_secs", "network"])
+    ['cpus', 'memory (no swap)', 'shm_size', 'pids', 'gpus']
+    """
+    return [limit for limit in LIMITS_ENFORCED if limit not in enforced]
+
+
 @dataclass(frozen=True)
 class ContainerRunRecord(RunRecord):
     """What ``run.json`` holds for a cell the Docker runner ran.
