@@ -38,11 +38,13 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mlebench.execution.docker.agent import (
+    AGENT_USER,
     LIMITS_ENFORCED,
     ContainerRunRecord,
     DockerRunner,
@@ -84,7 +86,8 @@ def socket_url() -> str:
 
 
 def _ping(url: str, timeout: int) -> docker.DockerClient:
-    client = _client_class()(base_url=url, timeout=timeout)
+    client = _client_class()(base_url=url, timeout=timeout, version="1.41")  # no version negotiation
+    client.socket_url = url
     client.ping()
     return client
 
@@ -251,9 +254,12 @@ def _client_class() -> type:
     class PodmanClient(docker.DockerClient):
         """A docker SDK client for a Podman service."""
 
-        @functools.cached_property
+        @property
         def info_libpod(self) -> dict[str, Any]:
-            return libpod_info(self)
+            return _facts(self, "libpod info", libpod_info)
+
+        def info(self) -> dict[str, Any]:
+            return _facts(self, "info", lambda client: docker.DockerClient.info(client))
 
         @property
         def held(self) -> set[str]:
@@ -268,6 +274,17 @@ def _client_class() -> type:
             return Containers(client=self)
 
     return PodmanClient
+
+
+_FACTS: dict[tuple[str, str], Any] = {}
+"""Podman's answers that do not change while this process runs (each costs it seconds: it runs helpers)."""
+
+
+def _facts(client: docker.DockerClient, what: str, ask: Callable[[docker.DockerClient], Any]) -> Any:
+    key = (getattr(client, "socket_url", ""), what)
+    if key not in _FACTS:
+        _FACTS[key] = ask(client)
+    return _FACTS[key]
 
 
 def load_from_docker(client: docker.DockerClient, name: str) -> bool:
@@ -341,9 +358,9 @@ class PodmanEngine(Engine):
         info = client.info_libpod
         host = info["host"]
         return {
-            **super().facts(client),
-            "engine": "podman",
             "engine_version": info.get("version", {}).get("Version", "unknown"),
+            "user": AGENT_USER,
+            "engine": "podman",
             "rootless": bool(host["security"]["rootless"]),
             "cgroup_version": host.get("cgroupVersion", ""),
             "limits_not_enforced": [

@@ -9,15 +9,18 @@ the Python the agents run on (this interpreter's prefixes, read-only), a fresh `
 ``/home/instructions.txt`` (read-only), and ``/home/submission``, ``/home/code``, ``/home/logs`` and
 ``/home/agent`` (a copy of the agent's folder), folders of this run's own workspace. Nothing else of the
 host exists in it: not the home folders, the checkout, the answers, other cells, the Docker socket or the
-host's processes. Processes are limited with ``RLIMIT_NPROC`` (counted per user namespace, so per sandbox);
-the wall-clock limit is the local runner's (the sandbox dies with its supervisor). Outputs are copied out
-as the local runner copies them, without following symlinks; grading happens on the host, outside it.
+host's processes. The root file system is remounted read-only once built; ``/dev/shm`` has the profile's
+size. The wall-clock limit is the local runner's (the sandbox dies with its supervisor). Outputs are copied
+out as the local runner copies them, without following symlinks, second hard links dropped; grading
+happens on the host, outside the sandbox.
 
-What it does not hold (no cgroups without a container engine or a delegated cgroup): ``cpus`` (only the
-thread variables), ``memory`` and ``shm_size``. Those gaps are :data:`GAPS`; a cell counts as isolated only
-when the sandbox holds every limit the Docker runner holds, so today its cells stay excluded from the
-headline, as the local runner's are (:meth:`SandboxRunRecord.unisolated`), while the hostile-agent probes
-that concern escape (answers, network, host files, processes, privileges) pass under it.
+Limits: when this process may make a cgroup (root, or a delegated cgroup v2), the sandbox gets its own,
+holding ``cpus``, ``memory`` (without swap; an out-of-memory kill is recorded) and ``pids``, shown to the
+agent at ``/sys/fs/cgroup``. Otherwise ``pids`` is held by ``RLIMIT_NPROC`` (counted in the sandbox's own
+user namespace, so per sandbox) and ``cpus`` and ``memory`` are not held: run.json says so
+(``limits_not_enforced``), and such a cell is not counted (:meth:`SandboxRunRecord.unisolated`, the
+mechanism that leaves the local runner's cells out), nor is an ``egress`` cell, which shares the host's
+network namespace. Network ``llm`` and GPUs are refused.
 Run as root, bubblewrap maps the agent's uid 1000 to root outside: it then owns, as far as file
 permissions go, the root-owned files bound into it, all read-only mounts (the run's own folders apart).
 """
@@ -70,7 +73,7 @@ from mlebench.spec.sources import closure
 
 BWRAP = "bwrap"
 AGENT_UID = 1000
-NPROC_LIMIT = "pids (RLIMIT_NPROC, per sandbox)"
+NPROC = "RLIMIT_NPROC (per sandbox: counted in its own user namespace)"
 CGROUP_LIMITS = ("cpus", "memory (no swap)", "pids")
 """The limits only a cgroup holds (the sandbox makes one when this process may: root, or delegated v2)."""
 NO_CGROUP = "no cgroup this user may create (cgroups v1, or v2 without delegation)"
@@ -480,8 +483,9 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
     if secret is not None:
         notes = redact_run(out, secret, notes)
     held = ["time_limit_secs", "shm_size", "gpus", "network", *(cgroup.held if cgroup else [])]
-    if cgroup is None or "pids" not in cgroup.held:
-        held.append(NPROC_LIMIT)
+    pids_by = "cgroup" if cgroup is not None and "pids" in cgroup.held else NPROC
+    if pids_by == NPROC:  # a fresh user namespace per sandbox: the count is the sandbox's own
+        held.append("pids")
     gaps = {name: NO_CGROUP for name in limits_missing(held)}
     reason = ""
     if status == "agent_error":
@@ -507,7 +511,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
         agent_seconds=seconds,
         time_limit_secs=hardware.time_limit_secs,
         hardware=hardware.model_dump(),
-        limits_enforced=[limit for limit in [*LIMITS_ENFORCED, NPROC_LIMIT] if limit in held],
+        limits_enforced=[limit for limit in LIMITS_ENFORCED if limit in held],
         submission_exists=exists,
         extraction_notes=notes,
         agent_sha256=sha256_tree(agent_dir),
@@ -522,6 +526,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
             "uid": AGENT_UID,
             "cgroup": sorted(cgroup.folders) if cgroup else [],
             "host_uid": os.getuid(),
+            "pids_by": pids_by,
         },
         limits_not_enforced=gaps,
         oom_killed=oom,

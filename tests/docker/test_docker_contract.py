@@ -23,6 +23,7 @@ from container_fixtures import (  # noqa: F401 - fixtures
     under,
 )
 
+from mlebench.execution.docker.agent import limits_missing
 from mlebench.spec.params import AgentConfig
 
 pytestmark = pytest.mark.docker
@@ -66,7 +67,12 @@ def test_container_sets_every_variable_the_local_runner_sets(tmp_path: Path, tit
 @under(*ISOLATING)
 def test_hardware_limits_are_enforced_inside(hostile, hw) -> None:
     profile = hw.model_copy(update={"memory": "300m", "pids": 50, "cpus": 0.5, "shm_size": "32m"})
-    result = hostile("limits", hardware=profile).result
+    run = hostile("limits", hardware=profile)
+    result, record = run.result, run.record
+    if limits_missing(record.limits_enforced):  # no cgroup to hold them here: said, not hidden
+        assert all(limit in record.unisolated() for limit in limits_missing(record.limits_enforced))
+        assert result["shm_bytes"] == 32 * 1024**2
+        pytest.xfail(f"{record.runner}: {record.unisolated()}")
     assert int(result["memory"]) == 300 * 1024**2
     assert result["memsw"] in (str(300 * 1024**2), "0", "absent")  # no swap beyond the memory limit
     assert result["pids"] == "50"

@@ -99,13 +99,13 @@ def test_agent_error_is_recorded_never_retried(hostile) -> None:
     assert "code 5" in run.record.reason
 
 
-def test_agent_that_writes_nothing_is_no_submission(hostile, titanic) -> None:
+def test_agent_that_writes_nothing_is_no_submission(hostile, titanic, runner) -> None:
     run = hostile("nothing")
     assert run.record.status == "ok" and not run.record.submission_exists
     record = grade_run(
         load_competition("titanic-lite", ROOT), "hostile", 0, run.out, titanic.public, titanic.private, ROOT
     )
-    assert record["status"] == "no_submission" and record["lineage"]["grader_runner"] == "docker"
+    assert record["status"] == "no_submission" and record["lineage"]["grader_runner"] == runner
 
 
 @pytest.mark.parametrize("ignore_sigterm", [False, True])
@@ -134,7 +134,7 @@ def test_agent_sleeping_past_its_limit_is_killed_and_its_submission_kept(
     assert record["status"] == "agent_timeout" and record["valid_submission"] and record["score"] is not None
 
 
-def test_grader_failure_is_grader_error_with_traceback(hostile, titanic, tmp_path) -> None:
+def test_grader_failure_is_grader_error_with_traceback(hostile, titanic, tmp_path, runner) -> None:
     run = hostile("env")
     broken = tmp_path / "prepared" / "private"
     broken.mkdir(parents=True)
@@ -143,15 +143,15 @@ def test_grader_failure_is_grader_error_with_traceback(hostile, titanic, tmp_pat
         load_competition("titanic-lite", ROOT), "hostile", 0, run.out, titanic.public, broken, ROOT
     )
     assert record["status"] == "grader_error" and "answers.csv" in record["traceback"]
-    assert record["lineage"]["grader_runner"] == "docker"
+    assert record["lineage"]["grader_runner"] == runner
 
 
-def test_host_grader_stays_available_for_container_runs(hostile, titanic) -> None:
+def test_host_grader_stays_available_for_container_runs(hostile, titanic, runner) -> None:
     run = hostile("env")
     comp = load_competition("titanic-lite", ROOT)
     host = grade_run(comp, "hostile", 0, run.out, titanic.public, titanic.private, ROOT, grader="host")
     container = grade_run(comp, "hostile", 0, run.out, titanic.public, titanic.private, ROOT)
-    assert host["lineage"]["grader_runner"] == "host" and container["lineage"]["grader_runner"] == "docker"
+    assert host["lineage"]["grader_runner"] == "host" and container["lineage"]["grader_runner"] == runner
     assert host["score"] == container["score"] and host["status"] == container["status"] == "ok"
 
 
