@@ -25,6 +25,7 @@ from checkout_copy import run as _run
 from container_fixtures import PODMAN_USER, podman_service  # noqa: F401 - a fixture
 
 from mlebench.execution.docker.engine import in_ci
+from mlebench.execution.docker.images import CA_ENV_VARS
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
 COMPS = ["titanic-lite", "chicago-ridership"]
@@ -105,6 +106,8 @@ def test_a_slurm_job_runs_a_podman_cell_as_an_ordinary_user(podman_service, tmp_
         "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
         "XDG_RUNTIME_DIR": f"/run/user/{user.pw_uid}",  # the user's own Podman service answers there
         "CI": os.environ.get("CI", ""),
+        # the same build CA as this process (part of the env image's build context, so of its tag)
+        **{k: v for k, v in os.environ.items() if k in CA_ENV_VARS},
     }
     proc = subprocess.run(
         [
