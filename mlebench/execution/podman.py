@@ -182,7 +182,12 @@ def cgroup_limits(info: dict[str, Any]) -> set[str]:
 
 @functools.cache
 def _client_class() -> type:
-    """Return the docker SDK's client with Podman's two differences: images from Docker, pids as an rlimit."""
+    """Return the docker SDK's client for Podman: images from Docker, pids as an rlimit, its archive and NAT.
+
+    Images Podman lacks are loaded from Docker's engine; ``pids_limit`` without a pids controller becomes
+    ``prlimit --nproc`` before the entry point; the archive API's stat header is read as Docker's means it;
+    rootless, ``bridge`` is slirp4netns (bridge networks need the rootless network namespace).
+    """
     import docker
     import docker.errors
     from docker.models.containers import Container, ContainerCollection
