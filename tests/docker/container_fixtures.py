@@ -156,7 +156,10 @@ def podman_service() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def docker_client(runner: str, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """Yield a client for the runner's real engine; skip without one, except in CI where that is a failure."""
+    """Yield a client for the runner's real engine; skip without one, except in CI where that is a failure.
+
+    A module that asks for it imports ``runner`` too (``docker`` unless the module says: :func:`under`).
+    """
     if runner not in ENGINES:
         pytest.skip(f"the {runner} runner has no container engine")
     if runner == "podman":
@@ -165,8 +168,11 @@ def docker_client(runner: str, request: pytest.FixtureRequest) -> Iterator[Any]:
         request.getfixturevalue("podman_service")
         client = podman_connect()
         yield client
-        for container in leftovers(client):
-            container.remove(force=True)
+        try:
+            for container in leftovers(client):
+                container.remove(force=True)
+        except Exception as exc:  # noqa: BLE001 - the service may have stopped first (it goes with the session)
+            print(f"podman leftovers not checked: {exc}")
         client.close()
         return
     problem = engine_problem()

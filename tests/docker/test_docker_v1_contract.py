@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from cells import grade_run, run_docker
 from container_fixtures import (  # noqa: F401 - fixtures
+    ENGINES,
     ISOLATING,
     docker_client,
     env_ref,
@@ -30,7 +31,7 @@ from container_fixtures import (  # noqa: F401 - fixtures
 )
 
 from mlebench.spec.declarations import load_competition
-from mlebench.spec.params import AgentConfig
+from mlebench.spec.params import AgentConfig, DockerSettings
 
 pytestmark = [pytest.mark.docker, under(*ISOLATING)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,9 +44,8 @@ V1_DIRS = {
 """v1's agents/.shared_env: where v1 agents put (and v1's runner collects) submission, logs and code."""
 
 
-def test_an_agent_written_like_v1s_dummy_runs_and_grades(
-    runner, env_ref, settings, titanic, hw, tmp_path
-) -> None:
+def test_an_agent_written_like_v1s_dummy_runs_and_grades(runner, titanic, hw, tmp_path, request) -> None:
+    settings = request.getfixturevalue("settings") if runner in ENGINES else DockerSettings()
     agent = AgentConfig(path="tests/docker/v1_dummy_agent", command=["bash", "start.sh"])
     out = tmp_path / "run"
     record = run_docker(
