@@ -53,11 +53,8 @@ from mlebench.execution.docker.agent import (
     run_docker,
 )
 from mlebench.execution.docker.engine import InfraError, engine_problem
-from mlebench.execution.docker.grading import grade_in_container
-from mlebench.reporting.records import GradeOutcome, RunRecord
 from mlebench.spec.cell import Cell
 from mlebench.spec.errors import ConfigError
-from mlebench.spec.params import DockerSettings
 
 if TYPE_CHECKING:
     import docker
@@ -405,10 +402,3 @@ class PodmanRunner(DockerRunner):
                 "runner: docker for it, or network 'egress' (docs/runners-and-isolation.md)"
             )
         return run_docker(cell, self.settings, sleep=self.sleep, engine=PODMAN)
-
-
-def grade_in_podman(
-    cell: Cell, run: RunRecord | None, settings: DockerSettings, mode: str = "v1"
-) -> tuple[GradeOutcome, dict[str, str]]:
-    """Score one cell in a Podman grader container (the ``podman`` entry of the graders' registry)."""
-    return grade_in_container(cell, run, settings, mode, engine=PODMAN)
