@@ -6,14 +6,17 @@ cell once and call the runner or grader with it, writing run.json as the run sta
 
 from __future__ import annotations
 
+import os
+import stat
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mlebench.execution.docker.agent import ContainerRunRecord, DockerRunner, container_env
+from mlebench.execution.docker.agent import ContainerRunRecord, container_env
 from mlebench.execution.grading import grade_cell
-from mlebench.execution.runners import run_cell
+from mlebench.execution.runners import RUNNERS, run_cell
 from mlebench.reporting.records import RunRecord
 from mlebench.spec.cell import Cell
 from mlebench.spec.declarations import Competition
@@ -73,11 +76,16 @@ def run_docker(
     settings: DockerSettings,
     *,
     sleep: Callable[[float], None] = time.sleep,
+    runner: str = "docker",
 ) -> ContainerRunRecord:
-    """Run with the docker runner and write run.json."""
-    record = DockerRunner(settings, sleep=sleep).run(
-        cell(competition_id, agent_name, agent, hardware, seed, public, out, root)
+    """Run with an isolating runner (``docker``, ``podman`` or ``sandbox``) and write run.json."""
+    share(public, out.parent)
+    chosen = (
+        RUNNERS[runner](settings, sleep=sleep)
+        if runner in ("docker", "podman")
+        else RUNNERS[runner](settings)
     )
+    record = chosen.run(cell(competition_id, agent_name, agent, hardware, seed, public, out, root))
     record.write(out)
     return record
 
@@ -93,7 +101,7 @@ def grade_run(
     grader: str = "",
 ) -> dict[str, Any]:
     """Grade a finished run where its runner grades (or with ``grader``); return the record as written."""
-    where = {"host": "host", "docker": "docker", "": ""}[grader]
+    where = {"host": "host", "docker": "docker", "podman": "podman", "": ""}[grader]
     return grade_cell(
         cell(comp.id, agent, None, None, seed, public, run, root, private), grader=where
     ).to_json()
@@ -102,3 +110,27 @@ def grade_run(
 def environment(competition_id: str, agent: AgentConfig, hardware: Hardware, seed: int) -> dict[str, str]:
     """Return the agent's environment in a container."""
     return container_env(Cell(competition_id, "agent", seed, Path(), Path(), Path(), Path(), agent, hardware))
+
+
+def share(*paths: Path) -> None:
+    """Let the Podman service's user read ``paths`` (the trees) and reach them (their folders).
+
+    pytest makes its temporary folders root's, mode 0700; the bind mounts of the agent's and the grader's
+    containers are opened by that user. A no-op outside the temporary folder.
+    """
+    if os.getuid() != 0:
+        return
+    tmp = Path(tempfile.gettempdir()).resolve()
+    for path in paths:
+        path = path.resolve()
+        if tmp not in path.parents:
+            continue
+        for folder in [p for p in path.parents if tmp in p.parents]:
+            folder.chmod(folder.stat().st_mode | stat.S_IXOTH)
+        if not path.exists():
+            continue
+        for item in [path, *path.rglob("*")]:
+            if item.is_symlink():
+                continue
+            extra = stat.S_IROTH | (stat.S_IXOTH if item.is_dir() else 0)
+            item.chmod(item.stat().st_mode | extra)

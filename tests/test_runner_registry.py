@@ -41,5 +41,5 @@ def test_a_registered_runner_runs_and_grades_a_cell(echo, prepare_once, tmp_path
 def test_the_plan_accepts_a_registered_runner_and_names_the_known_ones(echo) -> None:
     plan = resolve(compose(["runner=echo", "competition_set=custom", "competition_set.ids=[titanic-lite]"]))
     assert plan.runner == "echo"
-    with pytest.raises(ConfigError, match="known: auto, docker, local, echo"):
+    with pytest.raises(ConfigError, match="known: auto, docker, local, podman, sandbox, echo"):
         resolve(compose(["runner=nope", "competition_set=custom", "competition_set.ids=[titanic-lite]"]))

@@ -1,7 +1,8 @@
 """Grade a finished cell where its runner says (on this host, or in a grader container) and build its record.
 
 Where grading runs is an explicit registry, :data:`GRADERS`: ``host`` scores in this process, ``docker`` in
-a fresh grader container that alone mounts the answers (:mod:`mlebench.execution.docker.grading`). A cell is
+a fresh grader container that alone mounts the answers (:mod:`mlebench.execution.docker.grading`), and
+``podman`` in the same grader container run by rootless Podman (:mod:`mlebench.execution.podman`). A cell is
 graded where its runner (``runner`` in run.json) grades, unless the caller asks for another grader. The
 grading record is then built once, from the run record, the outcome and the lineage
 (:func:`mlebench.reporting.records.grade_record`).
@@ -10,10 +11,12 @@ grading record is then built once, from the run record, the outcome and the line
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
 from mlebench.execution.docker.grading import grade_in_container, image_sources
+from mlebench.execution.podman import PODMAN
 from mlebench.execution.runners import RUNNERS
 from mlebench.execution.snapshots import SUBMISSION, read_snapshot, snapshot_dirs
 from mlebench.reporting.records import (
@@ -46,6 +49,7 @@ def _grade_on_host(
 GRADERS: dict[str, Grader] = {
     "docker": grade_in_container,
     "host": _grade_on_host,
+    "podman": functools.partial(grade_in_container, engine=PODMAN),
 }
 
 

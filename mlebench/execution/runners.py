@@ -5,10 +5,12 @@ of :data:`mlebench.execution.grading.GRADERS`), the record type it writes (``rec
 cannot run here, or None), ``image_sources(root)`` (the checkout files of the images it builds, which become
 the run stage's deps) and ``run(cell)``. Adding one is a new file plus one line in :data:`RUNNERS`.
 
-``auto`` (the default setting) picks ``docker`` when an engine answers and otherwise falls back to ``local``
-with a visible warning, and the cell's run.json says so (``runner: local`` plus ``runner_requested: auto``
-and the reason), so the lineage of every score shows which isolation it really had. An explicit runner
-never falls back.
+``auto`` (the default setting) picks, in :data:`AUTO_ORDER`, the first runner that isolates here: ``docker``
+when an engine answers, else ``podman`` when the user's rootless Podman does, else ``sandbox`` when
+bubblewrap can make a sandbox; only then does it fall back to ``local``, with a visible warning. When it
+did not get ``docker``, the cell's run.json says so (``runner`` plus ``runner_requested: auto`` and why the
+runners before it could not run), so the lineage of every score shows which isolation it really had. An
+explicit runner never falls back.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from typing import ClassVar, Protocol
 
 from mlebench.execution.docker.agent import DockerRunner
 from mlebench.execution.local import LocalRunner, instructions_file
+from mlebench.execution.podman import PodmanRunner
+from mlebench.execution.sandbox import SandboxRunner
 from mlebench.reporting.records import RunRecord
 from mlebench.reporting.usage import read_usage
 from mlebench.spec.cell import Cell
@@ -32,7 +36,7 @@ from mlebench.spec.params import DockerSettings
 from mlebench.spec.texts import text_lineage
 
 AUTO = "auto"
-AUTO_ORDER = ("docker", "local")
+AUTO_ORDER = ("docker", "podman", "sandbox", "local")
 """What ``auto`` tries, in order: the first runner with no problem here."""
 
 
@@ -60,6 +64,8 @@ class Runner(Protocol):
 RUNNERS: dict[str, type[Runner]] = {
     "docker": DockerRunner,
     "local": LocalRunner,
+    "podman": PodmanRunner,
+    "sandbox": SandboxRunner,
 }
 
 
@@ -95,12 +101,14 @@ def choose_runner(requested: str, settings: DockerSettings) -> tuple[Runner, str
 def run_cell(cell: Cell, requested: str, settings: DockerSettings) -> RunRecord:
     """Run one cell with the requested runner and write its run.json (once, atomically)."""
     runner, why = choose_runner(requested, settings)
-    if why:
+    if why and runner.name == "local":
         print(
             f"WARNING: runner 'auto' found no usable Docker engine, so {cell.label} runs locally, "
             f"without container isolation: {why}",
             file=sys.stderr,
         )
+    elif why:
+        print(f"runner 'auto': {cell.label} runs under {runner.name}: {why}", file=sys.stderr)
     texts = cell_texts(cell)
     record = _refused(cell, runner) or runner.run(cell)
     if texts:

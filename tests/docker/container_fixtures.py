@@ -5,13 +5,24 @@ Test modules import the fixtures they use from here (a module name of its own, s
 for ``docker_client``. Without a reachable
 engine they are skipped with the reason, unless ``CI=true``: in CI a missing engine (or base image) fails
 them loudly, because CI is where the container path must be tested for real.
+
+Every test that asks for ``docker_client`` (directly or through ``settings``, ``env_ref``, ``hostile``) runs
+once per container runner (``runner``: ``docker``, ``podman``). Under ``podman`` the engine is rootless
+Podman's service run by an ordinary user (``MLEBENCH_PODMAN_USER``, default ``mlebench-ci``, which .ci/run
+creates) when the tests run as root, or the tester's own service otherwise; images come from Docker's
+engine by ``podman load`` (once per image). The test's folders are opened to that user (:func:`share`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import pwd
 import shutil
+import signal
+import subprocess
+import tempfile
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cells import run_docker
+from cells import run_docker, share
 
 from mlebench.execution.docker.agent import ContainerRunRecord
 from mlebench.execution.docker.engine import connect, engine_problem, in_ci
@@ -39,9 +50,141 @@ def hw() -> Hardware:
     return HW
 
 
+PODMAN_USER = os.environ.get("MLEBENCH_PODMAN_USER", "mlebench-ci")
+ISOLATING = ["docker", "podman", "sandbox"]
+"""The runners the hostile-agent suite runs under (modules opt in with :func:`under`)."""
+ENGINES = ["docker", "podman"]
+"""The runners with a container engine (and a ``docker_client``)."""
+GAPS = {
+    ("sandbox", "test_egress_is_opt_in_and_recorded"): "egress shares the host's network namespace",
+}
+"""The probes a runner never passes (strict xfail, so a closed gap fails loudly), and why.
+
+Each is something its record says (here: network egress), which keeps its cells out of the headline. Gaps
+that depend on the machine (a limit without a cgroup to hold it) are told by the record itself, in the test.
+"""
+
+
+def under(*runners: str) -> pytest.MarkDecorator:
+    """Run a module's (or a test's) container tests under each of ``runners`` (the ``runner`` fixture)."""
+    return pytest.mark.parametrize("runner", list(runners), indirect=True, scope="session")
+
+
 @pytest.fixture(scope="session")
-def docker_client() -> Iterator[Any]:
-    """Yield a client for the real engine; skip without one, except in CI where that is a failure."""
+def runner(request: pytest.FixtureRequest) -> str:
+    """Return the runner the test runs under: ``docker`` unless its module says others (:func:`under`)."""
+    return getattr(request, "param", "docker")
+
+
+def expect_gaps(request: pytest.FixtureRequest, runner: str) -> None:
+    """Mark the test as a known gap of ``runner`` (see :data:`GAPS`): it must then fail."""
+    name = request.node.originalname
+    if (runner, name) in GAPS:
+        request.applymarker(pytest.mark.xfail(reason=f"{runner}: {GAPS[(runner, name)]}", strict=True))
+
+
+REFUSED = {"podman": ("egress", "llm"), "sandbox": ("llm",)}
+"""The network policies each runner refuses (docs/runners-and-isolation.md).
+
+``egress`` and ``llm`` leave through the cell's own proxy on an internal network, which rootless Podman here
+cannot make; the sandbox has no proxy for ``llm`` (its ``egress`` shares the host's network namespace and
+keeps its cells out of the headline)."""
+
+
+def needs_network(runner: str, policy: str) -> None:
+    """Skip under a runner that refuses network ``policy``."""
+    if policy in REFUSED.get(runner, ()):
+        pytest.skip(
+            f"network {policy!r} is refused under the {runner} runner (docs/runners-and-isolation.md)"
+        )
+
+
+def _unavailable(message: str) -> None:
+    if in_ci():
+        pytest.fail(f"CI=true but {message}", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def podman_service() -> Iterator[str]:
+    """Start rootless Podman's service as an ordinary user for the session; yield its ``CONTAINER_HOST``.
+
+    Run as root, it is ``PODMAN_USER``'s service (the tests then reach it through ``CONTAINER_HOST``, as a
+    user's own shell would); run as an ordinary user, the runner starts the tester's own service itself.
+    """
+    from mlebench.execution.podman import HOST_ENV, podman_problem
+
+    if shutil.which("podman") is None:
+        _unavailable(
+            "podman is not installed (.ci/run installs it: apt-get install podman uidmap slirp4netns)"
+        )
+    if os.getuid() != 0:
+        problem = podman_problem()
+        if problem:
+            _unavailable(f"rootless Podman is not usable: {problem}")
+        yield ""
+        return
+    try:
+        user = pwd.getpwnam(PODMAN_USER)
+    except KeyError:
+        _unavailable(f"user {PODMAN_USER!r} is missing: .ci/run creates it (useradd; subuid/subgid ranges)")
+    runtime = Path(f"/run/user/{user.pw_uid}")
+    runtime.mkdir(parents=True, exist_ok=True)
+    os.chown(runtime, user.pw_uid, user.pw_gid)
+    runtime.chmod(0o700)
+    url = f"unix://{runtime}/podman/podman.sock"
+    path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+    env = {"HOME": user.pw_dir, "USER": user.pw_name, "XDG_RUNTIME_DIR": str(runtime), "PATH": path}
+    script = f"mkdir -p {runtime}/podman && exec podman system service --time=0 {url}"
+    log = open(Path(tempfile.gettempdir()) / f"mlebench-podman-service-{os.getpid()}.log", "ab")  # noqa: SIM115
+    service = subprocess.Popen(
+        [shutil.which("runuser", path=path) or "runuser", "-u", user.pw_name, "--", "sh", "-c", script],
+        env=env,
+        cwd="/",
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
+    previous = os.environ.get(HOST_ENV)
+    os.environ[HOST_ENV] = url
+    deadline = time.monotonic() + 60
+    while (problem := podman_problem()) and time.monotonic() < deadline and service.poll() is None:
+        time.sleep(0.5)
+    try:
+        if problem:
+            _unavailable(f"the Podman service of {user.pw_name} did not answer: {problem}")
+        yield url
+    finally:
+        os.killpg(service.pid, signal.SIGTERM)
+        service.wait(timeout=30)
+        log.close()
+        if previous is None:
+            os.environ.pop(HOST_ENV, None)
+        else:
+            os.environ[HOST_ENV] = previous
+
+
+@pytest.fixture(scope="session")
+def docker_client(runner: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Yield a client for the runner's real engine; skip without one, except in CI where that is a failure.
+
+    A module that asks for it imports ``runner`` too (``docker`` unless the module says: :func:`under`).
+    """
+    if runner not in ENGINES:
+        pytest.skip(f"the {runner} runner has no container engine")
+    if runner == "podman":
+        from mlebench.execution.podman import connect as podman_connect
+
+        request.getfixturevalue("podman_service")
+        client = podman_connect()
+        yield client
+        try:
+            for container in leftovers(client):
+                container.remove(force=True)
+        except Exception as exc:  # noqa: BLE001 - the service may have stopped first (it goes with the session)
+            print(f"podman leftovers not checked: {exc}")
+        client.close()
+        return
     problem = engine_problem()
     if problem:
         if in_ci():
@@ -72,7 +215,7 @@ def settings(docker_client: Any) -> DockerSettings:
     import docker.errors
 
     try:
-        docker_client.images.get(BASE_IMAGE)
+        docker_client.images.get(BASE_IMAGE)  # Podman loads it from Docker's engine
     except docker.errors.ImageNotFound:
         message = (
             f"base image {BASE_IMAGE!r} is missing: run `sudo environment/bootstrap_base.sh {BASE_IMAGE}`"
@@ -109,6 +252,7 @@ def titanic(prepare_once: Callable[[str], Any], tmp_path_factory: pytest.TempPat
     token = f"SECRET-{uuid.uuid4().hex}"
     (base / "private" / "secret_token.txt").write_text(token + "\n", encoding="utf-8")
     write_manifest(base)
+    share(base)
     return Competition("titanic-lite", base / "public", base / "private", token)
 
 
@@ -124,13 +268,21 @@ class HostileRun:
 
 @pytest.fixture
 def hostile(
-    env_ref: ImageRef, settings: DockerSettings, titanic: Competition, tmp_path: Path
+    runner: str, titanic: Competition, tmp_path: Path, request: pytest.FixtureRequest
 ) -> Callable[..., HostileRun]:
     """Run the hostile agent with an attack (and its kwargs) on titanic-lite; return what came out.
 
     ``network``, ``endpoints`` and ``api_key_env`` are the agent config's; the other keywords are kwargs.
+    Under ``runner``; a known gap of the runner (:data:`GAPS`) is an expected failure.
     """
     import time
+
+    expect_gaps(request, runner)
+    if runner in ENGINES:
+        request.getfixturevalue("env_ref")  # the env image is built (or loaded) once, before any run
+        settings = request.getfixturevalue("settings")
+    else:
+        settings = DockerSettings()
 
     def run(
         attack: str,
@@ -150,7 +302,9 @@ def hostile(
         )
         out = tmp_path / "runs" / attack
         t0 = time.monotonic()
-        record = run_docker(titanic.id, "hostile", agent, hardware, 0, titanic.public, out, ROOT, settings)
+        record = run_docker(
+            titanic.id, "hostile", agent, hardware, 0, titanic.public, out, ROOT, settings, runner=runner
+        )
         seconds = time.monotonic() - t0
         result_file = out / "logs" / "result.json"
         result = json.loads(result_file.read_text()) if result_file.is_file() else {}

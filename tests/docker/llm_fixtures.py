@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from container_fixtures import docker_client  # noqa: F401 - a fixture this one needs
+from container_fixtures import docker_client, needs_network, runner  # noqa: F401 - fixtures this one needs
 
 from authoring.llm_standin import StandinLLM
 
@@ -80,9 +80,13 @@ def bridge_gateway(client: Any) -> str:
 
 
 @pytest.fixture
-def llm_endpoint(docker_client: Any) -> Iterator[LLMEndpoint]:  # noqa: F811 - the imported fixture
-    """Yield a StandinLLM on the bridge gateway, for agents under network ``llm`` (see the module)."""
-    host = bridge_gateway(docker_client)
+def llm_endpoint(runner: str, request: pytest.FixtureRequest) -> Iterator[LLMEndpoint]:  # noqa: F811
+    """Yield a StandinLLM on the bridge gateway, for agents under network ``llm`` (see the module).
+
+    Skips the test under a runner that refuses ``llm`` before any engine is asked for.
+    """
+    needs_network(runner, "llm")
+    host = bridge_gateway(request.getfixturevalue("docker_client"))
     with StandinLLM(host=host) as standin:
         assert standin._server is not None
         yield LLMEndpoint(standin, host, int(standin._server.server_address[1]))

@@ -10,13 +10,26 @@ from pathlib import Path
 import pytest
 from cells import environment as container_env
 from cells import run_local
-from container_fixtures import docker_client, env_ref, hostile, hw, settings, titanic  # noqa: F401 - fixtures
+from container_fixtures import (  # noqa: F401 - fixtures
+    ISOLATING,
+    docker_client,
+    env_ref,
+    hostile,
+    hw,
+    podman_service,
+    runner,
+    settings,
+    titanic,
+    under,
+)
 
+from mlebench.execution.docker.agent import limits_missing
 from mlebench.spec.params import AgentConfig
 
 pytestmark = pytest.mark.docker
 
 
+@under(*ISOLATING)
 def test_configured_kwargs_and_contract_variables_reach_the_agent(hostile, titanic, hw) -> None:
     run = hostile("env", model="gpt-x", temperature=0.5, nested={"a": [1, 2]})
     env = run.result["env"]
@@ -51,9 +64,15 @@ def test_container_sets_every_variable_the_local_runner_sets(tmp_path: Path, tit
     assert local_keys <= container_keys, local_keys - container_keys
 
 
+@under(*ISOLATING)
 def test_hardware_limits_are_enforced_inside(hostile, hw) -> None:
     profile = hw.model_copy(update={"memory": "300m", "pids": 50, "cpus": 0.5, "shm_size": "32m"})
-    result = hostile("limits", hardware=profile).result
+    run = hostile("limits", hardware=profile)
+    result, record = run.result, run.record
+    if limits_missing(record.limits_enforced):  # no cgroup to hold them here: said, not hidden
+        assert all(limit in record.unisolated() for limit in limits_missing(record.limits_enforced))
+        assert result["shm_bytes"] == 32 * 1024**2
+        pytest.xfail(f"{record.runner}: {record.unisolated()}")
     assert int(result["memory"]) == 300 * 1024**2
     assert result["memsw"] in (str(300 * 1024**2), "0", "absent")  # no swap beyond the memory limit
     assert result["pids"] == "50"
@@ -62,6 +81,7 @@ def test_hardware_limits_are_enforced_inside(hostile, hw) -> None:
     assert result["shm_bytes"] == 32 * 1024**2
 
 
+@under(*ISOLATING)
 def test_validate_checks_format_against_the_public_sample_and_never_scores(hostile) -> None:
     checks = hostile("validate", alt_value="1").result["validate"]
     assert checks["sample"]["code"] == 0 and checks["default"]["code"] == 0

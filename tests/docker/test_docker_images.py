@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from container_fixtures import docker_client, env_ref, settings  # noqa: F401 - fixtures
+from container_fixtures import docker_client, env_ref, runner, settings  # noqa: F401 - fixtures
 
 from mlebench.execution.docker.images import BuildContext, agent_image, ensure_image, env_image, grader_image
 from mlebench.spec.errors import ConfigError

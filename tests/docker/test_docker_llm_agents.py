@@ -24,8 +24,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cells import cell
-from container_fixtures import ROOT, docker_client, env_ref, settings  # noqa: F401 - fixtures
+from cells import cell, share
+from container_fixtures import (  # noqa: F401 - fixtures
+    ENGINES,
+    ROOT,
+    docker_client,
+    env_ref,
+    needs_network,
+    podman_service,
+    runner,
+    settings,
+    under,
+)
 from llm_conversations import SCRIPTS, aide_turns, toolcall_turns
 from llm_fixtures import bridge_gateway
 
@@ -36,7 +46,7 @@ from mlebench.execution.runners import run_cell
 from mlebench.reporting.report import aggregate
 from mlebench.spec.params import AgentConfig, Hardware, Prices
 
-pytestmark = pytest.mark.docker
+pytestmark = [pytest.mark.docker, under(*ENGINES)]
 
 HW = Hardware(name="llm-test", cpus=1, memory="1g", shm_size="64m", pids=256, gpus=0, time_limit_secs=600)
 PRICES = Prices(prompt_per_1k=0.15, completion_per_1k=0.6)
@@ -74,9 +84,16 @@ def gateway(docker_client: Any) -> str:
 
 @pytest.fixture(scope="module")
 def llm_cell(
-    docker_client: Any, settings: Any, env_ref: Any, gateway: str, prepare_once: Callable, tmp_path_factory
+    runner: str,
+    docker_client: Any,
+    settings: Any,
+    env_ref: Any,
+    gateway: str,
+    prepare_once: Callable,
+    tmp_path_factory,
 ) -> Callable[..., LLMRun]:
     """Run an agent on a competition against a fresh stand-in (each pair once per module); grade it."""
+    needs_network(runner, "llm")
     done: dict[tuple[str, str], LLMRun] = {}
 
     def run(agent: str, competition_id: str) -> LLMRun:
@@ -98,7 +115,8 @@ def llm_cell(
                 c = cell(competition_id, agent, config, HW, 0, prepared.public, out, ROOT, prepared.private)
                 os.environ[KEY_ENV] = KEY
                 try:
-                    run_cell(c, "docker", settings)
+                    share(prepared.public, prepared.private, out)
+                    run_cell(c, runner, settings)
                 finally:
                     del os.environ[KEY_ENV]
             record = grade_cell(c, grader="host").to_json()

@@ -16,19 +16,28 @@ import uuid
 from pathlib import Path
 
 import pytest
+from cells import share
 from checkout_copy import copy_checkout, plan_and_commit
 from checkout_copy import run as _run
-from container_fixtures import docker_client  # noqa: F401 - a fixture
+from container_fixtures import (  # noqa: F401 - fixtures
+    ENGINES,
+    docker_client,
+    needs_network,
+    podman_service,
+    runner,
+    under,
+)
 from llm_fixtures import llm_endpoint  # noqa: F401 - a fixture
 
 from mlebench.spec.params import AgentConfig
 from mlebench.spec.paths import grade_path, run_dir
 
-pytestmark = [pytest.mark.docker, pytest.mark.slow]
+pytestmark = [pytest.mark.docker, pytest.mark.slow, under(*ENGINES)]
 KEY_ENV = "MLEBENCH_TEST_API_KEY"
 
 
-def test_the_key_is_in_no_output_file(llm_endpoint, tmp_path: Path) -> None:
+def test_the_key_is_in_no_output_file(llm_endpoint, runner, tmp_path: Path) -> None:
+    needs_network(runner, "llm")
     key = f"sk-test-{uuid.uuid4().hex}"
     llm_endpoint.standin.key = key  # answers 401 unless the agent sends this very key
     repo = copy_checkout(tmp_path)
@@ -50,10 +59,11 @@ def test_the_key_is_in_no_output_file(llm_endpoint, tmp_path: Path) -> None:
             "competition_set=custom",
             "competition_set.ids=[titanic-lite]",
             "seeds=[0]",
-            "runner=docker",
+            f"runner={runner}",
             "hardware.cpus=1",
         ],
     )
+    share(repo)
     _run(["dvc", "repro"], repo, env={KEY_ENV: key})
 
     out = run_dir("leaky", "titanic-lite", 0, repo)

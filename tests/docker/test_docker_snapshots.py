@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from container_fixtures import ROOT, docker_client, env_ref, settings, titanic  # noqa: F401 - fixtures
+from container_fixtures import ROOT, docker_client, env_ref, runner, settings, titanic  # noqa: F401 - fixtures
 
 from mlebench.execution.docker import extract
 from mlebench.execution.grading import grade_cell

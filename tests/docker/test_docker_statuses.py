@@ -9,13 +9,24 @@ import time
 from pathlib import Path
 
 import pytest
-from cells import grade_run, run_docker, run_local
-from container_fixtures import docker_client, env_ref, hostile, hw, settings, titanic  # noqa: F401 - fixtures
+from cells import grade_run, run_docker, run_local, share
+from container_fixtures import (  # noqa: F401 - fixtures
+    ENGINES,
+    docker_client,
+    env_ref,
+    hostile,
+    hw,
+    podman_service,
+    runner,
+    settings,
+    titanic,
+    under,
+)
 
 from mlebench.spec.declarations import load_competition
 from mlebench.spec.params import AgentConfig
 
-pytestmark = pytest.mark.docker
+pytestmark = [pytest.mark.docker, under(*ENGINES)]
 ROOT = Path(__file__).resolve().parents[2]
 DUMMY = AgentConfig(path="agents/dummy", command=["python", "main.py"], kwargs={})
 COMPARED = [
@@ -44,14 +55,24 @@ SAME_LINEAGE = [
 
 @pytest.mark.parametrize("competition_id", ["titanic-lite", "chicago-ridership"])
 def test_dummy_agent_scores_the_same_in_a_container_as_locally(
-    competition_id, prepare_once, settings, env_ref, hw, tmp_path
+    competition_id, prepare_once, runner, settings, env_ref, hw, tmp_path
 ) -> None:
     prepared = prepare_once(competition_id)
     comp = load_competition(competition_id, ROOT)
     local = run_local(competition_id, "dummy", DUMMY, hw, 0, prepared.public, tmp_path / "local", ROOT)
     docker = run_docker(
-        competition_id, "dummy", DUMMY, hw, 0, prepared.public, tmp_path / "docker", ROOT, settings
+        competition_id,
+        "dummy",
+        DUMMY,
+        hw,
+        0,
+        prepared.public,
+        tmp_path / "docker",
+        ROOT,
+        settings,
+        runner=runner,
     )
+    share(prepared.public, prepared.private, tmp_path / "docker")
     assert local.status == docker.status == "ok"
     assert (tmp_path / "local" / "submission.csv").read_bytes() == (
         tmp_path / "docker" / "submission.csv"
@@ -63,9 +84,9 @@ def test_dummy_agent_scores_the_same_in_a_container_as_locally(
     assert {k: by_host["lineage"][k] for k in SAME_LINEAGE} == {
         k: in_container["lineage"][k] for k in SAME_LINEAGE
     }
-    assert by_host["runner"] == "local" and in_container["runner"] == "docker"
+    assert by_host["runner"] == "local" and in_container["runner"] == runner
     assert (
-        by_host["lineage"]["grader_runner"] == "host" and in_container["lineage"]["grader_runner"] == "docker"
+        by_host["lineage"]["grader_runner"] == "host" and in_container["lineage"]["grader_runner"] == runner
     )
     assert in_container["lineage"]["grader_image_id"].startswith("sha256:")
     assert in_container["lineage"]["agent_image_id"] == docker.images["agent"]["id"]
@@ -78,13 +99,13 @@ def test_agent_error_is_recorded_never_retried(hostile) -> None:
     assert "code 5" in run.record.reason
 
 
-def test_agent_that_writes_nothing_is_no_submission(hostile, titanic) -> None:
+def test_agent_that_writes_nothing_is_no_submission(hostile, titanic, runner) -> None:
     run = hostile("nothing")
     assert run.record.status == "ok" and not run.record.submission_exists
     record = grade_run(
         load_competition("titanic-lite", ROOT), "hostile", 0, run.out, titanic.public, titanic.private, ROOT
     )
-    assert record["status"] == "no_submission" and record["lineage"]["grader_runner"] == "docker"
+    assert record["status"] == "no_submission" and record["lineage"]["grader_runner"] == runner
 
 
 @pytest.mark.parametrize("ignore_sigterm", [False, True])
@@ -113,7 +134,7 @@ def test_agent_sleeping_past_its_limit_is_killed_and_its_submission_kept(
     assert record["status"] == "agent_timeout" and record["valid_submission"] and record["score"] is not None
 
 
-def test_grader_failure_is_grader_error_with_traceback(hostile, titanic, tmp_path) -> None:
+def test_grader_failure_is_grader_error_with_traceback(hostile, titanic, tmp_path, runner) -> None:
     run = hostile("env")
     broken = tmp_path / "prepared" / "private"
     broken.mkdir(parents=True)
@@ -122,15 +143,15 @@ def test_grader_failure_is_grader_error_with_traceback(hostile, titanic, tmp_pat
         load_competition("titanic-lite", ROOT), "hostile", 0, run.out, titanic.public, broken, ROOT
     )
     assert record["status"] == "grader_error" and "answers.csv" in record["traceback"]
-    assert record["lineage"]["grader_runner"] == "docker"
+    assert record["lineage"]["grader_runner"] == runner
 
 
-def test_host_grader_stays_available_for_container_runs(hostile, titanic) -> None:
+def test_host_grader_stays_available_for_container_runs(hostile, titanic, runner) -> None:
     run = hostile("env")
     comp = load_competition("titanic-lite", ROOT)
     host = grade_run(comp, "hostile", 0, run.out, titanic.public, titanic.private, ROOT, grader="host")
     container = grade_run(comp, "hostile", 0, run.out, titanic.public, titanic.private, ROOT)
-    assert host["lineage"]["grader_runner"] == "host" and container["lineage"]["grader_runner"] == "docker"
+    assert host["lineage"]["grader_runner"] == "host" and container["lineage"]["grader_runner"] == runner
     assert host["score"] == container["score"] and host["status"] == container["status"] == "ok"
 
 

@@ -16,12 +16,24 @@ from pathlib import Path
 
 import pytest
 from cells import grade_run, run_docker
-from container_fixtures import docker_client, env_ref, hostile, hw, settings, titanic  # noqa: F401 - fixtures
+from container_fixtures import (  # noqa: F401 - fixtures
+    ENGINES,
+    ISOLATING,
+    docker_client,
+    env_ref,
+    hostile,
+    hw,
+    podman_service,
+    runner,
+    settings,
+    titanic,
+    under,
+)
 
 from mlebench.spec.declarations import load_competition
-from mlebench.spec.params import AgentConfig
+from mlebench.spec.params import AgentConfig, DockerSettings
 
-pytestmark = pytest.mark.docker
+pytestmark = [pytest.mark.docker, under(*ISOLATING)]
 ROOT = Path(__file__).resolve().parents[2]
 V1_DIRS = {
     "SUBMISSION_DIR": "/home/submission",
@@ -32,10 +44,13 @@ V1_DIRS = {
 """v1's agents/.shared_env: where v1 agents put (and v1's runner collects) submission, logs and code."""
 
 
-def test_an_agent_written_like_v1s_dummy_runs_and_grades(env_ref, settings, titanic, hw, tmp_path) -> None:
+def test_an_agent_written_like_v1s_dummy_runs_and_grades(runner, titanic, hw, tmp_path, request) -> None:
+    settings = request.getfixturevalue("settings") if runner in ENGINES else DockerSettings()
     agent = AgentConfig(path="tests/docker/v1_dummy_agent", command=["bash", "start.sh"])
     out = tmp_path / "run"
-    record = run_docker(titanic.id, "v1-dummy", agent, hw, 0, titanic.public, out, ROOT, settings)
+    record = run_docker(
+        titanic.id, "v1-dummy", agent, hw, 0, titanic.public, out, ROOT, settings, runner=runner
+    )
     log = (out / "agent_output.log").read_text(errors="replace")
     assert record.status == "ok" and record.submission_exists, (record.reason, log[-2000:])
     assert "no root access" in log and "no access to /private" in log

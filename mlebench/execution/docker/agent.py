@@ -100,6 +100,15 @@ In this container:
 """
 
 
+def limits_missing(enforced: list[str]) -> list[str]:
+    """Return the Docker runner's limits (:data:`LIMITS_ENFORCED`) that are not in ``enforced``.
+
+    >>> limits_missing(["time_limit_secs", "network"])
+    ['cpus', 'memory (no swap)', 'shm_size', 'pids', 'gpus']
+    """
+    return [limit for limit in LIMITS_ENFORCED if limit not in enforced]
+
+
 @dataclass(frozen=True)
 class ContainerRunRecord(RunRecord):
     """What ``run.json`` holds for a cell the Docker runner ran.
@@ -151,6 +160,34 @@ class ContainerRunRecord(RunRecord):
                 found["agent_endpoints"] = ",".join(self.egress["endpoints"])
             found["proxy_image_id"] = self.egress["proxy_image"]["id"]
         return {**found, "agent_network": self.network}
+
+
+class Engine:
+    """The container engine a runner drives through the Docker API: Docker's own here.
+
+    Another engine that speaks the same API (Podman's service, :mod:`mlebench.execution.podman`) subclasses
+    this: its name (the runner's), how to reach it, what it tells the run record and which of the hardware
+    profile's limits it holds.
+    """
+
+    name = "docker"
+    title = "Docker"
+    record: type[ContainerRunRecord] = ContainerRunRecord
+
+    def connect(self) -> docker.DockerClient:
+        """Return a client for the engine (an :class:`InfraError` when none answers)."""
+        return connect()
+
+    def facts(self, client: docker.DockerClient) -> dict[str, Any]:
+        """Return what the run record keeps of the engine (``docker`` in run.json, beside the settings)."""
+        return {"engine_version": client.version().get("Version", "unknown"), "user": AGENT_USER}
+
+    def limits_enforced(self, client: docker.DockerClient) -> list[str]:
+        """Return the limits the engine holds the agent to (all of :data:`LIMITS_ENFORCED` here)."""
+        return list(LIMITS_ENFORCED)
+
+
+DOCKER = Engine()
 
 
 class DockerRunner:
@@ -226,13 +263,15 @@ def run_docker(
     settings: DockerSettings,
     *,
     sleep: Callable[[float], None] = time.sleep,
+    engine: Engine = DOCKER,
 ) -> ContainerRunRecord:
     """Run the agent in a container; write ``{submission.csv,code/,logs/,agent_output.log}`` to its run dir.
 
     The validation spec comes from ``competitions/<id>/competition.yaml`` (none for an undeclared
     competition). Config problems (no public split, no Dockerfile, a missing base image, more CPUs than the
     engine has) raise :class:`ConfigError`; everything else ends in a recorded status. Returns the run
-    record (the caller writes it: :func:`mlebench.execution.runners.run_cell`).
+    record (the caller writes it: :func:`mlebench.execution.runners.run_cell`). ``engine`` is the engine
+    the containers run in (Docker's unless a runner passes another).
     """
     agent, hardware = cell.running()
     competition_id, agent_name, seed, root, public, out = (
@@ -255,11 +294,15 @@ def run_docker(
     outcome = _Outcome()
     attempts = 0
     overhead: dict[str, float] = {}
-    engine: dict[str, Any] = {}
+    facts: dict[str, Any] = {}
+    limits = list(LIMITS_ENFORCED)
     egress_facts: dict[str, Any] = {}
     try:
-        client = with_retries(connect, "connecting to the Docker engine", settings.infra_retries, sleep)
-        engine = {"engine_version": client.version().get("Version", "unknown"), "user": AGENT_USER}
+        client = with_retries(
+            engine.connect, f"connecting to the {engine.title} engine", settings.infra_retries, sleep
+        )
+        facts = engine.facts(client)
+        limits = engine.limits_enforced(client)
         _check_hardware(client, hardware)
         storage_opt, engine["storage_limit"] = _storage_limit(client, hardware)
         egress.sweep(client)  # what killed runs left behind (their owner process is gone)
@@ -318,11 +361,11 @@ def run_docker(
         if outcome.submission == "refused"
         else ""
     )
-    record = ContainerRunRecord(
+    record = engine.record(
         competition_id=competition_id,
         agent=agent_name,
         seed=seed,
-        runner="docker",
+        runner=engine.name,
         status=outcome.status,
         exit_code=outcome.exit_code,
         started_at=outcome.started_at or utc_now(),
@@ -330,11 +373,11 @@ def run_docker(
         agent_seconds=outcome.agent_seconds,
         time_limit_secs=hardware.time_limit_secs,
         hardware=hardware.model_dump(),
-        limits_enforced=list(LIMITS_ENFORCED),
+        limits_enforced=limits,
         submission_exists=outcome.submission == "copied",
         extraction_notes=outcome.notes,
         agent_sha256=sha256_tree(agent_dir),
-        config_sha256=sha256_json(cell.config("docker", docker=settings.model_dump())),
+        config_sha256=sha256_json(cell.config(engine.name, docker=settings.model_dump())),
         public_sha256=split_sha256(public),
         python="(the agent image's)",
         reason=outcome.reason,
@@ -342,7 +385,7 @@ def run_docker(
         egress=egress_facts,
         api_key_env=agent.api_key_env or "",
         images=images,
-        docker={**settings.model_dump(), **engine},
+        docker={**settings.model_dump(), **facts},
         oom_killed=outcome.oom_killed,
         submission_rejected=rejected,
         attempts=attempts,

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from mlebench.execution.docker import extract
-from mlebench.execution.docker.agent import AGENT_USER
-from mlebench.execution.docker.engine import InfraError, connect, is_engine_failure, with_retries
+from mlebench.execution.docker.agent import AGENT_USER, DOCKER, Engine
+from mlebench.execution.docker.engine import InfraError, is_engine_failure, with_retries
 from mlebench.execution.docker.images import (
     ImageRef,
     context_sources,
@@ -38,16 +38,20 @@ GRADER_PIDS = 512
 
 
 def grade_in_container(
-    cell: Cell, run: RunRecord | None, settings: DockerSettings, mode: str = "v1"
+    cell: Cell, run: RunRecord | None, settings: DockerSettings, mode: str = "v1", engine: Engine = DOCKER
 ) -> tuple[GradeOutcome, dict[str, str]]:
     """Score one cell in a fresh grader container; return the outcome and the grader's lineage facts.
+
+    ``engine`` is where the grader container runs (Docker's unless a runner's grader passes another).
 
     Engine failures and graders killed by a signal are retried (bounded); when they persist, or the grader
     container fails otherwise without writing an outcome, this raises a ConfigError so the grade stage fails
     and is re-run later (the run is kept).
     """
     try:
-        client = with_retries(connect, "connecting to the Docker engine", settings.infra_retries)
+        client = with_retries(
+            engine.connect, f"connecting to the {engine.title} engine", settings.infra_retries
+        )
         env = env_image(client, settings, cell.root)
         image = grader_image(client, env, cell.root, settings.infra_retries)
         outcome = with_retries(
@@ -58,9 +62,9 @@ def grade_in_container(
     except InfraError as exc:
         raise ConfigError(
             f"{cell.label}: could not grade in the grader container: {exc}\n"
-            "The agent's run is kept; start the Docker engine and re-run `dvc repro`."
+            f"The agent's run is kept; start the {engine.title} engine and re-run `dvc repro`."
         ) from None
-    return outcome, {"grader_runner": "docker", "grader_image_id": image.id, "grader_image_tag": image.tag}
+    return outcome, {"grader_runner": engine.name, "grader_image_id": image.id, "grader_image_tag": image.tag}
 
 
 def grader_failure(label: str, code: Any, outcome: str, output: str) -> Exception:

@@ -1,0 +1,398 @@
+"""The ``podman`` runner: the Docker runner's containers, run by rootless Podman instead of a root daemon.
+
+Podman serves the Docker API (``podman system service``), so this runner is the Docker runner
+(:mod:`mlebench.execution.docker.agent`) pointed at an ordinary user's Podman: the same agent contract (v1's
+included), the same images (the same Dockerfiles and content-hash tags), network ``none``, grading in a
+separate grader container that alone mounts the answers, and the same statuses and run records.
+
+Where the engine is: ``CONTAINER_HOST`` (Podman's own variable, ``unix:///run/user/<uid>/podman/podman.sock``)
+when set, else the calling user's socket under ``$XDG_RUNTIME_DIR``; when nothing answers there and the
+caller is an ordinary user with ``podman`` installed, the runner starts ``podman system service`` for them,
+which exits by itself after :data:`SERVICE_IDLE_SECS` idle. Run as root without ``CONTAINER_HOST``, the
+runner refuses: it is for users without root (point ``CONTAINER_HOST`` at an ordinary user's service).
+
+Images: a tag Podman does not have is loaded from Docker's engine when one answers and has it (``docker
+save`` into ``podman load``, through both APIs: the image ids are the same), else Podman builds it from the
+same Dockerfile.
+
+What rootless Podman cannot give (recorded, never hidden): the hardware limits need cgroup controllers the
+user owns. On cgroups v2 with ``cpu``, ``memory`` and ``pids`` delegated to the user, every limit holds as
+under Docker. Without them (cgroups v1, or v2 without delegation) Podman ignores ``cpus`` and ``memory``
+silently; the runner then holds ``pids`` as ``RLIMIT_NPROC`` (``prlimit`` before the entry point; counted
+per user namespace and uid, so shared by the user's concurrent containers), and the run record says which
+limits were not enforced and why. Such a cell is not comparable with Docker's under the same hardware
+profile, so it counts as not isolated (:meth:`PodmanRunRecord.unisolated`), and the report leaves it out
+of the headline as it leaves out the local runner's. Networks ``egress`` and ``llm`` are refused: both leave
+only through the cell's own logging proxy (:mod:`mlebench.execution.docker.egress`), which sits on an internal
+bridge network, and rootless bridge networks need Podman's rootless network namespace, which does not come
+up everywhere. (A slirp4netns network would let the agent out unseen, which no policy allows.)
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import posixpath
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mlebench.execution.docker.agent import (
+    AGENT_USER,
+    LIMITS_ENFORCED,
+    ContainerRunRecord,
+    DockerRunner,
+    Engine,
+    limits_missing,
+    run_docker,
+)
+from mlebench.execution.docker.engine import InfraError, engine_problem
+from mlebench.spec.cell import Cell
+from mlebench.spec.errors import ConfigError
+
+if TYPE_CHECKING:
+    import docker
+
+HOST_ENV = "CONTAINER_HOST"
+SERVICE_IDLE_SECS = 120
+SERVICE_START_SECS = 30
+PING_TIMEOUT_SECS = 5
+API_TIMEOUT_SECS = 600
+CGROUP_LIMITS = {"cpu": "cpus", "memory": "memory (no swap)", "pids": "pids"}
+"""Which cgroup controller holds which of :data:`LIMITS_ENFORCED`."""
+NPROC_LIMIT = "pids (RLIMIT_NPROC, per user)"
+_MODE_SYMLINK = 1 << 27
+"""Go's os.ModeSymlink, in the mode of the archive API's stat header."""
+_LINK_SCAN_MEMBERS = 10_000
+
+
+def socket_url() -> str:
+    """Return the Podman service's address: ``CONTAINER_HOST``, else the caller's own socket."""
+    if os.environ.get(HOST_ENV):
+        return os.environ[HOST_ENV]
+    runtime = os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}"
+    if not os.access(runtime, os.W_OK):
+        runtime = os.path.join(tempfile.gettempdir(), f"mlebench-podman-{os.getuid()}")
+    return f"unix://{runtime}/podman/podman.sock"
+
+
+def _ping(url: str, timeout: int) -> docker.DockerClient:
+    client = _client_class()(base_url=url, timeout=timeout, version="1.41")  # no version negotiation
+    client.socket_url = url
+    client.ping()
+    return client
+
+
+def connect(timeout: int = API_TIMEOUT_SECS, start: bool = True) -> docker.DockerClient:
+    """Return a client for the Podman service, starting the caller's own when none answers (see above).
+
+    Raises
+    ------
+    InfraError
+        If no service answers and none can be started here (root without ``CONTAINER_HOST``, no podman).
+
+    """
+    url = socket_url()
+    try:
+        return _ping(url, timeout)
+    except Exception as exc:  # noqa: BLE001 - docker raises DockerException, requests errors, OSError
+        first = f"{type(exc).__name__}: {exc}"
+    if os.environ.get(HOST_ENV):
+        raise InfraError(f"no Podman service answers at {HOST_ENV}={url}: {first}")
+    if os.getuid() == 0:
+        raise InfraError(
+            "the podman runner runs rootless: run mlebench as an ordinary user (subuid/subgid ranges set), "
+            f"or set {HOST_ENV} to an ordinary user's `podman system service` socket"
+        )
+    if not start or shutil.which("podman") is None:
+        raise InfraError(
+            f"no Podman service answers at {url} ({first})"
+            + ("" if shutil.which("podman") else "; podman is not installed (apt-get install podman uidmap)")
+        )
+    _start_service(url)
+    deadline = time.monotonic() + SERVICE_START_SECS
+    while True:
+        try:
+            return _ping(url, timeout)
+        except Exception as exc:  # noqa: BLE001 - as above
+            if time.monotonic() > deadline:
+                raise InfraError(f"podman system service did not answer at {url}: {exc}") from None
+            time.sleep(0.3)
+
+
+def _start_service(url: str) -> None:
+    """Start ``podman system service`` for this user, in a session of its own; it exits when idle."""
+    path = Path(url.removeprefix("unix://"))
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    log = path.parent / "service.log"
+    with log.open("ab") as fh:
+        subprocess.Popen(  # noqa: S603 - a fixed command line
+            ["podman", "system", "service", f"--time={SERVICE_IDLE_SECS}", url],
+            stdin=subprocess.DEVNULL,
+            stdout=fh,
+            stderr=fh,
+            start_new_session=True,
+        )
+
+
+def podman_problem() -> str | None:
+    """Why no rootless Podman is usable here, or None when one answers (started for the caller if need be)."""
+    try:
+        connect(timeout=PING_TIMEOUT_SECS).close()
+    except InfraError as exc:
+        return str(exc)
+    return None
+
+
+def libpod_info(client: docker.DockerClient) -> dict[str, Any]:
+    """Return Podman's own ``info`` (its native API, beside the Docker one): rootless, cgroups, version."""
+    response = client.api.get(f"{client.api.base_url}/v4.0.0/libpod/info")
+    response.raise_for_status()
+    return response.json()
+
+
+def cgroup_limits(info: dict[str, Any]) -> set[str]:
+    """Return which of cpus, memory, pids the engine can hold containers to, from its ``info``.
+
+    Rootful, every one; rootless on cgroups v2, those whose controllers are delegated to the user; rootless
+    on cgroups v1, none.
+
+    >>> sorted(cgroup_limits({"host": {"security": {"rootless": True}, "cgroupVersion": "v1"}}))
+    []
+    >>> sorted(cgroup_limits({"host": {"security": {"rootless": True}, "cgroupVersion": "v2",
+    ...                                "cgroupControllers": ["memory", "pids"]}}))
+    ['memory (no swap)', 'pids']
+    """
+    host = info["host"]
+    if not host["security"]["rootless"]:
+        return set(CGROUP_LIMITS.values())
+    if host.get("cgroupVersion") != "v2":
+        return set()
+    return {CGROUP_LIMITS[c] for c in host.get("cgroupControllers") or [] if c in CGROUP_LIMITS}
+
+
+@functools.cache
+def _client_class() -> type:
+    """Return the docker SDK's client for Podman: images from Docker, pids as an rlimit, its archive.
+
+    Images Podman lacks are loaded from Docker's engine; ``pids_limit`` without a pids controller becomes
+    ``prlimit --nproc`` before the entry point; the archive API's stat header is read as Docker's means it.
+    """
+    import docker
+    import docker.errors
+    from docker.models.containers import Container, ContainerCollection
+    from docker.models.images import ImageCollection
+
+    class Images(ImageCollection):
+        def get(self, name: str) -> Any:
+            try:
+                return super().get(name)
+            except docker.errors.ImageNotFound:
+                if not load_from_docker(self.client, name):
+                    raise
+            return super().get(name)
+
+    class PodmanContainer(Container):
+        def get_archive(self, path: str, *args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+            # Podman names the resolved path in linkTarget for every file; only the mode tells a symlink.
+            # It also follows a symlink at ``path``: one into a mount (gone once the container stopped)
+            # is "not found", so the parent's archive is read to tell a dangling link from a missing file.
+            try:
+                chunks, stat = super().get_archive(path, *args, **kwargs)
+            except docker.errors.NotFound:
+                target = self._link_target(path)
+                if target is None:
+                    raise
+                mode = _MODE_SYMLINK | 0o777
+                return iter(()), {"name": posixpath.basename(path), "mode": mode, "linkTarget": target}
+            if not int(stat.get("mode", 0)) & _MODE_SYMLINK:
+                stat = {**stat, "linkTarget": ""}
+            return chunks, stat
+
+        def _link_target(self, path: str) -> str | None:
+            import tarfile
+
+            from mlebench.execution.docker.extract import _ChunkReader
+
+            parent, name = posixpath.split(path.rstrip("/"))
+            try:
+                chunks, _ = super().get_archive(parent or "/")
+            except docker.errors.NotFound:
+                return None
+            wanted = f"{posixpath.basename(parent)}/{name}" if parent not in ("", "/") else name
+            with tarfile.open(fileobj=_ChunkReader(chunks), mode="r|") as tar:
+                for count, member in enumerate(tar):
+                    if member.name == wanted:
+                        return member.linkname if member.issym() else None
+                    if count > _LINK_SCAN_MEMBERS:
+                        break
+            return None
+
+    class Containers(ContainerCollection):
+        model = PodmanContainer
+
+        def create(self, image: str, command: Any = None, **kwargs: Any) -> Any:
+            pids = kwargs.get("pids_limit")
+            if pids and "pids" not in self.client.held:
+                wrap = ["prlimit", f"--nproc={int(pids)}"]
+                if kwargs.get("entrypoint"):
+                    kwargs["entrypoint"] = [*wrap, *kwargs["entrypoint"]]
+                elif command:
+                    command = [*wrap, *command]
+            return super().create(image, command, **kwargs)
+
+    class PodmanClient(docker.DockerClient):
+        """A docker SDK client for a Podman service."""
+
+        @property
+        def info_libpod(self) -> dict[str, Any]:
+            return _facts(self, "libpod info", libpod_info)
+
+        def info(self) -> dict[str, Any]:
+            return _facts(self, "info", lambda client: docker.DockerClient.info(client))
+
+        @property
+        def held(self) -> set[str]:
+            return cgroup_limits(self.info_libpod)
+
+        @property
+        def images(self) -> Images:
+            return Images(client=self)
+
+        @property
+        def containers(self) -> Containers:
+            return Containers(client=self)
+
+    return PodmanClient
+
+
+_FACTS: dict[tuple[str, str], Any] = {}
+"""Podman's answers that do not change while this process runs (each costs it seconds: it runs helpers)."""
+
+
+def _facts(client: docker.DockerClient, what: str, ask: Callable[[docker.DockerClient], Any]) -> Any:
+    key = (getattr(client, "socket_url", ""), what)
+    if key not in _FACTS:
+        _FACTS[key] = ask(client)
+    return _FACTS[key]
+
+
+def load_from_docker(client: docker.DockerClient, name: str) -> bool:
+    """Load image ``name`` into Podman from Docker's engine (``docker save`` → ``podman load``).
+
+    Returns False when no Docker engine answers or it has no such image (the caller then builds it).
+    """
+    import docker.errors
+
+    from mlebench.execution.docker.engine import connect as docker_connect
+
+    if engine_problem() is not None:
+        return False
+    source = docker_connect()
+    try:
+        image = source.images.get(name)
+    except docker.errors.ImageNotFound:
+        return False
+    finally:
+        source.close()
+    with tempfile.TemporaryFile(prefix="mlebench-image-") as fh:
+        for chunk in image.save(named=name):
+            fh.write(chunk)
+        fh.seek(0)
+        client.api.load_image(fh)
+    return True
+
+
+@dataclass(frozen=True)
+class PodmanRunRecord(ContainerRunRecord):
+    """What ``run.json`` holds for a cell the Podman runner ran: the Docker runner's record.
+
+    ``runner`` is ``podman``; ``docker`` holds the settings and the engine's facts (``engine``: podman,
+    ``engine_version``, ``rootless``, ``cgroup_version``, ``limits_not_enforced``); ``limits_enforced``
+    names only the limits Podman held.
+    """
+
+    def unisolated(self) -> str:
+        """Return why the cell is not comparable ("" when Podman held every limit Docker holds)."""
+        missing = limits_missing(self.limits_enforced)
+        if not missing:
+            return ""
+        return (
+            f"rootless Podman did not hold the agent to {', '.join(missing)} (cgroups "
+            f"{self.docker.get('cgroup_version', '?')} without those controllers delegated to the user): the "
+            "hardware profile was not enforced, so the cell is not comparable with isolated ones"
+        )
+
+    def lineage(self) -> dict[str, str]:
+        """Return the Docker runner's lineage plus the runtime and its rootless-ness."""
+        return {
+            **super().lineage(),
+            "agent_runtime": "podman",
+            "agent_rootless": str(bool(self.docker.get("rootless"))).lower(),
+        }
+
+
+class PodmanEngine(Engine):
+    """Podman's service, as the Docker runner's engine."""
+
+    name = "podman"
+    title = "Podman"
+    record = PodmanRunRecord
+
+    def connect(self) -> docker.DockerClient:
+        """Return a client for the Podman service (started for the caller if need be)."""
+        return connect()
+
+    def facts(self, client: docker.DockerClient) -> dict[str, Any]:
+        """Return the engine, its version, rootless-ness, cgroup version and the limits it cannot hold."""
+        info = client.info_libpod
+        host = info["host"]
+        return {
+            "engine_version": info.get("version", {}).get("Version", "unknown"),
+            "user": AGENT_USER,
+            "engine": "podman",
+            "rootless": bool(host["security"]["rootless"]),
+            "cgroup_version": host.get("cgroupVersion", ""),
+            "limits_not_enforced": [
+                limit for limit in LIMITS_ENFORCED if limit not in self.limits_enforced(client)
+            ],
+        }
+
+    def limits_enforced(self, client: docker.DockerClient) -> list[str]:
+        """Return the limits held: those the user's cgroups give, ``pids`` as an rlimit otherwise."""
+        held = client.held
+        out = [limit for limit in LIMITS_ENFORCED if limit not in CGROUP_LIMITS.values() or limit in held]
+        if "pids" not in held:
+            out.append(NPROC_LIMIT)
+        return out
+
+
+PODMAN = PodmanEngine()
+
+
+class PodmanRunner(DockerRunner):
+    """The ``podman`` runner: the agent in a rootless Podman container, graded in a Podman container."""
+
+    name = "podman"
+    grader = "podman"
+    record = PodmanRunRecord
+
+    def problem(self) -> str | None:
+        """Why no Podman service is usable here, or None."""
+        return podman_problem()
+
+    def run(self, cell: Cell) -> ContainerRunRecord:
+        """Run the cell's agent in a Podman container (networks ``egress`` and ``llm`` are refused)."""
+        network = cell.running()[0].network
+        if network in ("egress", "llm"):
+            raise ConfigError(
+                f"agent {cell.agent!r}: network {network!r} is not available under the podman runner (its "
+                "traffic leaves through the cell's own logging proxy on an internal bridge network, which "
+                "rootless Podman here cannot make); use runner: docker for it (docs/runners-and-isolation.md)"
+            )
+        return run_docker(cell, self.settings, sleep=self.sleep, engine=PODMAN)

@@ -1,0 +1,534 @@
+"""The ``sandbox`` runner: the agent as a local process in a bubblewrap sandbox, for hosts with no engine.
+
+The agent runs under ``bwrap`` (Debian's ``bubblewrap``) in its own user, mount, PID, IPC, UTS and (unless
+it opted into ``egress``) network namespaces, as uid 1000 with no capabilities and ``no-new-privileges``.
+Its file system is built from nothing: the system's ``/usr`` (and its ``/bin``, ``/lib`` links), a few
+read-only files of ``/etc`` (libraries, certificates; ``passwd``, ``group`` and ``hosts`` written for it),
+the Python the agents run on (this interpreter's prefixes, read-only), a fresh ``/proc``, ``/dev`` and
+``/tmp``, and the agent contract at the container's paths: ``/home/data`` (the public split, read-only),
+``/home/instructions.txt`` (read-only), and ``/home/submission``, ``/home/code``, ``/home/logs`` and
+``/home/agent`` (a copy of the agent's folder), folders of this run's own workspace. Nothing else of the
+host exists in it: not the home folders, the checkout, the answers, other cells, the Docker socket or the
+host's processes. The root file system is remounted read-only once built; ``/dev/shm`` has the profile's
+size. The wall-clock limit is the local runner's (the sandbox dies with its supervisor). Outputs are copied
+out as the local runner copies them, without following symlinks, second hard links dropped; grading
+happens on the host, outside the sandbox.
+
+Limits: when this process may make a cgroup (root, or a delegated cgroup v2), the sandbox gets its own,
+holding ``cpus``, ``memory`` (without swap; an out-of-memory kill is recorded) and ``pids``, shown to the
+agent at ``/sys/fs/cgroup``. Otherwise ``pids`` is held by ``RLIMIT_NPROC`` (counted in the sandbox's own
+user namespace, so per sandbox) and ``cpus`` and ``memory`` are not held: run.json says so
+(``limits_not_enforced``), and such a cell is not counted (:meth:`SandboxRunRecord.unisolated`, the
+mechanism that leaves the local runner's cells out), nor is an ``egress`` cell, which shares the host's
+network namespace. Network ``llm`` and GPUs are refused.
+Run as root, bubblewrap maps the agent's uid 1000 to root outside: it then owns, as far as file
+permissions go, the root-owned files bound into it, all read-only mounts (the run's own folders apart).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mlebench.execution.docker.agent import (
+    CONTAINER_NOTE,
+    CONTRACT_DIRS,
+    ENTRYPOINT,
+    HOME,
+    INSTRUCTIONS_PATH,
+    LIMITS_ENFORCED,
+    VALIDATION_SPEC_PATH,
+    container_env,
+    limits_missing,
+    network_note,
+    validation_spec,
+)
+from mlebench.execution.docker.images import ENVIRONMENT, VALIDATOR
+from mlebench.execution.local import (
+    _clear_snapshots,
+    _copy_file_out,
+    _copy_tree_out,
+    _snapshot_copy,
+    _supervise,
+    instructions_file,
+)
+from mlebench.execution.secrets import agent_secret, redact_run
+from mlebench.execution.snapshots import snapshotting
+from mlebench.reporting.records import RunRecord
+from mlebench.spec.cell import Cell
+from mlebench.spec.errors import ConfigError
+from mlebench.spec.files import utc_now
+from mlebench.spec.hashing import sha256_json, sha256_tree
+from mlebench.spec.manifest import split_sha256
+from mlebench.spec.params import DockerSettings, Hardware
+from mlebench.spec.sources import closure
+
+BWRAP = "bwrap"
+AGENT_UID = 1000
+NPROC = "RLIMIT_NPROC (per sandbox: counted in its own user namespace)"
+CGROUP_LIMITS = ("cpus", "memory (no swap)", "pids")
+"""The limits only a cgroup holds (the sandbox makes one when this process may: root, or delegated v2)."""
+NO_CGROUP = "no cgroup this user may create (cgroups v1, or v2 without delegation)"
+OPT = "/opt/mlebench"
+VENV = "/opt/venv"
+VALIDATE_BIN = "/opt/mlebench/bin"
+ETC_FILES = [
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/ssl",
+    "/etc/ca-certificates",
+    "/etc/localtime",
+    "/etc/nsswitch.conf",
+    "/etc/mime.types",
+]
+"""What of the host's /etc the agent sees (read-only): what dynamic linking, TLS and Python's stdlib read."""
+ROOT_LINKS = ["bin", "sbin", "lib", "lib32", "lib64", "libx32"]
+
+
+@dataclass(frozen=True)
+class SandboxRunRecord(RunRecord):
+    """What ``run.json`` holds for a cell the sandbox runner ran: the local runner's record, and more.
+
+    ``network`` (``none`` or ``egress``), ``sandbox`` (bubblewrap's version, the namespaces unshared, the
+    cgroup), ``limits_not_enforced`` (the Docker runner's limits it did not hold, with why), ``oom_killed``
+    and ``submission_rejected`` (as in the Docker runner's record).
+    """
+
+    network: str = "none"
+    sandbox: dict = field(default_factory=dict)
+    limits_not_enforced: dict = field(default_factory=dict)
+    oom_killed: bool = False
+    submission_rejected: str = ""
+
+    def unisolated(self) -> str:
+        """Return why the cell is not counted ("" only when every limit Docker's runner holds was held)."""
+        missing = limits_missing(self.limits_enforced)
+        reasons = [f"{name} ({self.limits_not_enforced.get(name, 'not held')})" for name in missing]
+        if self.network == "egress":
+            reasons.append("network egress (the sandbox shares the host's network namespace)")
+        return "the sandbox runner did not hold the agent to " + "; ".join(reasons) if reasons else ""
+
+    def lineage(self) -> dict[str, str]:
+        """Return the sandbox and the agent's network, for the grading record."""
+        return {"agent_runtime": "bubblewrap", "agent_network": self.network}
+
+
+class Cgroup:
+    """The cell's own cgroup, when this process may make one (v1: one per controller; v2: one).
+
+    Holds ``cpus`` (CFS quota), ``memory`` (without swap) and ``pids``; tells an out-of-memory kill.
+    """
+
+    def __init__(self, folders: dict[str, Path], held: list[str]) -> None:
+        self.folders, self.held = folders, held
+
+    @classmethod
+    def make(cls, name: str, hardware: Hardware) -> Cgroup | None:
+        """Make the cgroup with the profile's limits; None when this process may not."""
+        own = _own_cgroups()
+        try:
+            if "" in own and Path("/sys/fs/cgroup/cgroup.controllers").is_file():
+                return cls._make_v2(Path("/sys/fs/cgroup") / own[""].lstrip("/") / name, hardware)
+            return cls._make_v1(own, name, hardware)
+        except OSError:
+            return None
+
+    @classmethod
+    def _make_v1(cls, own: dict[str, str], name: str, hardware: Hardware) -> Cgroup | None:
+        folders = {}
+        for controller in ("memory", "pids", "cpu"):
+            key = next((k for k in own if controller in k.split(",")), None)
+            mount = Path("/sys/fs/cgroup") / controller
+            if key is None or not mount.is_dir():
+                return None
+            folders[controller] = mount / own[key].lstrip("/") / name
+        made = cls(folders, [])
+        try:
+            for folder in folders.values():
+                folder.mkdir()
+            memory = str(_bytes(hardware.memory))
+            (folders["memory"] / "memory.limit_in_bytes").write_text(memory)
+            swapless = _no_swap()
+            if (folders["memory"] / "memory.memsw.limit_in_bytes").exists():
+                (folders["memory"] / "memory.memsw.limit_in_bytes").write_text(memory)
+                swapless = True
+            (folders["pids"] / "pids.max").write_text(str(hardware.pids))
+            period = 100_000
+            (folders["cpu"] / "cpu.cfs_period_us").write_text(str(period))
+            (folders["cpu"] / "cpu.cfs_quota_us").write_text(str(int(hardware.cpus * period)))
+        except OSError:
+            made.remove()
+            return None
+        made.held = ["cpus", "pids", *(["memory (no swap)"] if swapless else [])]
+        return made
+
+    @classmethod
+    def _make_v2(cls, folder: Path, hardware: Hardware) -> Cgroup | None:
+        made = cls({"unified": folder}, [])
+        try:
+            folder.mkdir()
+            (folder / "memory.max").write_text(str(_bytes(hardware.memory)))
+            if (folder / "memory.swap.max").exists():
+                (folder / "memory.swap.max").write_text("0")
+            (folder / "pids.max").write_text(str(hardware.pids))
+            (folder / "cpu.max").write_text(f"{int(hardware.cpus * 100_000)} 100000")
+        except OSError:
+            made.remove()
+            return None
+        made.held = ["cpus", "memory (no swap)", "pids"]
+        return made
+
+    def procs(self) -> list[str]:
+        """Return the ``cgroup.procs`` files a process writes its pid to, to join the cgroup."""
+        return [str(folder / "cgroup.procs") for folder in self.folders.values()]
+
+    def oom_killed(self) -> bool:
+        """Tell whether the kernel's out-of-memory killer killed a process in the cgroup."""
+        for name in ("memory.oom_control", "memory.events"):
+            for folder in self.folders.values():
+                path = folder / name
+                if path.is_file():
+                    for line in path.read_text().splitlines():
+                        key, _, value = line.partition(" ")
+                        if key == "oom_kill" and value.strip().isdigit() and int(value) > 0:
+                            return True
+        return False
+
+    def remove(self) -> None:
+        """Kill whatever is left in the cgroup and remove it."""
+        for folder in self.folders.values():
+            procs = folder / "cgroup.procs"
+            for _ in range(50):
+                try:
+                    pids = [int(p) for p in procs.read_text().split()] if procs.is_file() else []
+                except OSError:
+                    pids = []
+                for pid in pids:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.1)
+
+
+def _own_cgroups() -> dict[str, str]:
+    """Return this process's cgroups by controller list (``""`` for v2), from ``/proc/self/cgroup``."""
+    out = {}
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        out[controllers] = path
+    return out
+
+
+def _no_swap() -> bool:
+    return len(Path("/proc/swaps").read_text().splitlines()) <= 1
+
+
+def _bytes(size: str) -> int:
+    """Return a Docker-style size (``512m``, ``2g``) in bytes.
+
+    >>> _bytes("512m"), _bytes("2g"), _bytes("1024")
+    (536870912, 2147483648, 1024)
+    """
+    units = {"k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
+    text = size.strip().lower().removesuffix("b")
+    return int(float(text[:-1]) * units[text[-1]]) if text[-1] in units else int(text)
+
+
+def bwrap_problem() -> str | None:
+    """Why bubblewrap cannot make a sandbox here, or None (it is tried, not only looked for)."""
+    if shutil.which(BWRAP) is None:
+        return "bwrap is not installed (apt-get install bubblewrap)"
+    probe = subprocess.run(
+        [BWRAP, "--unshare-all", "--ro-bind", "/", "/", "--proc", "/proc", "--", "true"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    if probe.returncode != 0:
+        return f"bwrap cannot make a sandbox here (user namespaces off?): {probe.stderr.strip()[-500:]}"
+    return None
+
+
+class SandboxRunner:
+    """The ``sandbox`` runner: the agent in a bubblewrap sandbox on this host, graded on this host."""
+
+    name = "sandbox"
+    grader = "host"
+    record = SandboxRunRecord
+
+    def __init__(self, settings: DockerSettings) -> None:
+        self.settings = settings
+
+    def problem(self) -> str | None:
+        """Why the sandbox cannot run here, or None."""
+        return bwrap_problem()
+
+    @staticmethod
+    def image_sources(root: Path) -> list[str]:
+        """Return no files: the sandbox builds no image."""
+        return []
+
+    def run(self, cell: Cell) -> SandboxRunRecord:
+        """Run the agent in a sandbox and collect ``submission.csv``, ``code/`` and ``logs/``."""
+        return run_sandbox(cell)
+
+
+def _python_prefixes() -> list[Path]:
+    """Return the folders this interpreter runs from (its venv and base Python), bound read-only."""
+    found: list[Path] = []
+    for prefix in (
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        str(Path(sys.executable).resolve().parents[1]),
+    ):
+        path = Path(prefix).resolve()
+        if str(path) not in ("/", "/usr") and not any(path == p or p in path.parents for p in found):
+            found = [p for p in found if path not in p.parents] + [path]
+    return found
+
+
+def bwrap_command(
+    cell: Cell, work: Path, env: dict[str, str], command: list[str], cgroup: Cgroup | None = None
+) -> list[str]:
+    """Return the ``bwrap`` command line that runs ``command`` in the cell's sandbox (see the module)."""
+    agent, hardware = cell.running()
+    args = [
+        BWRAP,
+        "--unshare-user",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+    ]
+    if agent.network != "egress":
+        args.append("--unshare-net")
+    args += ["--die-with-parent", "--new-session", "--uid", str(AGENT_UID), "--gid", str(AGENT_UID)]
+    args += ["--hostname", "agent", "--clearenv", "--ro-bind", "/usr", "/usr"]
+    for name in ROOT_LINKS:
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    etc = ETC_FILES + (
+        ["/etc/resolv.conf", "/etc/host.conf", "/etc/gai.conf"] if agent.network == "egress" else []
+    )
+    for path in etc:
+        args += ["--ro-bind-try", path, path]
+    for name in ("passwd", "group", "hosts"):
+        args += ["--ro-bind", str(work / "etc" / name), f"/etc/{name}"]
+    for prefix in _python_prefixes():
+        args += ["--ro-bind", str(prefix), str(prefix)]
+    args += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        str(_bytes(hardware.shm_size)),
+        "--tmpfs",
+        "/dev/shm",
+    ]
+    args += ["--tmpfs", "/tmp", "--dir", HOME, "--ro-bind", str(work / "opt"), OPT]
+    args += ["--ro-bind", sys.prefix if sys.prefix != sys.base_prefix else str(work / "venv"), VENV]
+    args += ["--ro-bind", str(work / "validate_submission.sh"), f"{HOME}/validate_submission.sh"]
+    args += ["--ro-bind", str(cell.public.resolve()), CONTRACT_DIRS["DATA_DIR"]]
+    for name in ("submission", "code", "logs", "agent"):
+        args += ["--bind", str(work / name), CONTRACT_DIRS[f"{name.upper()}_DIR"]]
+    args += ["--ro-bind", str(work / "instructions.txt"), INSTRUCTIONS_PATH]
+    if cgroup is not None:  # its own cgroup, read-only, where a container shows its own
+        for controller, folder in cgroup.folders.items():
+            where = "/sys/fs/cgroup" if controller == "unified" else f"/sys/fs/cgroup/{controller}"
+            args += ["--ro-bind", str(folder), where]
+    args += ["--remount-ro", "/", "--chdir", CONTRACT_DIRS["AGENT_DIR"]]
+    for key, value in env.items():
+        args += ["--setenv", key, value]
+    return [*args, "--", "prlimit", f"--nproc={hardware.pids}", "--", ENTRYPOINT, *command]
+
+
+def _contract_files(cell: Cell, work: Path) -> None:
+    """Write what the env image holds for the contract: ``validate``, its server, the spec, the texts."""
+    agent = cell.running()[0]
+    root, env_dir = cell.root, cell.root / ENVIRONMENT
+    opt = work / "opt"
+    for rel in closure([VALIDATOR], root):
+        target = opt / "validator" / (Path("validate.py") if rel == VALIDATOR else Path(rel))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(root / rel, target)
+    shutil.copyfile(env_dir / "agent-entry", opt / "agent-entry")
+    (opt / "bin").mkdir()
+    shutil.copyfile(env_dir / "validate", opt / "bin" / "validate")
+    shutil.copyfile(env_dir / "validate_submission.sh", work / "validate_submission.sh")
+    for path in (opt / "agent-entry", opt / "bin" / "validate", work / "validate_submission.sh"):
+        path.chmod(0o755)
+    spec = validation_spec(cell.competition_id, root)
+    if spec is not None:
+        target = opt / Path(VALIDATION_SPEC_PATH).relative_to(OPT)
+        target.write_text(json.dumps(spec, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    text = instructions_file(cell).read_text(encoding="utf-8")
+    (work / "instructions.txt").write_text(text + CONTAINER_NOTE.format(network=network_note(agent)))
+    if sys.prefix == sys.base_prefix:  # no venv: this interpreter, where the env image has its venv
+        (work / "venv" / "bin").mkdir(parents=True)
+        (work / "venv" / "bin" / "python").symlink_to(Path(sys.executable).resolve())
+
+
+def _drop_hard_links(folder: Path, notes: list[str]) -> None:
+    """Remove second links to a file before the copy-out, the first kept (Docker's extraction does so)."""
+    seen: set[tuple[int, int]] = set()
+    for item in sorted(folder.rglob("*")):
+        if item.is_symlink() or not item.is_file():
+            continue
+        info = item.stat()
+        if info.st_nlink > 1 and (info.st_dev, info.st_ino) in seen:
+            notes.append(f"{folder.name}/{item.relative_to(folder)}: a hard link, not collected")
+            item.unlink()
+        seen.add((info.st_dev, info.st_ino))
+
+
+def _system_files(work: Path) -> None:
+    (work / "etc").mkdir()
+    (work / "etc" / "passwd").write_text(
+        f"root:x:0:0:root:/root:/usr/sbin/nologin\nagent:x:{AGENT_UID}:{AGENT_UID}:agent:{CONTRACT_DIRS['AGENT_DIR']}:/bin/sh\n"
+        "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
+    )
+    (work / "etc" / "group").write_text(f"root:x:0:\nagent:x:{AGENT_UID}:\nnogroup:x:65534:\n")
+    (work / "etc" / "hosts").write_text("127.0.0.1 localhost\n::1 localhost\n127.0.1.1 agent\n")
+
+
+def run_sandbox(cell: Cell) -> SandboxRunRecord:
+    """Run the agent in its sandbox; write ``{submission.csv,code/,logs/,agent_output.log}`` to its run dir.
+
+    Returns the run record (the caller writes it: :func:`mlebench.execution.runners.run_cell`).
+    """
+    agent, hardware = cell.running()
+    agent_dir = (cell.root / agent.path).resolve()
+    if not cell.public.is_dir():
+        raise ConfigError(
+            f"{cell.public} is missing: run `dvc repro` for the prepare stage of {cell.competition_id}"
+        )
+    if agent.network == "llm":
+        raise ConfigError(
+            f"agent {cell.agent!r}: network 'llm' is not available under the sandbox runner (it has no "
+            "per-cell proxy); use runner: docker (docs/runners-and-isolation.md)"
+        )
+    if hardware.gpus:
+        raise ConfigError(
+            f"hardware profile {hardware.name!r} asks for {hardware.gpus} GPU(s); the sandbox runner gives "
+            "none: use runner: docker or podman"
+        )
+    problem = bwrap_problem()
+    if problem:
+        raise ConfigError(f"the sandbox runner cannot run here: {problem}")
+    secret = agent_secret(agent, cell.agent)
+    out = cell.run_dir
+    out.mkdir(parents=True, exist_ok=True)
+    cgroup = Cgroup.make(f"mlebench-sandbox-{os.getpid()}-{time.monotonic_ns()}", hardware)
+    oom = False
+    try:
+        with tempfile.TemporaryDirectory(prefix=f"mlebench-sandbox-{cell.competition_id}-") as tmp:
+            work = Path(tmp)
+            for name in ("submission", "code", "logs"):
+                (work / name).mkdir()
+            shutil.copytree(agent_dir, work / "agent", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            _system_files(work)
+            _contract_files(cell, work)
+            env = container_env(cell)
+            env["PATH"] = f"{VENV}/bin:{VALIDATE_BIN}:/usr/local/bin:/usr/bin:/bin"
+            if secret is not None:
+                env.update(secret.env())
+            sandboxed = bwrap_command(cell, work, env, list(agent.command), cgroup)
+            if cgroup is not None:  # the supervisor's shell joins the cgroup, then becomes bwrap
+                joins = " && ".join(f"echo $$ > {path}" for path in cgroup.procs())
+                sandboxed = ["sh", "-c", f'{joins} && exec "$@"', "sh", *sandboxed]
+            _clear_snapshots(out)
+            started, t0 = utc_now(), time.monotonic()
+            copy = _snapshot_copy(work / "submission" / "submission.csv")
+            host_env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+            with snapshotting(out, cell.snapshots, hardware.time_limit_secs, t0, copy) as snapper:
+                status, code = _supervise(
+                    sandboxed, work, host_env, hardware.time_limit_secs, out / "agent_output.log"
+                )
+            seconds = round(time.monotonic() - t0, 3)
+            finished = utc_now()
+            oom = cgroup is not None and cgroup.oom_killed()
+            if status == "agent_error" and oom:
+                with (out / "agent_output.log").open("a") as fh:
+                    fh.write(f"\n[runner] killed by the out-of-memory killer at {hardware.memory}\n")
+            notes: list[str] = list(snapper.errors)
+            exists = _copy_file_out(work / "submission" / "submission.csv", out / "submission.csv", notes)
+            for name in ("code", "logs"):
+                _drop_hard_links(work / name, notes)
+                _copy_tree_out(work / name, out / name, notes)
+    finally:
+        if cgroup is not None:
+            cgroup.remove()
+    if secret is not None:
+        notes = redact_run(out, secret, notes)
+    held = ["time_limit_secs", "shm_size", "gpus", "network", *(cgroup.held if cgroup else [])]
+    pids_by = "cgroup" if cgroup is not None and "pids" in cgroup.held else NPROC
+    if pids_by == NPROC:  # a fresh user namespace per sandbox: the count is the sandbox's own
+        held.append("pids")
+    gaps = {name: NO_CGROUP for name in limits_missing(held)}
+    reason = ""
+    if status == "agent_error":
+        reason = (
+            f"killed by the out-of-memory killer at the memory limit of {hardware.memory}"
+            if oom
+            else f"agent exited with code {code}"
+        )
+    elif status == "agent_timeout":
+        reason = f"killed at the wall-clock limit of {hardware.time_limit_secs} s"
+    rejected = next((n for n in notes if n.startswith("submission.csv:")), "")
+    version = subprocess.run([BWRAP, "--version"], capture_output=True, text=True).stdout.strip()
+    unshared = ["user", "pid", "ipc", "uts", "mount", *([] if agent.network == "egress" else ["net"])]
+    return SandboxRunRecord(
+        competition_id=cell.competition_id,
+        agent=cell.agent,
+        seed=cell.seed,
+        runner="sandbox",
+        status=status,
+        exit_code=code,
+        started_at=started,
+        finished_at=finished,
+        agent_seconds=seconds,
+        time_limit_secs=hardware.time_limit_secs,
+        hardware=hardware.model_dump(),
+        limits_enforced=[limit for limit in LIMITS_ENFORCED if limit in held],
+        submission_exists=exists,
+        extraction_notes=notes,
+        agent_sha256=sha256_tree(agent_dir),
+        config_sha256=sha256_json(cell.config("sandbox")),
+        public_sha256=split_sha256(cell.public),
+        python=sys.version.split()[0],
+        reason=reason,
+        network=agent.network,
+        sandbox={
+            "bwrap": version,
+            "namespaces": unshared,
+            "uid": AGENT_UID,
+            "cgroup": sorted(cgroup.folders) if cgroup else [],
+            "host_uid": os.getuid(),
+            "pids_by": pids_by,
+        },
+        limits_not_enforced=gaps,
+        oom_killed=oom,
+        submission_rejected=rejected,
+    )
