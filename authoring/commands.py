@@ -13,7 +13,7 @@ import json
 import time
 from collections.abc import Callable
 
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 Ids = Callable[[str | None, str | None], list[str]]
 """``ids(competition_id, competition_set)``: the competition ids a command's ``-c``/``-s`` select."""
@@ -22,7 +22,7 @@ Ids = Callable[[str | None, str | None], list[str]]
 def thresholds(args: argparse.Namespace, ids: Ids) -> int:
     """Verify the kept leaderboards against v1's pointers, or copy them from a v1 checkout (``--write``)."""
     from authoring.thresholds import recompute, verify_all
-    from mlebench.spec.declarations import all_competition_ids, load_competition
+    from mlebench_spec.declarations import all_competition_ids, load_competition
 
     if args.leaderboard is not None:
         if args.write or not args.competition_id:

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from authoring.synthetic import ids, mutate, subset_noise, text, vocabulary, word_sequences
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 __all__ = [
     "GradingInputs",

@@ -32,8 +32,8 @@ from PIL import Image
 
 from mlebench.data.archives import write_zip
 from mlebench.data.prepare import load_script
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.declarations import Competition
+from mlebench_spec.errors import ConfigError
 
 __all__ = [
     "StandinKaggle",
@@ -280,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     import time
 
     from mlebench.planning.plan import named_set, resolve_set
-    from mlebench.spec.declarations import KaggleSource, load_competition
+    from mlebench_spec.declarations import KaggleSource, load_competition
 
     parser = argparse.ArgumentParser(description="Serve competition fixtures as a stand-in Kaggle API.")
     group = parser.add_mutually_exclusive_group(required=True)

@@ -17,10 +17,10 @@ import shutil
 from pathlib import Path
 
 from authoring.declaration_text import drop_block
-from mlebench.spec.declarations import Competition, declaration_path
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.files import write_text
-from mlebench.spec.hashing import sha256_file
+from mlebench_spec.declarations import Competition, declaration_path
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.files import write_text
+from mlebench_spec.hashing import sha256_file
 
 _POINTER_MAX_BYTES = 1024
 _KEYS = ("gold", "silver", "bronze", "median")
@@ -90,7 +90,7 @@ def verify_all(ids: list[str], checkout: Path | None, write: bool, root: Path | 
 
     A competition whose leaderboard is refused gets an ``error`` line and nothing written; the others go on.
     """
-    from mlebench.spec.declarations import load_competition
+    from mlebench_spec.declarations import load_competition
 
     lines = []
     for cid in ids:

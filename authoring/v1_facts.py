@@ -19,10 +19,10 @@ import sys
 from pathlib import Path
 
 from authoring.declaration_text import set_block
-from mlebench.spec.declarations import all_competition_ids, declaration_path, load_competition
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.files import write_text
-from mlebench.spec.paths import repo_root
+from mlebench_spec.declarations import all_competition_ids, declaration_path, load_competition
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.files import write_text
+from mlebench_spec.paths import repo_root
 
 V1_COMPETITIONS = "mlebench/competitions"
 V1_INSTRUCTIONS = "environment/instructions.txt"

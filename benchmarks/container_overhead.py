@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 from mlebench.execution.docker.engine import connect  # noqa: E402
 from mlebench.execution.runners import run_cell  # noqa: E402
-from mlebench.spec.cell import Cell  # noqa: E402
-from mlebench.spec.params import AgentConfig, DockerSettings, Hardware  # noqa: E402
+from mlebench_spec.cell import Cell  # noqa: E402
+from mlebench_spec.params import AgentConfig, DockerSettings, Hardware  # noqa: E402
 
 DUMMY = AgentConfig(path="agents/dummy", command=["python", "main.py"], kwargs={})
 HW = Hardware(name="bench", cpus=1, memory="1g", shm_size="64m", pids=256, gpus=0, time_limit_secs=300)

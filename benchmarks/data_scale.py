@@ -298,8 +298,8 @@ class _Downloaded:
 def fetch_stage(cid: str) -> int:
     """Run the pipeline's fetch for ``cid`` with the archive already downloaded (run by ``dvc repro``)."""
     from mlebench.data.kaggle_source import fetch_kaggle
-    from mlebench.spec.declarations import load_competition
-    from mlebench.spec.paths import downloads_dir, raw_dir
+    from mlebench_spec.declarations import load_competition
+    from mlebench_spec.paths import downloads_dir, raw_dir
 
     comp = load_competition(cid)
     fetch_kaggle(comp, raw_dir(comp.id), downloads_dir(comp.id), api=_Downloaded(), extract=False)

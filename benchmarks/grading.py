@@ -61,8 +61,8 @@ sys.path.insert(0, str(ROOT))
 
 from authoring.grading_inputs import GradingInputs, scaled  # noqa: E402
 from authoring.kaggle_standin import load_fixture  # noqa: E402
-from mlebench.spec.declarations import Competition, RealSize, all_competition_ids, load_competition  # noqa: E402
-from mlebench.spec.errors import ConfigError  # noqa: E402
+from mlebench_spec.declarations import Competition, RealSize, all_competition_ids, load_competition  # noqa: E402
+from mlebench_spec.errors import ConfigError  # noqa: E402
 
 TARGET_SECONDS = 5.0
 
@@ -73,7 +73,7 @@ from pathlib import Path
 from graders.answers import with_derived
 from graders.registry import get_metric
 from graders.submission import read_answers, read_submission, validate
-from mlebench.spec.declarations import load_competition
+from mlebench_spec.declarations import load_competition
 name, folder, overrides, out = sys.argv[1], Path(sys.argv[2]), json.loads(sys.argv[3]), sys.argv[4]
 comp = load_competition(name)
 metric = get_metric(comp.metric.name)

@@ -34,7 +34,7 @@ sys.path.insert(0, {root!r})
 mode, folder = sys.argv[1], Path(sys.argv[2])
 started = time.perf_counter()
 if mode == "streamed":
-    from mlebench.spec.declarations import load_competition
+    from mlebench_spec.declarations import load_competition
     from mlebench.data.prepare import load_prepare_function
     comp = load_competition("new-york-city-taxi-fare-prediction")
     prepare = load_prepare_function(Path({taxi!r}) / "prepare.py")

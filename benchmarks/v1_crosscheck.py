@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from authoring.grading_inputs import scaled  # noqa: E402
 from authoring.kaggle_standin import load_fixture  # noqa: E402
 from graders.grade import MODES, grade  # noqa: E402
-from mlebench.spec.declarations import Competition, all_competition_ids, load_competition  # noqa: E402
+from mlebench_spec.declarations import Competition, all_competition_ids, load_competition  # noqa: E402
 
 _V1_WORKER = r"""
 import json, sys, importlib, math

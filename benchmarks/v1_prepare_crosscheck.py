@@ -57,7 +57,7 @@ sys.path.insert(0, str(ROOT))
 from authoring.kaggle_standin import write_fixture_download  # noqa: E402
 from mlebench.data.prepare import prepare_competition  # noqa: E402
 from mlebench.data.tfrecord import decode_example, read_records  # noqa: E402
-from mlebench.spec.declarations import Competition, all_competition_ids, load_competition  # noqa: E402
+from mlebench_spec.declarations import Competition, all_competition_ids, load_competition  # noqa: E402
 
 IDENTICAL, EQUAL, DIFFERS = "identical", "equal", "differs"
 MAX_DIFFS = 5

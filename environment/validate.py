@@ -73,7 +73,7 @@ def _verdict(submission: Path, data_dir: Path, spec_path: Path) -> tuple[int, st
     from graders.errors import InvalidSubmission
     from graders.inputs import get_inputs
     from graders.submission import read_answers, read_submission, validate
-    from mlebench.spec.declarations import Submission
+    from mlebench_spec.declarations import Submission
 
     try:
         spec = json.loads(spec_path.read_text(encoding="utf-8"))

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from mlebench.spec.declarations import Submission
+from mlebench_spec.declarations import Submission
 
 from ._cells import Where, numbers, objects, strings
 from ._csv import release_arrow_memory

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench.spec.declarations import Submission
+from mlebench_spec.declarations import Submission
 
 from ._csv import read_csv_strings
 
@@ -33,7 +33,7 @@ def load_answers(private_dir: Path | str, spec: Submission) -> pd.DataFrame:
 def with_derived(answers: pd.DataFrame, spec: Submission, where: str = "the answers") -> pd.DataFrame:
     """Return ``answers`` with each ``submission.derived_columns`` column copied from its source column.
 
-    >>> from mlebench.spec.declarations import Submission
+    >>> from mlebench_spec.declarations import Submission
     >>> spec = Submission(
     ...     id_column="id", columns=["id", "predicted"], derived_columns={"predicted": "encoding"}
     ... )

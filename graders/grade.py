@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from mlebench.spec.declarations import Competition
-from mlebench.spec.leaderboards import pinned_leaderboard
+from mlebench_spec.declarations import Competition
+from mlebench_spec.leaderboards import pinned_leaderboard
 
 from .answers import load_answers
 from .errors import InvalidSubmission

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pandas as pd
 
-from mlebench.spec.declarations import Submission
+from mlebench_spec.declarations import Submission
 
 from . import _checks as checks
 from . import _shapes as shapes

@@ -20,7 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mlebench.spec.declarations import Submission
+from mlebench_spec.declarations import Submission
 
 from ._cells import Where, as_text, text_codes
 from ._csv import UnreadableCSV, read_csv_strings, release_arrow_memory

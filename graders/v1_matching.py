@@ -1,6 +1,6 @@
 """Pair a submission with the answers the way MLE-bench v1 does (``grading.mode: v1``).
 
-A competition's ``submission.v1`` block (:class:`mlebench.spec.declarations.V1Matching`) says where v1's
+A competition's ``submission.v1`` block (:class:`mlebench_spec.declarations.V1Matching`) says where v1's
 grader pairs rows or columns differently from ours. :func:`as_v1` rewrites the submission (and, for
 repeated ids, the answers) into the pairing v1 would score, so the ordinary validation and the pure
 metric then score exactly those pairs: nothing here computes a score. What v1 refuses (its
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from mlebench.spec.declarations import Submission, V1Matching
+from mlebench_spec.declarations import Submission, V1Matching
 
 from ._text import SHOWN, count, some
 from .errors import InvalidSubmission

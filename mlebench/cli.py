@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -224,7 +224,7 @@ def _ids(
     competition_id: str | None = None, set_name: str | None = None, everything: bool = False
 ) -> list[str]:
     from mlebench.planning.plan import named_set, resolve_set
-    from mlebench.spec.declarations import all_competition_ids, load_competition
+    from mlebench_spec.declarations import all_competition_ids, load_competition
 
     if competition_id:
         return [load_competition(competition_id).id]
@@ -251,7 +251,7 @@ def _grading_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _data_dir_arguments(p: argparse.ArgumentParser) -> None:
-    from mlebench.spec.datadir import LAYOUT_NAMES
+    from mlebench_spec.datadir import LAYOUT_NAMES
 
     p.add_argument(
         "--data-dir",
@@ -268,7 +268,7 @@ def _data_dir_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _prepare(args: argparse.Namespace) -> int:
-    from mlebench.spec.declarations import load_competition
+    from mlebench_spec.declarations import load_competition
 
     if args.overwrite_leaderboard or args.skip_verification:
         flag = "--overwrite-leaderboard" if args.overwrite_leaderboard else "--skip-verification"
@@ -322,9 +322,9 @@ def _prepare_one(
 ) -> Path:
     """Fetch, prepare and audit one competition; return its prepared folder."""
     from mlebench.data.v1_names import fetch_and_prepare
-    from mlebench.spec.params import TextSettings
-    from mlebench.spec.paths import downloads_dir, prepared_dir, raw_dir
-    from mlebench.spec.texts import description_file
+    from mlebench_spec.params import TextSettings
+    from mlebench_spec.paths import downloads_dir, prepared_dir, raw_dir
+    from mlebench_spec.texts import description_file
 
     texts = TextSettings(source="mlebench", checkout=str(v1.resolve())) if v1 else TextSettings()
     description_file(comp, texts, comp.folder)  # a v1 text that does not match: an error before the download
@@ -366,7 +366,7 @@ def _preflight(comps: list[Any]) -> int:
 def _grade(args: argparse.Namespace) -> int:
     from mlebench.execution.scoring import report_entry
     from mlebench.reporting.v1 import grading_report
-    from mlebench.spec.files import write_json
+    from mlebench_spec.files import write_json
 
     reports = []
     for lineno, line in enumerate(args.submission.read_text(encoding="utf-8").splitlines(), 1):
@@ -402,11 +402,11 @@ def _private(competition_id: str, data_dir: Path | None, layout: str = "auto") -
     """Return the answers to grade against, checked as the grade stage checks them.
 
     A ``--data-dir`` folder of the user's own (ours or MLE-bench v1's layout) may lack a manifest: then a
-    warning (:func:`mlebench.spec.datadir.checked_answers`).
+    warning (:func:`mlebench_spec.datadir.checked_answers`).
     """
-    from mlebench.spec.datadir import answers_dir, checked_answers
-    from mlebench.spec.declarations import load_competition
-    from mlebench.spec.params import DataSettings
+    from mlebench_spec.datadir import answers_dir, checked_answers
+    from mlebench_spec.declarations import load_competition
+    from mlebench_spec.params import DataSettings
 
     load_competition(competition_id)  # an unknown id is named first, with the known ones
     data = DataSettings(dir=str(data_dir.resolve()) if data_dir is not None else "", layout=layout)
@@ -416,7 +416,7 @@ def _private(competition_id: str, data_dir: Path | None, layout: str = "auto") -
 
 def _plan(args: argparse.Namespace) -> int:
     from mlebench.planning.plan import check_plan, compose, resolve, write_plan
-    from mlebench.spec.paths import repo_root
+    from mlebench_spec.paths import repo_root
 
     plan = resolve(compose(args.overrides, multirun=args.multirun))
     if args.check:
@@ -443,7 +443,7 @@ def _run(args: argparse.Namespace) -> int:
     from mlebench.scheduling.executor_conf import executor_settings, split_overrides
     from mlebench.scheduling.executors.registry import get_executor
     from mlebench.scheduling.scheduler import Scheduler
-    from mlebench.spec.paths import repo_root
+    from mlebench_spec.paths import repo_root
 
     plan_overrides, executor_overrides = split_overrides(args.overrides)
     root = repo_root()
@@ -469,7 +469,7 @@ def _report(args: argparse.Namespace) -> int:
 
 def _bundle(args: argparse.Namespace) -> int:
     from mlebench.reporting.bundle import Caps, build_bundle
-    from mlebench.spec.params import load_plan
+    from mlebench_spec.params import load_plan
 
     plan = load_plan()
     if args.agent is None and len(plan.agent) != 1:

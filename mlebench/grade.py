@@ -40,7 +40,7 @@ def grade_csv(path_to_submission: Path, competition: Competition) -> Competition
     from graders.grade import competition_thresholds, grade
     from graders.medals import award
     from graders.registry import get_metric
-    from mlebench.spec.declarations import load_competition
+    from mlebench_spec.declarations import load_competition
 
     _require_prepared(competition)
     comp = load_competition(competition.id)
@@ -79,7 +79,7 @@ def grade_csv(path_to_submission: Path, competition: Competition) -> Competition
 def validate_submission(submission: Path, competition: Competition) -> tuple[bool, str]:
     """Whether ``submission`` can be graded, and a message saying why not (v1's wording)."""
     from graders.grade import grade
-    from mlebench.spec.declarations import load_competition
+    from mlebench_spec.declarations import load_competition
 
     submission = Path(submission)
     if not submission.is_file():

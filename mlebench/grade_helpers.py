@@ -42,7 +42,7 @@ class CompetitionScorer:
     def __call__(self, submission: pd.DataFrame, answers: Any) -> float:
         """Score ``submission`` against ``answers``; raise InvalidSubmissionError with the reasons."""
         from graders.grade import grade
-        from mlebench.spec.declarations import load_competition
+        from mlebench_spec.declarations import load_competition
 
         comp = load_competition(self.competition_id)
         with tempfile.TemporaryDirectory(prefix="mlebench-v1-") as scratch:

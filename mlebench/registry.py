@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mlebench.grade_helpers import CompetitionScorer, Grader
-from mlebench.spec.declarations import Competition as Declaration
-from mlebench.spec.declarations import all_competition_ids, load_competition
+from mlebench_spec.declarations import Competition as Declaration
+from mlebench_spec.declarations import all_competition_ids, load_competition
 
 
 def _cache_dir() -> Path:
@@ -98,7 +98,7 @@ class Registry:
 
     def get_competitions_dir(self) -> Path:
         """Return the folder of competition declarations."""
-        from mlebench.spec.paths import competitions_dir
+        from mlebench_spec.paths import competitions_dir
 
         return competitions_dir()
 

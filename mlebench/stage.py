@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 EXIT_CONFIG = 2
 

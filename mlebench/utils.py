@@ -124,7 +124,7 @@ def get_diff(d: dict, other_d: dict, fromfile: str = "d", tofile: str = "other_d
 def authenticate_kaggle_api() -> Any:
     """Return an authenticated Kaggle client; raise PermissionError saying where credentials go."""
     from mlebench.data.kaggle_source import kaggle_api
-    from mlebench.spec.errors import ConfigError
+    from mlebench_spec.errors import ConfigError
 
     try:
         return kaggle_api()

@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 
 from mlebench.data.audit import audit_report
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.files import write_json
-from mlebench.spec.paths import audit_path, private_dir, public_dir
 from mlebench.stage import cell_args, run_stage
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.files import write_json
+from mlebench_spec.paths import audit_path, private_dir, public_dir
 
 
 def main(argv: list[str] | None = None) -> int:

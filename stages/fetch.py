@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from mlebench.data.fetch import fetch
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.paths import raw_dir
 from mlebench.stage import cell_args, run_stage
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.paths import raw_dir
 
 
 def main(argv: list[str] | None = None) -> int:

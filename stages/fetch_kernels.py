@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from mlebench.data.kernels import fetch_kernels, kernel_refs, kernels_file
-from mlebench.spec.paths import kernels_dir
 from mlebench.stage import cell_args, run_stage
+from mlebench_spec.paths import kernels_dir
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mlebench.execution.grading import grade_cell
-from mlebench.spec.cell import Cell
-from mlebench.spec.datadir import answers_dir
-from mlebench.spec.params import DataSettings, stage_params
 from mlebench.stage import cell_args, run_stage
+from mlebench_spec.cell import Cell
+from mlebench_spec.datadir import answers_dir
+from mlebench_spec.params import DataSettings, stage_params
 
 
 def main(argv: list[str] | None = None) -> int:

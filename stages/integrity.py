@@ -8,9 +8,9 @@ the report decides what a flag costs.
 from __future__ import annotations
 
 from mlebench.integrity.verdict import check_cell
-from mlebench.spec.cell import Cell
-from mlebench.spec.params import AgentConfig, IntegritySettings, stage_params
 from mlebench.stage import cell_args, run_stage
+from mlebench_spec.cell import Cell
+from mlebench_spec.params import AgentConfig, IntegritySettings, stage_params
 
 
 def main(argv: list[str] | None = None) -> int:

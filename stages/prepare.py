@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from mlebench.data.prepare import prepare_competition
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.params import TextSettings, stage_params
-from mlebench.spec.paths import prepared_dir, raw_dir
 from mlebench.stage import cell_args, run_stage
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.params import TextSettings, stage_params
+from mlebench_spec.paths import prepared_dir, raw_dir
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from mlebench.reporting.report import summary, write_report
-from mlebench.spec.params import stage_params
 from mlebench.stage import run_stage
+from mlebench_spec.params import stage_params
 
 
 def main(argv: list[str] | None = None) -> int:

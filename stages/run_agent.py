@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from mlebench.execution.runners import run_cell
-from mlebench.spec.cell import Cell
-from mlebench.spec.params import (
+from mlebench.stage import cell_args, run_stage
+from mlebench_spec.cell import Cell
+from mlebench_spec.params import (
     AgentConfig,
     DockerSettings,
     Hardware,
@@ -12,7 +13,6 @@ from mlebench.spec.params import (
     plan_snapshots,
     stage_params,
 )
-from mlebench.stage import cell_args, run_stage
 
 
 def main(argv: list[str] | None = None) -> int:

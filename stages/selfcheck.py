@@ -9,10 +9,10 @@ from __future__ import annotations
 import sys
 
 from mlebench.data.selfcheck import GATE, gate_path, selfcheck
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.files import write_json, write_text
-from mlebench.spec.paths import private_dir, public_dir, selfcheck_path
 from mlebench.stage import cell_args, run_stage
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.files import write_json, write_text
+from mlebench_spec.paths import private_dir, public_dir, selfcheck_path
 
 
 def main(argv: list[str] | None = None) -> int:

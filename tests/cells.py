@@ -1,6 +1,6 @@
 """Test helpers: run or grade one cell from its parts, the way the stages do, with paths of the test's own.
 
-Tests that predate :class:`mlebench.spec.cell.Cell` pass a cell's parts one by one; these helpers build the
+Tests that predate :class:`mlebench_spec.cell.Cell` pass a cell's parts one by one; these helpers build the
 cell once and call the runner or grader with it, writing run.json as the run stage does.
 """
 
@@ -18,9 +18,9 @@ from mlebench.execution.docker.agent import ContainerRunRecord, container_env
 from mlebench.execution.grading import grade_cell
 from mlebench.execution.runners import RUNNERS, run_cell
 from mlebench.reporting.records import RunRecord
-from mlebench.spec.cell import Cell
-from mlebench.spec.declarations import Competition
-from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
+from mlebench_spec.cell import Cell
+from mlebench_spec.declarations import Competition
+from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
 
 
 def cell(

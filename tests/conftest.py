@@ -11,7 +11,7 @@ from embedded_fixtures import COMPETITIONS, Prepared
 from authoring.kaggle_standin import StandinKaggle
 from mlebench.data.fetch import fetch
 from mlebench.data.prepare import prepare_competition
-from mlebench.spec.declarations import parse_declaration
+from mlebench_spec.declarations import parse_declaration
 
 
 @pytest.fixture(scope="session")

@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 from mlebench.reporting.records import RunRecord
-from mlebench.spec.cell import Cell
-from mlebench.spec.files import utc_now
-from mlebench.spec.hashing import sha256_json, sha256_tree
-from mlebench.spec.params import DockerSettings
+from mlebench_spec.cell import Cell
+from mlebench_spec.files import utc_now
+from mlebench_spec.hashing import sha256_json, sha256_tree
+from mlebench_spec.params import DockerSettings
 
 
 class EchoRunner:

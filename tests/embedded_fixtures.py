@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from mlebench.data.prepare import read_csv_text
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPETITIONS = ROOT / "competitions"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from mlebench.integrity.checks import Context
 from mlebench.integrity.run_view import RunView
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.params import AgentConfig, IntegritySettings
-from mlebench.spec.yamlio import load_yaml
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.params import AgentConfig, IntegritySettings
+from mlebench_spec.yamlio import load_yaml
 
 CORPUS = Path(__file__).resolve().parent / "integrity" / "corpus.yaml"
 ROOT = Path(__file__).resolve().parents[1]

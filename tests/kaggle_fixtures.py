@@ -13,8 +13,8 @@ from authoring.kaggle_standin import (
 )
 from mlebench.data.fetch import fetch
 from mlebench.data.prepare import prepare_competition
-from mlebench.spec.declarations import Competition, KaggleSource, all_competition_ids, load_competition
-from mlebench.spec.hashing import sha256_file
+from mlebench_spec.declarations import Competition, KaggleSource, all_competition_ids, load_competition
+from mlebench_spec.hashing import sha256_file
 
 KAGGLE_IDS = [cid for cid in all_competition_ids() if load_competition(cid).source.kind == "kaggle"]
 

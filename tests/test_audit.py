@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from mlebench.data.audit import audit, audit_report, known_leaks
-from mlebench.spec.declarations import Competition, KnownIssue, load_competition
+from mlebench_spec.declarations import Competition, KnownIssue, load_competition
 
 N = 60
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from mlebench.data.prepare import load_script
-from mlebench.spec.declarations import load_competition
+from mlebench_spec.declarations import load_competition
 
 WORDS = ["a", "bb", '"q"', "é", "x\u00a0y", "  ", "c", "."]
 

@@ -21,11 +21,11 @@ from mlebench.execution.grading import grade_cell
 from mlebench.reporting.bundle import MANIFEST, Caps, build_bundle, file_hashes
 from mlebench.reporting.v1 import ENTRY_FIELDS, TOTALS
 from mlebench.reporting.verify import verify_bundle
-from mlebench.spec.cell import Cell
-from mlebench.spec.files import utc_now, write_json, write_text
-from mlebench.spec.hashing import sha256_tree
-from mlebench.spec.manifest import MANIFEST as MANIFEST_NAME
-from mlebench.spec.params import Plan, validate_plan
+from mlebench_spec.cell import Cell
+from mlebench_spec.files import utc_now, write_json, write_text
+from mlebench_spec.hashing import sha256_tree
+from mlebench_spec.manifest import MANIFEST as MANIFEST_NAME
+from mlebench_spec.params import Plan, validate_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 CID = "titanic-lite"

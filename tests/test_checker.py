@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from mlebench.data.checker import Problem, check_all
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.sets import competition_ids
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.sets import competition_ids
 
 GOOD = """\
 id: {id}

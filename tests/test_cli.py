@@ -131,8 +131,8 @@ def test_report_writes_what_the_report_stage_writes(
     import shlex
 
     from mlebench.reporting import report as library
-    from mlebench.spec.params import stage_params
-    from mlebench.spec.yamlio import load_yaml
+    from mlebench_spec.params import stage_params
+    from mlebench_spec.yamlio import load_yaml
 
     calls = []
     monkeypatch.setattr(library, "write_report", lambda *args, **kwargs: calls.append((args, kwargs)) or {})

@@ -9,7 +9,7 @@ import pytest
 
 from mlebench.data.checker import check_folder
 from mlebench.data.prepare import load_prepare_function
-from mlebench.spec.declarations import PackageSource, parse_declaration
+from mlebench_spec.declarations import PackageSource, parse_declaration
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = sorted(

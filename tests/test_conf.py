@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from mlebench.planning.plan import cells, check_plan, compose, render, resolve
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.params import validate_plan
-from mlebench.spec.paths import cell_pipeline_file
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.params import validate_plan
+from mlebench_spec.paths import cell_pipeline_file
 
 ROOT = Path(__file__).resolve().parents[1]
 GROUPS = {g.name: sorted(p.stem for p in g.glob("*.yaml")) for g in (ROOT / "conf").iterdir() if g.is_dir()}

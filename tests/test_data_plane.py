@@ -20,9 +20,9 @@ from mlebench.data.archives import FETCH_RECORD
 from mlebench.data.dvc_state import dvc_root, record_md5s
 from mlebench.data.kaggle_source import fetch_kaggle
 from mlebench.data.prepare import prepare_competition
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.errors import DataError
-from mlebench.spec.manifest import write_manifest
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.errors import DataError
+from mlebench_spec.manifest import write_manifest
 
 CASES = [
     "dogs-vs-cats-redux-kernels-edition",

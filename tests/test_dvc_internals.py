@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from mlebench.scheduling import dvc_internals
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from mlebench.data.fetch import fetch, refresh_checksums
-from mlebench.spec.declarations import Competition, parse_declaration
-from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.hashing import sha256_file
+from mlebench_spec.declarations import Competition, parse_declaration
+from mlebench_spec.errors import ConfigError, DataError
+from mlebench_spec.hashing import sha256_file
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -17,8 +17,8 @@ from authoring.kaggle_standin import load_fixture
 from graders.answers import with_derived
 from graders.registry import get_metric
 from graders.submission import read_answers, read_submission, validate
-from mlebench.spec.declarations import RealSize, all_competition_ids, load_competition, parse_declaration
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.declarations import RealSize, all_competition_ids, load_competition, parse_declaration
+from mlebench_spec.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 KAGGLE_IDS = sorted(p.parent.name for p in (ROOT / "competitions").glob("*/fixture.py"))

@@ -18,7 +18,7 @@ import yaml
 
 from mlebench.scheduling.dvc_stages import Pipelines
 from mlebench.scheduling.executors.handoff import Coordinator, HandoffError, work
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 pytestmark = pytest.mark.slow
 

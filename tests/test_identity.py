@@ -1,6 +1,6 @@
 """Each planned stage's identity is recorded once, in its dvc.yaml entry, and read from there.
 
-The plan derives every stage's name and command from its :class:`~mlebench.spec.identity.StageIdentity`;
+The plan derives every stage's name and command from its :class:`~mlebench_spec.identity.StageIdentity`;
 the scheduler reads the identity back from DVC's own stage (``meta.identity``), never from a name or a folder.
 """
 
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from mlebench.scheduling.dvc_stages import OTHER, Pipelines
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.identity import StageIdentity, stage_kinds
-from mlebench.spec.yamlio import load_yaml
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.identity import StageIdentity, stage_kinds
+from mlebench_spec.yamlio import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 

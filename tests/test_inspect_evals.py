@@ -26,7 +26,7 @@ from kaggle_fixtures import serve_fixture
 
 from mlebench.cli import main
 from mlebench.data.selfcheck import gold_submission
-from mlebench.spec.declarations import all_competition_ids, load_competition
+from mlebench_spec.declarations import all_competition_ids, load_competition
 
 if os.environ.get("CI") != "true":
     pytest.importorskip("inspect_evals")

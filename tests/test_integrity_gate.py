@@ -17,11 +17,11 @@ from mlebench.reporting.markdown import to_markdown
 from mlebench.reporting.records import RunRecord
 from mlebench.reporting.report import aggregate, headline, write_report
 from mlebench.reporting.verdicts import load_verdict
-from mlebench.spec.cell import Cell
-from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.files import write_json
-from mlebench.spec.params import AgentConfig, DockerSettings, Hardware, validate_plan
-from mlebench.spec.paths import audit_path, grade_path
+from mlebench_spec.cell import Cell
+from mlebench_spec.errors import ConfigError, DataError
+from mlebench_spec.files import write_json
+from mlebench_spec.params import AgentConfig, DockerSettings, Hardware, validate_plan
+from mlebench_spec.paths import audit_path, grade_path
 
 ROOT = Path(__file__).resolve().parents[1]
 CID = "titanic-lite"

@@ -16,8 +16,8 @@ from authoring.kaggle_standin import StandinKaggle
 from mlebench.cli import main
 from mlebench.data.fetch import fetch
 from mlebench.data.kaggle_source import KaggleAccessError, preflight, record_archive_checksum
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.errors import DataError
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,7 +14,7 @@ from kaggle_fixtures import KAGGLE_IDS, prepare_fixture
 from authoring.kaggle_standin import StandinKaggle
 from mlebench.data.audit import audit
 from mlebench.data.selfcheck import selfcheck
-from mlebench.spec.hashing import sha256_tree
+from mlebench_spec.hashing import sha256_tree
 
 
 @pytest.mark.parametrize("competition_id", KAGGLE_IDS)

@@ -1,6 +1,6 @@
 """The code's layers point one way, and no module of ours imports itself round a circle.
 
-From the bottom: ``mlebench.spec`` (schemas, YAML, paths, errors) imports nothing else of ours; ``graders``
+From the bottom: ``mlebench_spec`` (schemas, YAML, paths, errors) imports nothing else of ours; ``graders``
 imports only itself and the spec; data and reporting sit above them, execution (one cell) above those,
 planning above execution, scheduling (the grid over DVC and its executors) above planning, and the entry
 points (the CLI, the stage wrapper, ``stages/``) on top. Of the entry points only the CLI reaches scheduling:
@@ -12,7 +12,7 @@ the CLI reaches the report through library calls, never through a stage module. 
 its whole truth, its authoring fixture (``fixture.py``, which builds its stand-in download and grading inputs
 from the authoring tools) included; its runtime code (``prepare.py``) imports no authoring tool. Imports are
 read from the code itself, function-level ones included
-(:mod:`mlebench.spec.sources`).
+(:mod:`mlebench_spec.sources`).
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from mlebench.spec.sources import PACKAGES, imported_modules, module_name
+from mlebench_spec.sources import PACKAGES, imported_modules, module_name
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = [
-    ("mlebench.spec",),
+    ("mlebench_spec",),
     ("graders",),
     ("mlebench.data", "mlebench.reporting"),
     ("mlebench.execution", "mlebench.integrity"),
@@ -95,7 +95,7 @@ def test_the_v1_face_is_on_top_and_nothing_else_of_ours_imports_it() -> None:
 
 def test_graders_import_only_graders_and_the_spec() -> None:
     wrong = {
-        module: sorted(t for t in targets if not t.startswith(("graders", "mlebench.spec")))
+        module: sorted(t for t in targets if not t.startswith(("graders", "mlebench_spec")))
         for module, targets in GRAPH.items()
         if module.startswith("graders")
     }
@@ -104,9 +104,9 @@ def test_graders_import_only_graders_and_the_spec() -> None:
 
 def test_spec_imports_nothing_else_of_ours() -> None:
     wrong = {
-        module: sorted(t for t in targets if not t.startswith("mlebench.spec"))
+        module: sorted(t for t in targets if not t.startswith("mlebench_spec"))
         for module, targets in GRAPH.items()
-        if module.startswith("mlebench.spec")
+        if module.startswith("mlebench_spec")
     }
     assert not {m: t for m, t in wrong.items() if t}
 
@@ -159,6 +159,27 @@ def test_only_the_cli_reaches_the_scheduling() -> None:
         if not module.startswith((SCHEDULING, AUTHORING)) and any(t.startswith(SCHEDULING) for t in targets)
     )
     assert set(users) <= set(MAY_USE_SCHEDULING), users
+
+
+def test_graders_and_the_runtime_do_not_import_each_other() -> None:
+    """At package level the arrows run mlebench -> graders -> mlebench_spec, never back."""
+    back = sorted(
+        f"{module} -> {t}"
+        for module, targets in GRAPH.items()
+        for t in targets
+        if (module.startswith("graders") and (t == "mlebench" or t.startswith("mlebench.")))
+        or (module.startswith("mlebench_spec") and t.split(".")[0] in ("mlebench", "graders"))
+    )
+    assert not back
+
+
+def test_the_validator_needs_the_spec_and_graders_alone() -> None:
+    """The agent image's validator ships the files it imports: graders/ and mlebench_spec/, no runtime."""
+    from mlebench_spec.sources import closure
+
+    files = closure(["environment/validate.py"], ROOT)
+    outside = [f for f in files if not f.startswith(("graders/", "mlebench_spec/"))]
+    assert outside == ["environment/validate.py"]
 
 
 def test_no_import_cycles() -> None:

@@ -14,8 +14,8 @@ from authoring.leaderboards.multilabel import MultiLabelTask, read_interactions
 from authoring.leaderboards.solution import solution
 from authoring.leaderboards.tasks import load_task
 from graders.registry import get_metric
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.paths import public_dir
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.paths import public_dir
 
 _DECLARATION = toy_declaration(
     "toy-tags", "text", 0.3, ["item", "red", "blue", "rare"], "roc_auc_mean_columns"

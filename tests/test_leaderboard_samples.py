@@ -24,7 +24,7 @@ from authoring.leaderboards.engineered import recipe_for
 from authoring.leaderboards.rounds import population
 from authoring.leaderboards.tasks import load_task
 from graders.registry import get_metric
-from mlebench.spec.declarations import load_competition
+from mlebench_spec.declarations import load_competition
 
 WITH_RECIPE = [cid for cid in EMBEDDED if recipe_for(cid) is not None]
 MISSING = [name for name in ("lightgbm", "catboost", "torch") if importlib.util.find_spec(name) is None]

@@ -23,7 +23,7 @@ from authoring.leaderboards.signals import neighbours, strong_population
 from authoring.leaderboards.solution import solution
 from authoring.leaderboards.tasks import load_task
 from graders.registry import get_metric
-from mlebench.spec.declarations import load_competition
+from mlebench_spec.declarations import load_competition
 
 SERIES = ["appliance-power-signatures", "japanese-vowels-speaker"]
 KERNEL_TOLERANCE = 0.002

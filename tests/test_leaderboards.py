@@ -23,8 +23,8 @@ from authoring.leaderboards.text import strong_text_population
 from authoring.leaderboards.transduction import extended_population
 from graders.leaderboard import load_leaderboard
 from graders.registry import get_metric
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.paths import competitions_dir, private_dir, public_dir
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.paths import competitions_dir, private_dir, public_dir
 
 MODULES = [
     "boosting", "build", "columns", "engineered", "graphones", "images", "models", "multilabel", "networks",

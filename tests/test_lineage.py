@@ -27,8 +27,8 @@ from checkout_copy import run as _run
 
 from mlebench.execution.docker import images
 from mlebench.planning.plan import stage_code
-from mlebench.spec.sources import closure
-from mlebench.spec.yamlio import load_yaml
+from mlebench_spec.sources import closure
+from mlebench_spec.yamlio import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 COMP = "titanic-lite"
@@ -142,7 +142,7 @@ def test_editing_the_local_runner_leaves_the_data_stages_alone(grid: Path) -> No
 @pytest.mark.slow
 def test_editing_the_metric_registry_or_a_metric_leaves_agent_runs_alone(grid: Path) -> None:
     from graders.registry import get_metric
-    from mlebench.spec.declarations import load_competition
+    from mlebench_spec.declarations import load_competition
 
     fn = get_metric(load_competition(COMP, ROOT).metric.name).fn
     metric = Path(sys.modules[fn.__module__].__file__).resolve().relative_to(ROOT).as_posix()

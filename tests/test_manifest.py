@@ -20,13 +20,13 @@ from mlebench.execution.grading import grade_cell
 from mlebench.execution.runners import run_cell
 from mlebench.reporting.bundle import build_bundle
 from mlebench.reporting.verify import verify_bundle
-from mlebench.spec.cell import Cell
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.errors import DataError
-from mlebench.spec.files import write_text
-from mlebench.spec.manifest import MANIFEST, split_sha256, verify_split
-from mlebench.spec.params import AgentConfig, DockerSettings, Hardware, validate_plan
 from mlebench.stage import run_stage
+from mlebench_spec.cell import Cell
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.errors import DataError
+from mlebench_spec.files import write_text
+from mlebench_spec.manifest import MANIFEST, split_sha256, verify_split
+from mlebench_spec.params import AgentConfig, DockerSettings, Hardware, validate_plan
 from stages.grade import main as grade_stage
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.params import validate_plan
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.params import validate_plan
 
 GOOD = {
     "agent": {
@@ -61,7 +61,7 @@ def test_unknown_runner_names_the_key() -> None:
     """
     from mlebench.execution.runners import get_runner
     from mlebench.planning.plan import resolve
-    from mlebench.spec.params import DockerSettings
+    from mlebench_spec.params import DockerSettings
 
     with pytest.raises(ConfigError, match="runner"):
         resolve({**GOOD, "runner": "k8s"})

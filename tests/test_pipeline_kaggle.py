@@ -16,7 +16,7 @@ from checkout_copy import copy_checkout, plan_and_commit, run
 from kaggle_fixtures import serve_fixture
 
 from authoring.kaggle_standin import StandinKaggle
-from mlebench.spec.declarations import load_competition
+from mlebench_spec.declarations import load_competition
 
 pytestmark = pytest.mark.slow
 CID = "spaceship-titanic"

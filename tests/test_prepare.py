@@ -17,9 +17,9 @@ from PIL import Image
 
 from mlebench.data.prepare import check_layout, prepare_competition, read_csv_text, read_rdata, write_png
 from mlebench.data.splitting import shuffled_ids, split_frame
-from mlebench.spec.declarations import Competition, Split, Submission, parse_declaration
-from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.hashing import sha256_file
+from mlebench_spec.declarations import Competition, Split, Submission, parse_declaration
+from mlebench_spec.errors import ConfigError, DataError
+from mlebench_spec.hashing import sha256_file
 
 # (train rows, test rows) of each embedded competition, as promised to the agents and leaderboards.
 ROWS = {

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from cells import run_local
 
-from mlebench.spec.manifest import write_manifest
-from mlebench.spec.params import AgentConfig, Hardware
+from mlebench_spec.manifest import write_manifest
+from mlebench_spec.params import AgentConfig, Hardware
 
 HW = Hardware(name="test", cpus=1, memory="1g", shm_size="64m", pids=64, gpus=0, time_limit_secs=30)
 
@@ -113,7 +113,7 @@ os.symlink({str(secret)!r}, pathlib.Path(os.environ["CODE_DIR"]) / "leak.csv")
 
 
 def test_missing_public_split_is_a_clear_error(tmp_path: Path) -> None:
-    from mlebench.spec.errors import ConfigError
+    from mlebench_spec.errors import ConfigError
 
     root, agent = _agent(tmp_path, "pass\n")
     with pytest.raises(ConfigError, match="prepare stage"):

@@ -12,9 +12,9 @@ from mlebench.execution import runners
 from mlebench.execution.grading import grade_cell
 from mlebench.execution.runners import run_cell
 from mlebench.planning.plan import compose, resolve
-from mlebench.spec.cell import Cell
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
+from mlebench_spec.cell import Cell
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
 
 ROOT = Path(__file__).resolve().parents[1]
 HW = Hardware(name="test", cpus=1, memory="1g", shm_size="64m", pids=64, gpus=0, time_limit_secs=30)

@@ -23,8 +23,8 @@ import pytest
 
 from authoring.seaweedfs import SeaweedS3
 from mlebench.data.remotes import missing_credentials
-from mlebench.spec.hashing import sha256_tree
-from mlebench.spec.manifest import verify_split
+from mlebench_spec.hashing import sha256_tree
+from mlebench_spec.manifest import verify_split
 
 ROOT = Path(__file__).resolve().parents[1]
 COMP = "titanic-lite"
@@ -36,7 +36,7 @@ from pathlib import Path
 sys.path.insert(0, {str(ROOT)!r})
 from mlebench.data.fetch import fetch
 from mlebench.data.prepare import prepare_competition
-from mlebench.spec.declarations import load_competition
+from mlebench_spec.declarations import load_competition
 comp = load_competition({COMP!r})
 with tempfile.TemporaryDirectory(dir=".") as tmp:
     fetch(comp, Path(tmp) / "raw")

@@ -14,7 +14,7 @@ from mlebench.scheduling.events import EventLog, read_events, unrecorded
 from mlebench.scheduling.executors.base import Job, Resources
 from mlebench.scheduling.executors.local import LocalExecutor, LocalSettings, gpu_inventory
 from mlebench.scheduling.executors.registry import EXECUTORS, get_executor
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 
 def _drain(executor: LocalExecutor, jobs: list[Job]) -> list[tuple[float, float, tuple[str, ...]]]:
@@ -85,7 +85,7 @@ def test_gpu_sharing_is_opt_in_and_bounded(tmp_path: Path) -> None:
 
 
 def test_gpu_sharing_serialises_only_when_a_profile_opts_in() -> None:
-    from mlebench.spec.params import Hardware
+    from mlebench_spec.params import Hardware
 
     base = dict(name="g", cpus=1, memory="1g", shm_size="1g", pids=64, gpus=1, time_limit_secs=60)
     assert "gpu_sharing" not in Hardware(**base).model_dump()

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 import pytest
 
-from mlebench.spec.schema import Model, SchemaError, above, at_least, below, field_names, non_empty
+from mlebench_spec.schema import Model, SchemaError, above, at_least, below, field_names, non_empty
 
 
 class Inner(Model):

@@ -9,9 +9,9 @@ import pytest
 from cells import run_local
 
 from mlebench.execution.secrets import Secret, agent_secret, redact_run, redact_tree
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.manifest import write_manifest
-from mlebench.spec.params import AgentConfig, Hardware
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.manifest import write_manifest
+from mlebench_spec.params import AgentConfig, Hardware
 
 KEY = "sk-unit-0123456789abcdef"
 HW = Hardware(name="t", cpus=1, memory="1g", shm_size="64m", pids=64, gpus=0, time_limit_secs=60)

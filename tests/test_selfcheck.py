@@ -10,7 +10,7 @@ import pytest
 from embedded_fixtures import COMPETITIONS, Prepared
 
 from mlebench.data.selfcheck import selfcheck
-from mlebench.spec.declarations import load_competition
+from mlebench_spec.declarations import load_competition
 
 
 @pytest.fixture

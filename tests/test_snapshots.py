@@ -30,10 +30,10 @@ from mlebench.execution.snapshots import (
 from mlebench.reporting.anytime import anytime_table, markdown_lines, state_at
 from mlebench.reporting.html import to_html
 from mlebench.reporting.report import aggregate
-from mlebench.spec.cell import Cell
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.hashing import sha256_file
-from mlebench.spec.params import AgentConfig, DockerSettings, Hardware, Plan, SnapshotSettings, validate_plan
+from mlebench_spec.cell import Cell
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.hashing import sha256_file
+from mlebench_spec.params import AgentConfig, DockerSettings, Hardware, Plan, SnapshotSettings, validate_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 CID = "titanic-lite"
@@ -179,7 +179,7 @@ def test_a_kill_mid_run_keeps_the_snapshots_already_taken(prepare_once, tmp_path
     script = (
         "import pickle, sys\n"
         "from mlebench.execution.runners import run_cell\n"
-        "from mlebench.spec.params import DockerSettings\n"
+        "from mlebench_spec.params import DockerSettings\n"
         "run_cell(pickle.loads(sys.stdin.buffer.read()), 'local', DockerSettings())\n"
     )
     import pickle
@@ -267,6 +267,6 @@ def _sha(text: str) -> str:
 
 
 def _plan_data() -> dict:
-    from mlebench.spec.yamlio import load_yaml
+    from mlebench_spec.yamlio import load_yaml
 
     return load_yaml(ROOT / "params.yaml")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mlebench.spec import sources
-from mlebench.spec.sources import closure
+from mlebench_spec import sources
+from mlebench_spec.sources import closure
 
 
 def _package(root: Path) -> None:

@@ -14,7 +14,7 @@ from graders.metrics.ranking import map_at_k
 from graders.registry import get_metric
 from graders.rle import parse_rles, rle_decode, rle_encode
 from graders.submission import read_answers, read_submission, validate
-from mlebench.spec.declarations import Submission
+from mlebench_spec.declarations import Submission
 
 # ---------------------------------------------------------------------------------------------- reading
 
@@ -746,7 +746,7 @@ EXACT_COLUMNS_IN_V1 = {
 
 def test_extra_columns_are_ignored_exactly_where_v1_scores_them() -> None:
     """Every other Kaggle competition's v1 grader checks only that its columns are there, then reads them."""
-    from mlebench.spec.declarations import all_competition_ids, load_competition
+    from mlebench_spec.declarations import all_competition_ids, load_competition
 
     kaggle = [load_competition(c) for c in all_competition_ids()]
     kaggle = [c for c in kaggle if c.source.kind == "kaggle"]

@@ -34,8 +34,8 @@ from graders.grade import GradeResult, grade
 from graders.submission import read_answers
 from mlebench.cli import main
 from mlebench.execution.scoring import score_cell
-from mlebench.spec.cell import Cell
-from mlebench.spec.declarations import Competition, load_competition
+from mlebench_spec.cell import Cell
+from mlebench_spec.declarations import Competition, load_competition
 
 ROOT = Path(__file__).resolve().parents[1]
 KAGGLE = sorted(p.parent.name for p in (ROOT / "competitions").glob("*/fixture.py"))

@@ -17,10 +17,10 @@ from mlebench.data.prepare import prepare_competition
 from mlebench.execution import local
 from mlebench.execution.runners import cell_texts
 from mlebench.planning.plan import compose, render, resolve
-from mlebench.spec.cell import Cell
-from mlebench.spec.declarations import parse_declaration
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.params import TextSettings
+from mlebench_spec.cell import Cell
+from mlebench_spec.declarations import parse_declaration
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.params import TextSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 V1_TEXT = "mlebench/competitions/toy/description.md"
@@ -193,7 +193,7 @@ def test_the_texts_reach_run_json_and_the_grading_records_lineage(prepare_once, 
 
     from mlebench.execution.grading import grade_cell
     from mlebench.execution.runners import run_cell
-    from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
+    from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
 
     prepared = prepare_once("titanic-lite")
     agent = AgentConfig(path="agents/dummy", command=["python", "main.py"])

@@ -13,8 +13,8 @@ import pytest
 
 from authoring.declaration_text import set_block
 from mlebench.cli import main
-from mlebench.spec.declarations import all_competition_ids, load_competition
-from mlebench.spec.paths import repo_root
+from mlebench_spec.declarations import all_competition_ids, load_competition
+from mlebench_spec.paths import repo_root
 
 CID = "spooky-author-identification"  # log loss: lower is better
 BOARD = f"mlebench/competitions/{CID}/leaderboard.csv"
@@ -62,7 +62,7 @@ def test_a_leaderboard_matching_its_pointer_is_kept_and_the_thresholds_derived_f
 ) -> None:
     """Changed on purpose (issue 41): --write keeps the verified file instead of numbers in medals:."""
     from graders.grade import competition_thresholds
-    from mlebench.spec.leaderboards import threshold_state
+    from mlebench_spec.leaderboards import threshold_state
 
     data = _board_bytes()
     code, out = _run(_checkout(tmp_path, data), capsys, "--write")
@@ -85,7 +85,7 @@ def test_a_kept_leaderboard_that_no_longer_matches_its_pointer_stops_grading(
     repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from graders.grade import competition_thresholds
-    from mlebench.spec.errors import ConfigError
+    from mlebench_spec.errors import ConfigError
 
     assert _run(_checkout(tmp_path, _board_bytes()), capsys, "--write")[0] == 0
     (repo / "competitions" / CID / "leaderboard.csv").write_bytes(_FORGED)
@@ -141,7 +141,7 @@ def test_v1s_leaderboards_are_kept_in_the_competition_folders_and_verify_81_of_8
 
 
 def test_only_ventilator_keeps_hand_kept_thresholds_and_says_why() -> None:
-    from mlebench.spec.leaderboards import threshold_state
+    from mlebench_spec.leaderboards import threshold_state
 
     kaggle = [load_competition(c) for c in all_competition_ids() if load_competition(c).v1 is not None]
     declared = [c.id for c in kaggle if c.medals is not None]
@@ -237,7 +237,7 @@ def test_the_report_counts_74_of_75_verified_thresholds_for_all() -> None:
 
     from mlebench.planning.plan import named_set, resolve_set
     from mlebench.reporting.markdown import threshold_line
-    from mlebench.spec.leaderboards import threshold_state
+    from mlebench_spec.leaderboards import threshold_state
 
     states = Counter(threshold_state(load_competition(c)) for c in resolve_set(named_set("all")))
     assert states == {"verified": 74, "unverified": 1}

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from mlebench.data.timeseries import read_ts, write_series_classification
-from mlebench.spec.errors import DataError
+from mlebench_spec.errors import DataError
 
 HEADER = "# comment\n@problemName toy\n@classLabel true 1 2\n@data\n"
 

@@ -12,8 +12,8 @@ from test_report import _rec
 from mlebench.reporting.html import to_html
 from mlebench.reporting.report import aggregate, to_markdown
 from mlebench.reporting.usage import read_usage, sum_usage
-from mlebench.spec.manifest import write_manifest
-from mlebench.spec.params import AgentConfig, Hardware
+from mlebench_spec.manifest import write_manifest
+from mlebench_spec.params import AgentConfig, Hardware
 
 HW = Hardware(name="t", cpus=1, memory="1g", shm_size="64m", pids=64, gpus=0, time_limit_secs=60)
 PRICES = {"prompt_per_1k": 0.5, "completion_per_1k": 2.0, "currency": "USD"}

@@ -24,8 +24,8 @@ from kaggle_fixtures import prepare_fixture, serve_fixture
 
 from mlebench.cli import main
 from mlebench.data.selfcheck import gold_submission
-from mlebench.spec.declarations import all_competition_ids, load_competition
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.declarations import all_competition_ids, load_competition
+from mlebench_spec.errors import ConfigError
 
 ALL_IDS = all_competition_ids()
 EMBEDDED = [c for c in ALL_IDS if load_competition(c).source.kind != "kaggle"]

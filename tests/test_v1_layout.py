@@ -21,14 +21,14 @@ from mlebench.cli import main
 from mlebench.data.selfcheck import gold_submission
 from mlebench.planning.plan import compose, render, resolve
 from mlebench.reporting.records import RunRecord
-from mlebench.spec.cell import Cell
-from mlebench.spec.datadir import prepared_in
-from mlebench.spec.declarations import Submission, load_competition
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.files import utc_now, write_text
-from mlebench.spec.hashing import sha256_tree
-from mlebench.spec.params import validate_plan
 from mlebench.stage import run_stage
+from mlebench_spec.cell import Cell
+from mlebench_spec.datadir import prepared_in
+from mlebench_spec.declarations import Submission, load_competition
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.files import utc_now, write_text
+from mlebench_spec.hashing import sha256_tree
+from mlebench_spec.params import validate_plan
 from stages import grade as grade_stage
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,7 +13,7 @@ import pandas as pd
 import py7zr
 
 from mlebench.data.tfrecord import bytes_feature, encode_example, int64_feature, write_records
-from mlebench.spec.declarations import KnownIssue, load_competition
+from mlebench_spec.declarations import KnownIssue, load_competition
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location(

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from embedded_fixtures import Prepared
 
-from mlebench.spec.declarations import load_competition
+from mlebench_spec.declarations import load_competition
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("env_validate", ROOT / "environment" / "validate.py")

@@ -39,9 +39,9 @@ from authoring.leaderboards.solution import Solution
 from authoring.leaderboards.tasks import Task, load_task
 from graders.medals import award, thresholds
 from graders.registry import get_metric
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.errors import DataError
-from mlebench.spec.paths import competitions_dir, private_dir, public_dir
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.errors import DataError
+from mlebench_spec.paths import competitions_dir, private_dir, public_dir
 
 __all__ = [
     "COLUMNS",

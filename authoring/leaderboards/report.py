@@ -15,7 +15,7 @@ import pandas as pd
 from authoring.leaderboards.rounds import REFINED
 from graders.medals import Thresholds, award, medal_positions
 from graders.registry import Metric
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 __all__ = ["BuildInfo", "write_report"]
 
@@ -72,7 +72,14 @@ def _families(table: pd.DataFrame, higher_is_better: bool) -> list[str]:
 
 # What a build runs: the authoring tools, the graders and library, the competitions' declarations and
 # preparation (not the leaderboard files a build writes).
-_CODE = ("authoring", "graders", "mlebench", ":(glob)competitions/*/*.py", ":(glob)competitions/*/*.yaml")
+_CODE = (
+    "authoring",
+    "graders",
+    "mlebench",
+    "mlebench_spec",
+    ":(glob)competitions/*/*.py",
+    ":(glob)competitions/*/*.yaml",
+)
 
 
 def _code_version(folder: Path) -> str:

@@ -16,7 +16,7 @@ import pandas as pd
 
 from graders.grade import grade
 from graders.registry import get_metric
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 __all__ = ["Scorer"]
 

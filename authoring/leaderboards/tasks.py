@@ -37,7 +37,7 @@ from authoring.leaderboards.tabular import TabularTask
 from authoring.leaderboards.transduction import TransductionTask
 from graders.kinds import LABELS, NUMERIC_COLUMNS, RLE_MASK, TEXT
 from graders.registry import Metric
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 __all__ = ["Task", "load_task"]
 

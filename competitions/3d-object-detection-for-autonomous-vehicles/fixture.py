@@ -16,7 +16,7 @@ from PIL import Image
 from authoring.grading_inputs import GradingInputs
 from authoring.kaggle_standin import image_bytes
 from authoring.synthetic import ids
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 CLASSES = ["car", "pedestrian", "truck", "bicycle"]
 

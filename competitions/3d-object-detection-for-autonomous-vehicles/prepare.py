@@ -17,8 +17,8 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from mlebench.data.prepare import link_or_copy, write_csv
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import DataError
+from mlebench_spec.declarations import Competition
+from mlebench_spec.errors import DataError
 
 SHARED = ("attribute", "category", "sensor", "visibility")
 PER_LOG = (

@@ -14,7 +14,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, assemble, single
 from authoring.synthetic import ids
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 NOTEBOOKS = 20_400
 

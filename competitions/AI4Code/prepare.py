@@ -15,8 +15,8 @@ from pathlib import Path
 import pandas as pd
 
 from mlebench.data.prepare import link_or_copy, write_csv
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import DataError
+from mlebench_spec.declarations import Competition
+from mlebench_spec.errors import DataError
 
 
 def _test_ids(shuffled: pd.DataFrame, size: int) -> set[str]:

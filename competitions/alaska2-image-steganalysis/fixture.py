@@ -13,7 +13,7 @@ import pandas as pd
 from PIL import Image
 
 from authoring.grading_inputs import GradingInputs, binary
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 N_COVERS = 5_080
 FOLDERS = ["Cover", "JMiPOD", "JUNIWARD", "UERD"]

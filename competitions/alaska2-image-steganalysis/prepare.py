@@ -14,7 +14,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from mlebench.data.prepare import link_or_copy, write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 ALGORITHMS = ["JMiPOD", "JUNIWARD", "UERD"]
 SHUFFLE_SEED = 0

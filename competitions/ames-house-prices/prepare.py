@@ -6,7 +6,7 @@ from pathlib import Path
 
 from mlebench.data.prepare import read_rdata, write_csv
 from mlebench.data.splitting import shuffled_ids, split_frame
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:

@@ -12,7 +12,7 @@ import pandas as pd
 from authoring.grading_inputs import GradingInputs, regression
 from authoring.kaggle_standin import image_bytes
 from authoring.synthetic import ids
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 
 def _images(folder: Path, ids: list[str], rng: np.random.Generator) -> None:

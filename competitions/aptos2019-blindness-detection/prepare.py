@@ -11,7 +11,7 @@ import pandas as pd
 
 from mlebench.data.prepare import link_or_copy, write_csv
 from mlebench.data.splitting import split_frame
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 
 def _copy_images(src: Path, dest: Path, ids: pd.Series) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from authoring.grading_inputs import GradingInputs, sentences
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 WORDS = [
     "government",

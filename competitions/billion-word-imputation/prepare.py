@@ -22,8 +22,8 @@ from typing import BinaryIO, TextIO
 import numpy as np
 
 from mlebench.data.archives import write_zip
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import DataError
+from mlebench_spec.declarations import Competition
+from mlebench_spec.errors import DataError
 
 FIRST_BLOCK, LAST_BLOCK = 256, 1 << 16
 MIN_TEST_BYTES = 5  # "a b c"

@@ -12,7 +12,7 @@ from PIL import Image
 
 from authoring.grading_inputs import GradingInputs, assemble, single
 from authoring.synthetic import ids, join, mutate
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 ATOMS = ["C", "H", "N", "O", "S", "Cl", "F"]
 

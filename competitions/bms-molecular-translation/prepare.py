@@ -12,7 +12,7 @@ import pandas as pd
 
 from mlebench.data.prepare import link_or_copy, write_csv
 from mlebench.data.splitting import split_frame
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 
 def _image_path(root: Path, image_id: str) -> Path:

@@ -14,7 +14,7 @@ from authoring.grading_inputs import GradingInputs, labels
 from authoring.kaggle_standin import image_bytes
 from authoring.synthetic import names
 from mlebench.data.tfrecord import bytes_feature, encode_example, int64_feature, write_records
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 DISEASES = {
     "0": "Cassava Bacterial Blight (CBB)",

@@ -18,7 +18,7 @@ from sklearn.model_selection import train_test_split
 
 from mlebench.data.prepare import link_or_copy, write_csv
 from mlebench.data.tfrecord import decode_example, encode_example, read_records, write_records
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 SAMPLE_LABEL = 4
 

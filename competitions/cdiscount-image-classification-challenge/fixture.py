@@ -13,7 +13,7 @@ import pandas as pd
 from authoring.grading_inputs import GradingInputs, labels
 from authoring.kaggle_standin import image_bytes
 from authoring.synthetic import names
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 
 def _element(key: str, value) -> bytes:

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, sentences
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 WORDS = ["नदी", "शहर", "राजा", "भारत", "வரலாறு", "நகரம்", "மன்னர்", "இந்தியா", "1947", "गंगा", "கடல்", "पर्वत"]
 

@@ -9,8 +9,8 @@ import numpy as np
 
 from mlebench.data.prepare import read_rdata, write_csv
 from mlebench.data.splitting import split_frame
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import DataError
+from mlebench_spec.declarations import Competition
+from mlebench_spec.errors import DataError
 
 # Clark_Lake is the target itself, 14 days earlier: in the test period it would hand over the answers.
 _LEAKY = "Clark_Lake"

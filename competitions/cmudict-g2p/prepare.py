@@ -10,8 +10,8 @@ import pandas as pd
 
 from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import shuffled_ids, split_frame
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import DataError
+from mlebench_spec.declarations import Competition
+from mlebench_spec.errors import DataError
 
 _SAMPLE = 25_000  # words drawn before the declared split takes its 5,000 test words
 _WORD = re.compile(r"^[a-z']+$")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from mlebench.data.prepare import read_rdata, write_csv
 from mlebench.data.splitting import shuffled_ids, split_frame
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import DataError
+from mlebench_spec.declarations import Competition
+from mlebench_spec.errors import DataError
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:

@@ -9,7 +9,7 @@ import pandas as pd
 from PIL import Image
 
 from authoring.grading_inputs import GradingInputs, regression, units
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 
 def _png(pixels: np.ndarray) -> bytes:

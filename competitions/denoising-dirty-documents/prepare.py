@@ -15,7 +15,7 @@ from PIL import Image
 from sklearn.model_selection import train_test_split
 
 from mlebench.data.archives import extract_zip
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 
 def _pixels(image: Path) -> pd.DataFrame:

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, binary
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 _WORDS = ["you", "are", "an", "idiot", "great", "point", "stupid", "thanks", "loser", "nice", "dumb", "post"]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:

@@ -8,7 +8,7 @@ import yaml
 
 from authoring.grading_inputs import GradingInputs, probabilities
 from authoring.kaggle_standin import image_bytes
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 _BREEDS = yaml.safe_load((Path(__file__).parent / "competition.yaml").read_text())["submission"]["columns"][
     1:

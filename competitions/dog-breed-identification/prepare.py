@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from mlebench.data.splitting import split_frame
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 
 def _copy_images(ids: pd.Series, raw: Path, dest: Path) -> None:

@@ -8,7 +8,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, binary
 from authoring.kaggle_standin import image_bytes
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:

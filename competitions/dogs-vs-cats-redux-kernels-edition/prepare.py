@@ -15,7 +15,7 @@ from sklearn.model_selection import train_test_split
 
 from mlebench.data.archives import extract_zip, write_zip
 from mlebench.data.prepare import link_or_copy, progress
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 
 def _split(images: list[Path], comp: Competition) -> tuple[list[Path], list[Path]]:

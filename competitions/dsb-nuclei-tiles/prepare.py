@@ -10,8 +10,8 @@ from PIL import Image
 
 from mlebench.data.prepare import write_csv, write_png
 from mlebench.data.splitting import shuffled_ids, split_frame
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import DataError
+from mlebench_spec.declarations import Competition
+from mlebench_spec.errors import DataError
 
 _TILE = 64
 

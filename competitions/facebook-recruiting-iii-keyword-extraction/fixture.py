@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, label_sets
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 _TAGS = [
     "c#",

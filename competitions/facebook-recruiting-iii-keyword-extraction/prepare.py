@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 CHUNK_ROWS = 200_000
 BUCKET_ROWS = 200_000

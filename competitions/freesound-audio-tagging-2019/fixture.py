@@ -14,7 +14,7 @@ import pandas as pd
 import yaml
 
 from authoring.grading_inputs import GradingInputs, score_columns
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 _CLASSES = yaml.safe_load((Path(__file__).parent / "competition.yaml").read_text())["submission"]["columns"][
     1:

@@ -14,8 +14,8 @@ from pathlib import Path
 import pandas as pd
 
 from mlebench.data.prepare import link_or_copy
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import DataError
+from mlebench_spec.declarations import Competition
+from mlebench_spec.errors import DataError
 
 META_ZIP = "FSDKaggle2019.meta.zip"
 TEST_LABELS = "FSDKaggle2019.meta/test_post_competition.csv"

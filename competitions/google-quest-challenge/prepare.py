@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 
 def _ensure_spelling_varies(train: pd.DataFrame, test: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -8,7 +8,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs
 from authoring.synthetic import blob_masks, jitter, rle_strings
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 _BANDS = [f"band_{b:02d}" for b in range(8, 17)]
 _SHAPE = (8, 8)  # Kaggle's records are 256 x 256 with 8 time steps

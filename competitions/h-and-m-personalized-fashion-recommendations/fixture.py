@@ -7,7 +7,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, ranking
 from authoring.kaggle_standin import image_bytes
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 _ARTICLE_COLUMNS = [
     "product_type_no", "product_type_name", "product_group_name", "graphical_appearance_no",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 CHUNK_ROWS = 2_000_000
 

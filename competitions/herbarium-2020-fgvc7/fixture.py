@@ -12,7 +12,7 @@ import numpy as np
 from authoring import coco_fixture
 from authoring.grading_inputs import GradingInputs, labels
 from authoring.synthetic import numbered
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 SIZES = [1] * 5 + [2, 3, 4] * 4 + list(range(5, 13)) * 3
 

@@ -14,7 +14,7 @@ import pandas as pd
 
 from mlebench.data import coco_meta
 from mlebench.data.prepare import link_or_copy, write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 TRAIN, TEST = "train", "test"
 

@@ -12,7 +12,7 @@ import numpy as np
 from authoring.grading_inputs import GradingInputs, labels
 from authoring.kaggle_standin import image_bytes
 from authoring.synthetic import numbered
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 SIZES = [2, 3, 4, 5, 6, 8, 10, 12] * 5
 

@@ -15,8 +15,8 @@ from sklearn.model_selection import train_test_split
 
 from mlebench.data import coco_meta
 from mlebench.data.prepare import link_or_copy, write_csv
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import DataError
+from mlebench_spec.declarations import Competition
+from mlebench_spec.errors import DataError
 
 
 def _split_category(group: list, comp: Competition) -> tuple[list, list]:

@@ -6,7 +6,7 @@ import numpy as np
 from PIL import Image
 
 from authoring.grading_inputs import GradingInputs, binary
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 
 def _write_tif(path: Path, rng: np.random.Generator) -> None:

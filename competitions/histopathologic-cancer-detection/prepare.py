@@ -13,7 +13,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from mlebench.data.prepare import write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 
 def _copy_images(ids: pd.Series, src: Path, dest: Path) -> None:

@@ -11,7 +11,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, probabilities
 from authoring.kaggle_standin import image_bytes
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 VOTES = ["seizure_vote", "lpd_vote", "gpd_vote", "lrda_vote", "grda_vote", "other_vote"]
 CONSENSUS = ["Seizure", "LPD", "GPD", "LRDA", "GRDA", "Other"]

@@ -14,8 +14,8 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from mlebench.data.prepare import write_csv
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import DataError
+from mlebench_spec.declarations import Competition
+from mlebench_spec.errors import DataError
 
 VOTES = ["seizure_vote", "lpd_vote", "gpd_vote", "lrda_vote", "grda_vote", "other_vote"]
 

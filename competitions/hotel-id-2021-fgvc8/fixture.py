@@ -11,7 +11,7 @@ import pandas as pd
 from authoring.grading_inputs import GradingInputs, ranking
 from authoring.kaggle_standin import image_bytes
 from authoring.synthetic import numbered
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 DUPLICATE = "ce27d36c9147cc19.jpg"
 

@@ -13,7 +13,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from mlebench.data.prepare import write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 LISTED_TWICE = "ce27d36c9147cc19.jpg"
 SAMPLE_PREDICTION = "36363 53586 18807 64314 60181"

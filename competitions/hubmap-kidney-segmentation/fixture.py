@@ -15,7 +15,7 @@ from PIL import Image
 
 from authoring.grading_inputs import GradingInputs, assemble, single
 from authoring.synthetic import blob_runs
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 N_TRAIN, N_KAGGLE_TEST = 15, 5
 

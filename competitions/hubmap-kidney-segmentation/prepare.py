@@ -17,7 +17,7 @@ import pandas as pd
 
 from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import split_frame
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 
 def _copy_image(image_id: str, src: Path, dest: Path, *, with_polygons: bool) -> None:

@@ -11,7 +11,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs
 from authoring.synthetic import text
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 N_BATCHES, EVENTS_PER_BATCH, N_SENSORS = 20, 15, 50
 

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 from sklearn.model_selection import train_test_split
 
 from mlebench.data.prepare import format_float, write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 TARGETS = ["azimuth", "zenith"]
 ROWS_PER_READ = 2_000_000

@@ -15,7 +15,7 @@ import numpy as np
 from authoring.grading_inputs import GradingInputs, assemble, single
 from authoring.kaggle_standin import image_bytes
 from authoring.synthetic import ids
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 SIZES = [1] * 4 + [2, 3, 4] * 5 + list(range(5, 16)) * 3
 SUPERCATEGORIES = ["Plants", "Insects", "Birds", "Fungi"]

@@ -22,8 +22,8 @@ import pandas as pd
 
 from mlebench.data import coco_meta
 from mlebench.data.prepare import write_csv
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import DataError
+from mlebench_spec.declarations import Competition
+from mlebench_spec.errors import DataError
 
 V1_CATEGORIES = 1010
 

@@ -16,7 +16,7 @@ import py7zr
 
 from authoring.grading_inputs import GradingInputs, binary
 from authoring.kaggle_standin import image_bytes
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 
 def _write_7z(archive: Path, members: dict[str, bytes]) -> None:

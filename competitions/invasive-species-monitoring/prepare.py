@@ -21,7 +21,7 @@ import py7zr
 from mlebench.data.archives import write_zip
 from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import split_frame
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 FIXED_MTIME = 946_684_800  # 2000-01-01 UTC, stamped on each entry so archive bytes never depend on clocks
 

@@ -11,7 +11,7 @@ from PIL import Image
 
 from authoring.grading_inputs import GradingInputs, labels
 from authoring.synthetic import names
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 CATEGORIES = [0, 1, 3, 4, 8, 10, 11, 13, 14, 16, 17, 18, 19, 22]
 

@@ -10,7 +10,7 @@ from PIL import Image
 
 from authoring.grading_inputs import GradingInputs, labels
 from authoring.synthetic import numbered
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 INFO = {"version": "1.0", "description": "iWildCam 2020", "year": 2020, "contributor": "stand-in"}
 CATEGORIES = [{"count": 10, "id": i, "name": f"species {i}"} for i in range(20)]

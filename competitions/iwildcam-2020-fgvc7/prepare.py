@@ -20,7 +20,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from mlebench.data.prepare import write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 TEST_SHARE = 0.22
 N_CATEGORIES = 676

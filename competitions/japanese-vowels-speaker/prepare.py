@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mlebench.data.timeseries import read_ts, write_series_classification
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 _CHANNELS = 12
 

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, score_columns
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 LABELS = ["toxic", "severe_toxic", "obscene", "threat", "insult", "identity_hate"]
 WORDS = ["you", "are", "a", "great", "editor", "stupid", "article", "please", "stop", "vandalism", "thanks"]

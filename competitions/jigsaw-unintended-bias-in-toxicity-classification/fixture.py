@@ -11,7 +11,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, assemble, single
 from authoring.synthetic import numbered, text
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 LABELS = ["severe_toxicity", "obscene", "identity_attack", "insult", "threat"]
 IDENTITIES = [

@@ -9,7 +9,7 @@ import pandas as pd
 from authoring.grading_inputs import GradingInputs, assemble, single
 from authoring.kaggle_standin import image_bytes
 from authoring.synthetic import ids
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 CODES = ["U+306F", "U+304B", "U+3068", "U+306E", "U+4E00", "U+5B50", "U+308A", "U+3057"]
 

@@ -13,7 +13,7 @@ import pandas as pd
 
 from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import split_frame
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 SAMPLE_LABELS = "U+003F 1 1 U+FF2F 2 2"
 

@@ -9,7 +9,7 @@ import pandas as pd
 from PIL import Image
 
 from authoring.grading_inputs import GradingInputs, probabilities
-from mlebench.spec.declarations import Competition, RealSize, load_competition
+from mlebench_spec.declarations import Competition, RealSize, load_competition
 
 FEATURES = [f"{kind}{i}" for kind in ("margin", "shape", "texture") for i in range(1, 65)]
 

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, probabilities
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 MODELS = ["gpt-4-1106-preview", "claude-2.1", "llama-2-70b-chat", "mixtral-8x7b-instruct-v0.1", "gemini-pro"]
 WORDS = ["what", "is", "the", "best", "way", "to", "learn", "python", "explain", "quantum", "poem", "about"]

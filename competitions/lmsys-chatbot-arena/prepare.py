@@ -10,7 +10,7 @@ import pandas as pd
 
 from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import split_frame
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 TARGETS = ["winner_model_a", "winner_model_b", "winner_tie"]
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from authoring.grading_inputs import GradingInputs, labels
 from authoring.synthetic import numbered
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 N_FEATURES = 429  # 11 frames x 39 MFCC features
 

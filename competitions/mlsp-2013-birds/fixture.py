@@ -10,7 +10,7 @@ from PIL import Image
 
 from authoring.grading_inputs import GradingInputs, assemble, single, units
 from authoring.synthetic import text
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 ROOT = "mlsp_contest_dataset"
 SPECIES = ["BRCR", "PAWR", "PSFL", "RBNU", "DEJU", "OSFL", "HETH", "CBCH", "VATH", "HEWA", "SWTH", "HAFL",

@@ -23,7 +23,7 @@ import pandas as pd
 
 from mlebench.data.archives import extract_zip
 from mlebench.data.prepare import write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 SEGMENT_TABLES = ["histogram_of_segments.txt", "segment_features.txt", "segment_rectangles.txt"]
 SEGMENT_HEADER = "rec_id,[histogram of segment features]"

@@ -8,7 +8,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, labels
 from authoring.synthetic import numbered
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 WORDS = ["a", "the", "film", "movie", "is", "good", "bad", "dull", "funny", "plot", "acting", "not", "very"]
 

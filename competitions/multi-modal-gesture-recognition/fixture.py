@@ -11,7 +11,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, assemble, single
 from authoring.synthetic import int_rows
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 FIXED = (1980, 1, 1, 0, 0, 0)
 

@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 import pandas as pd
 
 from mlebench.data.prepare import link_or_copy, write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 COPIED = [
     *(f"training{k}.tar.gz" for k in (1, 2, 3)),

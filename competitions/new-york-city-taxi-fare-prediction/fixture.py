@@ -7,7 +7,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, regression
 from authoring.synthetic import ids
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 RIDES = 10_500
 """v1's prepare holds out 9,914 rides (the size of Kaggle's test set): the fixture has those and a few hundred

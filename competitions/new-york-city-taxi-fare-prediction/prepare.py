@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 from mlebench.data.streaming import stream_train_test_split
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 DTYPE = {
     "key": "string[pyarrow]",

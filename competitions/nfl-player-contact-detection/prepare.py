@@ -15,7 +15,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from mlebench.data.prepare import write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 TABLES = ["baseline_helmets", "player_tracking", "video_metadata"]
 VIEWS = ["All29", "Endzone", "Sideline"]

@@ -8,7 +8,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs
 from authoring.synthetic import text
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 TARGETS = ["formation_energy_ev_natom", "bandgap_energy_ev"]
 

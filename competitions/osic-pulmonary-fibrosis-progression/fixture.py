@@ -7,7 +7,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, units
 from authoring.synthetic import text
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 DICOM = b"\x00" * 128 + b"DICM" + b"\x02\x00\x10\x00UI\x14\x001.2.840.10008.1.2.1\x00"
 

@@ -8,7 +8,7 @@ import pandas as pd
 from authoring.grading_inputs import GradingInputs, regression
 from authoring.kaggle_standin import image_bytes
 from authoring.synthetic import ids
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 FEATURES = ["Subject Focus", "Eyes", "Face", "Near", "Action", "Accessory", "Group", "Collage", "Human",
             "Occlusion", "Info", "Blur"]  # fmt: skip

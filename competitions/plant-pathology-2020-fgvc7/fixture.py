@@ -7,7 +7,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, score_columns
 from authoring.kaggle_standin import image_bytes
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 CLASSES = ["healthy", "multiple_diseases", "rust", "scab"]
 

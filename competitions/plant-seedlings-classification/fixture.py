@@ -7,7 +7,7 @@ import numpy as np
 from authoring.grading_inputs import GradingInputs, labels
 from authoring.kaggle_standin import image_bytes
 from authoring.synthetic import names
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 SPECIES = [
     "Black-grass",

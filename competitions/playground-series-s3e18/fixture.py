@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, score_columns
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 FEATURES = (
     "BertzCT Chi1 Chi1n Chi1v Chi2n Chi2v Chi3v Chi4n EState_VSA1 EState_VSA2 ExactMolWt FpDensityMorgan1 "

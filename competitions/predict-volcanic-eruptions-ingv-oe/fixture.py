@@ -7,7 +7,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, regression
 from authoring.synthetic import ids
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from authoring.grading_inputs import GradingInputs, binary
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 TEST_FIELDS = [
     "giver_username_if_known",

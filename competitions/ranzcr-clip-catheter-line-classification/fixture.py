@@ -8,7 +8,7 @@ import pandas as pd
 from PIL import Image
 
 from authoring.grading_inputs import GradingInputs, score_columns
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 LABELS = [
     "ETT - Abnormal",

@@ -11,7 +11,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, assemble, single, units
 from authoring.synthetic import text
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 TARGETS = ["patient_overall", "C1", "C2", "C3", "C4", "C5", "C6", "C7"]
 

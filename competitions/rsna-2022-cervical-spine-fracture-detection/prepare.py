@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from mlebench.data.prepare import write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 RATIO = 0.1
 ID = "StudyInstanceUID"

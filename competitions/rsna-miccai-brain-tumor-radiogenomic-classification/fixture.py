@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, binary
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 SEQUENCES = ["FLAIR", "T1w", "T1wCE", "T2w"]
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from authoring.grading_inputs import GradingInputs
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 CLASSES = ["Negative for Pneumonia", "Typical Appearance", "Indeterminate Appearance", "Atypical Appearance"]
 

@@ -14,7 +14,7 @@ import pandas as pd
 from authoring.grading_inputs import GradingInputs, binary
 from authoring.kaggle_standin import image_bytes
 from mlebench.data.tfrecord import bytes_feature, encode_example, int64_feature, write_records
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 N_FILES, PER_FILE, REAL_PER_FILE = 16, 14, 2071
 COUNTS = [REAL_PER_FILE if k in (0, 6) else PER_FILE for k in range(N_FILES)]

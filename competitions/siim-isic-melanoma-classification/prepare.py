@@ -18,7 +18,7 @@ import pandas as pd
 
 from mlebench.data.prepare import write_csv
 from mlebench.data.tfrecord import decode_example, encode_example, read_records, write_records
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 TEST_FILES = ("train00-", "train06-")
 METADATA = ["image_name", "patient_id", "sex", "age_approx", "anatom_site_general_challenge"]

@@ -12,7 +12,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, units
 from authoring.synthetic import text
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 PHONES = ["GooglePixel4", "GooglePixel5", "SamsungGalaxyS20Ultra", "XiaomiMi8"]
 EPOCHS = 12

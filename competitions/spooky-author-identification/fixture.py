@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, probabilities
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 AUTHORS = ["EAP", "HPL", "MWS"]
 WORDS = "the night was dark and a strange horror crept over the ancient house of my father".split()

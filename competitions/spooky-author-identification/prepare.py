@@ -11,7 +11,7 @@ import pandas as pd
 
 from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import split_frame
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 AUTHORS = ["EAP", "HPL", "MWS"]
 PRIOR = {"EAP": 0.403493538995863, "HPL": 0.287808366106543, "MWS": 0.308698094897594}

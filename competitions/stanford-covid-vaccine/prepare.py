@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 TEN_DECIMALS = "%.10f"
 

@@ -14,7 +14,7 @@ import pandas as pd
 import py7zr
 
 from authoring.grading_inputs import GradingInputs, binary
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 SIDE = 6
 

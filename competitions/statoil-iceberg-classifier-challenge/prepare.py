@@ -20,7 +20,7 @@ import py7zr
 from sklearn.model_selection import train_test_split
 
 from mlebench.data.prepare import write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 MEMBER = "data/processed/{}"
 FIXED_MTIME = 946_684_800  # 2000-01-01 UTC, stamped on every member so archive bytes never depend on clocks

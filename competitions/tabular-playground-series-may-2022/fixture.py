@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, binary
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
+
 
 def _frame(rng: np.random.Generator, ids: np.ndarray) -> pd.DataFrame:
     n = len(ids)

@@ -11,7 +11,7 @@ import pandas as pd
 
 from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import split_frame
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:

@@ -15,7 +15,7 @@ import py7zr
 
 from authoring.grading_inputs import GradingInputs, labels
 from authoring.synthetic import names
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 LABELS = ["_background_noise_", "bed", "down", "go", "left", "no", "off", "on", "right", "stop", "yes"]
 # What a submission says: the ten commands, "silence", and "unknown" for every other word.

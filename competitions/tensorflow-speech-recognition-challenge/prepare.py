@@ -16,7 +16,7 @@ import py7zr
 from sklearn.model_selection import train_test_split
 
 from mlebench.data.prepare import write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 
 def _move(source: Path, target: Path) -> None:

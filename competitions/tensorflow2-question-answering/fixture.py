@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, assemble, single, units
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 WORDS = "the river flows through an old city where many people live and work".split()
 

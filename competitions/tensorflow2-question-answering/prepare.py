@@ -14,7 +14,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from mlebench.data.prepare import write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 CHUNK_LINES = 1000
 TEST_FIELDS = ["example_id", "question_text", "document_text", "long_answer_candidates"]

@@ -15,7 +15,7 @@ from sklearn.model_selection import train_test_split
 
 from mlebench.data.archives import write_zip
 from mlebench.data.prepare import write_csv
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 LANG = "en"
 

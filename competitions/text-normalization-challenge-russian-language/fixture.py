@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, normalized_tokens
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 _PLAIN = ["Это", "был", "город", "в", "году", "улица", "дом", "он", "она", "река"]
 _SPOKEN = {

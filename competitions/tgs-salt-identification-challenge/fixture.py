@@ -14,7 +14,7 @@ from PIL import Image
 
 from authoring.grading_inputs import GradingInputs
 from authoring.synthetic import blob_masks, ids, jitter, rle_strings
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 _SIZE = 101
 

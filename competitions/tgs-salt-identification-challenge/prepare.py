@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from mlebench.data.splitting import split_frame
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 _ROOT = "competition_data"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from authoring.grading_inputs import GradingInputs, binary
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 _DATES = ["20090328", "20090329", "20090330", "20090331"]
 _RATE = 2000

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from mlebench.data.archives import write_zip
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 _NAME = re.compile(r"^(?P<prefix>(?P<date>\d{8})_\d{6}_[^_]+_)TRAIN\d+_(?P<label>[01])\.aif$")
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from authoring.grading_inputs import GradingInputs, sentences
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 _WORDS = "i love this day so bad sad happy great awful fun work tired good hate the a my you".split()
 

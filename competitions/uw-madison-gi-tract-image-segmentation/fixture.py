@@ -12,7 +12,7 @@ import pandas as pd
 from authoring.grading_inputs import GradingInputs, units
 from authoring.synthetic import rle
 from mlebench.data.prepare import write_png
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 _CLASSES = ["large_bowel", "small_bowel", "stomach"]
 _SLICES = 3

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 _ID = re.compile(r"^(?P<case>case\d+)_day(?P<day>\d+)_slice_(?P<slice>\d+)$")
 _KEPT_DAYS = 4

@@ -13,7 +13,7 @@ from PIL import Image
 from authoring.grading_inputs import GradingInputs
 from authoring.synthetic import rle
 from mlebench.data.prepare import write_png
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 _SLICES = 3
 

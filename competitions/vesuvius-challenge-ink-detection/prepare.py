@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 from PIL import Image
 
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 _HIDDEN = ("inklabels.png", "inklabels_rle.csv", "ir.png")
 

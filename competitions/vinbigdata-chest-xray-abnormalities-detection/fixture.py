@@ -12,7 +12,7 @@ import pandas as pd
 
 from authoring.grading_inputs import GradingInputs
 from authoring.synthetic import ids
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 N_IMAGES = 15_000
 _CLASSES = ["Aortic enlargement", "Atelectasis", "Calcification", "Cardiomegaly", "Consolidation"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 _NO_FINDING = 14
 

@@ -9,7 +9,7 @@ from PIL import Image
 
 from authoring.grading_inputs import GradingInputs, ranking
 from authoring.synthetic import numbered
-from mlebench.spec.declarations import Competition, RealSize
+from mlebench_spec.declarations import Competition, RealSize
 
 
 def make_download(dest: Path, rng: np.random.Generator) -> None:

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 _SAMPLE_IDS = "new_whale w_1287fbc w_98baff9 w_7554f44 w_1eafe46"
 _SINGLE_TO_TEST = 0.1

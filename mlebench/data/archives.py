@@ -7,7 +7,7 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from mlebench.spec.errors import DataError
+from mlebench_spec.errors import DataError
 
 __all__ = ["FETCH_RECORD", "extract_zip", "read_fetch_record", "write_zip"]
 

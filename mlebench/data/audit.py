@@ -24,8 +24,8 @@ import numpy as np
 import pandas as pd
 
 from graders.answers import with_derived
-from mlebench.spec.declarations import Competition
-from mlebench.spec.hashing import sha256_file
+from mlebench_spec.declarations import Competition
+from mlebench_spec.hashing import sha256_file
 
 __all__ = ["Finding", "audit", "audit_report", "known_leaks"]
 

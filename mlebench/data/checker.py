@@ -22,9 +22,9 @@ from typing import Any
 import pandas as pd
 
 from mlebench.data.prepare import load_prepare_function
-from mlebench.spec.declarations import Competition, PackageSource, parse_declaration
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.paths import competitions_dir
+from mlebench_spec.declarations import Competition, PackageSource, parse_declaration
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.paths import competitions_dir
 
 __all__ = ["Problem", "check_all", "check_folder"]
 

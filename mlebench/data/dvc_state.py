@@ -4,7 +4,7 @@ DVC keeps, per workspace path, the md5 of each file it has hashed, keyed by the 
 (its *state*, an SQLite database under the repository's site cache folder). When ``dvc repro`` records a
 stage, it hashes every output file it finds no fresh entry for. The prepare stage reads each file it wrote
 exactly once, for the manifest, computing sha256 and md5 in the same pass
-(:func:`mlebench.spec.manifest.write_manifest`); :func:`record_md5s` then stores those md5s in DVC's state
+(:func:`mlebench_spec.manifest.write_manifest`); :func:`record_md5s` then stores those md5s in DVC's state
 under the files' final paths, so DVC's commit finds them and only stats the files. An entry is DVC's own
 record, checked by DVC against the file's inode, mtime and size before use: a file changed afterwards is
 hashed again, never trusted.

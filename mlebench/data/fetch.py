@@ -16,10 +16,10 @@ import importlib.util
 import shutil
 from pathlib import Path
 
-from mlebench.spec.declarations import Competition, PackageSource
-from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.files import published
-from mlebench.spec.hashing import sha256_file
+from mlebench_spec.declarations import Competition, PackageSource
+from mlebench_spec.errors import ConfigError, DataError
+from mlebench_spec.files import published
+from mlebench_spec.hashing import sha256_file
 
 __all__ = ["fetch", "refresh_checksums", "package_folder"]
 
@@ -42,7 +42,7 @@ def fetch(
     source = comp.source
     if not isinstance(source, PackageSource):
         from mlebench.data.kaggle_source import fetch_kaggle
-        from mlebench.spec.paths import downloads_dir
+        from mlebench_spec.paths import downloads_dir
 
         fetch_kaggle(
             comp,

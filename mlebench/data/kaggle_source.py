@@ -23,10 +23,10 @@ from typing import Any
 
 from mlebench.data.archives import FETCH_RECORD, extract_zip
 from mlebench.data.dvc_state import record_md5s
-from mlebench.spec.declarations import Competition, ExtraFile, KaggleSource, declaration_path
-from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.files import published, write_json
-from mlebench.spec.hashing import sha256_file, sha256_md5_file
+from mlebench_spec.declarations import Competition, ExtraFile, KaggleSource, declaration_path
+from mlebench_spec.errors import ConfigError, DataError
+from mlebench_spec.files import published, write_json
+from mlebench_spec.hashing import sha256_file, sha256_md5_file
 
 __all__ = [
     "Preflight",

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from mlebench.data.notebooks import notebook_code
-from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.files import published, write_json
-from mlebench.spec.hashing import sha256_file
-from mlebench.spec.paths import competitions_dir
+from mlebench_spec.errors import ConfigError, DataError
+from mlebench_spec.files import published, write_json
+from mlebench_spec.hashing import sha256_file
+from mlebench_spec.paths import competitions_dir
 
 KERNELS_FILE = "kernels.txt"
 MANIFEST = "manifest.json"

@@ -41,12 +41,12 @@ from PIL import Image
 
 from mlebench.data.archives import FETCH_RECORD, extract_zip, read_fetch_record
 from mlebench.data.dvc_state import record_md5s
-from mlebench.spec.declarations import Competition, Submission
-from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.files import published, staging_dir
-from mlebench.spec.manifest import write_manifest
-from mlebench.spec.params import TextSettings
-from mlebench.spec.texts import description_file
+from mlebench_spec.declarations import Competition, Submission
+from mlebench_spec.errors import ConfigError, DataError
+from mlebench_spec.files import published, staging_dir
+from mlebench_spec.manifest import write_manifest
+from mlebench_spec.params import TextSettings
+from mlebench_spec.texts import description_file
 
 __all__ = [
     "PREPARE_PARAMETERS",
@@ -78,9 +78,9 @@ def prepare_competition(
     """Build ``prepared/{public,private}`` from ``raw`` with ``folder/prepare.py``, replacing any old output.
 
     ``folder`` is the competition's folder (default: ``competitions/<id>`` under the repository root).
-    ``texts`` says whose ``description.md`` goes into ``public/`` (default: ours; :mod:`mlebench.spec.texts`).
+    ``texts`` says whose ``description.md`` goes into ``public/`` (default: ours; :mod:`mlebench_spec.texts`).
     Raises DataError, naming every problem, when the result breaks the layout described in this module.
-    ``prepared/manifest.json`` records every file's sha256 (:mod:`mlebench.spec.manifest`), published with
+    ``prepared/manifest.json`` records every file's sha256 (:mod:`mlebench_spec.manifest`), published with
     the split in one step.
     """
     folder = folder or comp.folder

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 __all__ = ["SECRET_KEYS", "missing_credentials", "require_credentials", "shareable_settings"]
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from mlebench.spec.declarations import Competition
-from mlebench.spec.paths import selfcheck_path
+from mlebench_spec.declarations import Competition
+from mlebench_spec.paths import selfcheck_path
 
 GATE = "passed: the answers earn gold and the sample submission no medal\n"
 """The gate's content, the same whatever the scores and thresholds."""

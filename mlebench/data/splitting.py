@@ -23,8 +23,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from mlebench.spec.declarations import Split
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.declarations import Split
+from mlebench_spec.errors import ConfigError
 
 __all__ = ["split_frame", "shuffled_ids", "held_out_count"]
 

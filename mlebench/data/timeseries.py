@@ -17,7 +17,7 @@ import pandas as pd
 
 from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import shuffled_ids
-from mlebench.spec.errors import DataError
+from mlebench_spec.errors import DataError
 
 __all__ = ["Case", "read_ts", "write_series_classification"]
 

@@ -5,7 +5,7 @@ Harnesses built on v1 call ``mlebench.data.download_and_prepare_dataset``, ``is_
 object with that competition's places (:class:`Site`: the v1 face's :class:`mlebench.registry.Competition`
 is one), so the data layer never imports the face above it. They run the same fetch, prepare and audit as
 ``mlebench prepare`` (:func:`fetch_and_prepare`), and read the leaderboard kept in the competition's folder
-after checking it against the v1 pointer (:func:`mlebench.spec.leaderboards.pinned_leaderboard`).
+after checking it against the v1 pointer (:func:`mlebench_spec.leaderboards.pinned_leaderboard`).
 
 What differs from v1, and why, is said where it happens: checksums are always verified (``skip_verification``
 is refused), ``overwrite_checksums`` records the downloaded archive's sha256 in the declaration, and the
@@ -22,10 +22,10 @@ from typing import Protocol
 
 import pandas as pd
 
-from mlebench.spec.declarations import Competition, declaration_path, load_competition
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.leaderboards import pinned_leaderboard
-from mlebench.spec.params import TextSettings
+from mlebench_spec.declarations import Competition, declaration_path, load_competition
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.leaderboards import pinned_leaderboard
+from mlebench_spec.params import TextSettings
 
 logger = logging.getLogger(__name__)
 

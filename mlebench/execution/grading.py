@@ -27,11 +27,11 @@ from mlebench.reporting.records import (
     read_run_json,
     snapshot_grade,
 )
-from mlebench.spec.cell import Cell
-from mlebench.spec.datadir import checked_answers
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.params import DockerSettings
-from mlebench.spec.paths import private_dir
+from mlebench_spec.cell import Cell
+from mlebench_spec.datadir import checked_answers
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.params import DockerSettings
+from mlebench_spec.paths import private_dir
 
 Grader = Callable[[Cell, RunRecord | None, DockerSettings, str], tuple[GradeOutcome, dict[str, str]]]
 """Score a cell somewhere in a grading mode; return the outcome and where it ran (``grader_runner`` and

@@ -24,14 +24,14 @@ from pathlib import Path
 from mlebench.execution.secrets import agent_secret, redact_run
 from mlebench.execution.snapshots import SNAPSHOTS_DIR, Copy, snapshotting
 from mlebench.reporting.records import RunRecord
-from mlebench.spec.cell import Cell
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.files import utc_now
-from mlebench.spec.hashing import sha256_json, sha256_tree
-from mlebench.spec.manifest import split_sha256
-from mlebench.spec.params import DockerSettings
-from mlebench.spec.texts import checked_v1_file, checkout_dir
-from mlebench.spec.yamlio import load_yaml
+from mlebench_spec.cell import Cell
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.files import utc_now
+from mlebench_spec.hashing import sha256_json, sha256_tree
+from mlebench_spec.manifest import split_sha256
+from mlebench_spec.params import DockerSettings
+from mlebench_spec.texts import checked_v1_file, checkout_dir
+from mlebench_spec.yamlio import load_yaml
 
 INSTRUCTIONS = Path(__file__).with_name("instructions.txt")
 V1_INSTRUCTIONS = Path(__file__).with_name("instructions.v1.yaml")  # v1's, pinned by git blob id

@@ -52,8 +52,8 @@ from mlebench.execution.docker.agent import (
     run_docker,
 )
 from mlebench.execution.docker.engine import InfraError, engine_problem
-from mlebench.spec.cell import Cell
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.cell import Cell
+from mlebench_spec.errors import ConfigError
 
 if TYPE_CHECKING:
     import docker

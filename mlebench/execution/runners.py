@@ -26,14 +26,14 @@ from mlebench.execution.podman import PodmanRunner
 from mlebench.execution.sandbox import SandboxRunner
 from mlebench.reporting.records import RunRecord
 from mlebench.reporting.usage import read_usage
-from mlebench.spec.cell import Cell
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.files import utc_now
-from mlebench.spec.hashing import sha256_json, sha256_tree
-from mlebench.spec.manifest import verify_split
-from mlebench.spec.params import DockerSettings
-from mlebench.spec.texts import text_lineage
+from mlebench_spec.cell import Cell
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.errors import ConfigError, DataError
+from mlebench_spec.files import utc_now
+from mlebench_spec.hashing import sha256_json, sha256_tree
+from mlebench_spec.manifest import verify_split
+from mlebench_spec.params import DockerSettings
+from mlebench_spec.texts import text_lineage
 
 AUTO = "auto"
 AUTO_ORDER = ("docker", "podman", "sandbox", "local")

@@ -63,13 +63,13 @@ from mlebench.execution.local import (
 from mlebench.execution.secrets import agent_secret, redact_run
 from mlebench.execution.snapshots import snapshotting
 from mlebench.reporting.records import RunRecord
-from mlebench.spec.cell import Cell
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.files import utc_now
-from mlebench.spec.hashing import sha256_json, sha256_tree
-from mlebench.spec.manifest import split_sha256
-from mlebench.spec.params import DockerSettings, Hardware
-from mlebench.spec.sources import closure
+from mlebench_spec.cell import Cell
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.files import utc_now
+from mlebench_spec.hashing import sha256_json, sha256_tree
+from mlebench_spec.manifest import split_sha256
+from mlebench_spec.params import DockerSettings, Hardware
+from mlebench_spec.sources import closure
 
 BWRAP = "bwrap"
 AGENT_UID = 1000

@@ -16,9 +16,9 @@ from typing import Any
 from graders.grade import grade
 from graders.result import Mode
 from mlebench.reporting.records import GradeOutcome, graded_entry
-from mlebench.spec.cell import Cell
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.files import utc_now
+from mlebench_spec.cell import Cell
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.files import utc_now
 
 
 def report_entry(
@@ -28,7 +28,7 @@ def report_entry(
 
     The entry is laid out as a grading record's head (:func:`mlebench.reporting.records.graded_entry`):
     MLE-bench's fields in its order, the grading mode, then ``status`` and ``reason``. A grader bug raises.
-    Check the answers first (:func:`mlebench.spec.datadir.checked_answers`), as the grade stage does.
+    Check the answers first (:func:`mlebench_spec.datadir.checked_answers`), as the grade stage does.
     """
     result = grade(load_competition(competition_id, root), Path(submission), Path(private), mode)
     outcome = GradeOutcome(result, result.grade_seconds, mode)

@@ -12,8 +12,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.params import AgentConfig
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.params import AgentConfig
 
 MIN_SECRET_CHARS = 8
 """A shorter value would be redacted wherever those few bytes happen to occur, so it is refused."""

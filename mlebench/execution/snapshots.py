@@ -25,9 +25,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from mlebench.spec.files import replace_dir, staging_dir, utc_now, write_json
-from mlebench.spec.hashing import sha256_file
-from mlebench.spec.params import SnapshotSettings
+from mlebench_spec.files import replace_dir, staging_dir, utc_now, write_json
+from mlebench_spec.hashing import sha256_file
+from mlebench_spec.params import SnapshotSettings
 
 SNAPSHOTS_DIR = "snapshots"
 SNAPSHOT_JSON = "snapshot.json"

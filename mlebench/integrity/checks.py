@@ -19,8 +19,8 @@ import re2
 
 from mlebench.integrity.patterns import Budget, compile_pattern, search
 from mlebench.integrity.run_view import RunView, SourceFile
-from mlebench.spec.declarations import Competition
-from mlebench.spec.params import AgentConfig, IntegritySettings
+from mlebench_spec.declarations import Competition
+from mlebench_spec.params import AgentConfig, IntegritySettings
 
 MAX_EVIDENCE = 20
 """Evidence lines kept per check (the count of all hits is in ``details``)."""
@@ -291,7 +291,7 @@ def forbidden_resources(ctx: Context) -> CheckResult:
 
     Near: within ``download_window`` lines of one, or bound to a name that a line near one uses (a URL kept
     in a constant and fetched further down). The entries are the competition's declared ones, those its
-    package source implies (:meth:`mlebench.spec.declarations.Competition.forbidden`) and the shared list.
+    package source implies (:meth:`mlebench_spec.declarations.Competition.forbidden`) and the shared list.
     """
     entries = forbidden_entries(ctx)
     window = ctx.settings.download_window

@@ -17,8 +17,8 @@ from typing import Any
 from mlebench.integrity.checks import CheckResult
 from mlebench.integrity.patterns import compile_pattern
 from mlebench.integrity.run_view import RunView, SourceFile
-from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.params import JudgeSettings
+from mlebench_spec.errors import ConfigError, DataError
+from mlebench_spec.params import JudgeSettings
 
 SYSTEM = (
     "You review what an autonomous agent left behind after working on a machine-learning task. The agent was "

@@ -65,7 +65,7 @@ class RunView:
     @classmethod
     def load(cls, run_dir: Path) -> RunView:
         """Read ``run_dir``; a missing or unreadable ``run.json`` is an error naming the file."""
-        from mlebench.spec.errors import DataError
+        from mlebench_spec.errors import DataError
 
         record_path = run_dir / "run.json"
         try:

@@ -1,6 +1,6 @@
 """One cell's integrity verdict: every check, plagiarism, the optional judge, written once to integrity.json.
 
-``integrity.json`` (at :func:`mlebench.spec.paths.integrity_path`) holds::
+``integrity.json`` (at :func:`mlebench_spec.paths.integrity_path`) holds::
 
     {"verdict": "clean" | "flagged" | "unchecked",
      "reason": "<why unchecked>" (only when unchecked),
@@ -30,12 +30,12 @@ from mlebench.integrity.judge import judge
 from mlebench.integrity.patterns import Budget, BudgetExceeded
 from mlebench.integrity.plagiarism import plagiarism, references
 from mlebench.integrity.run_view import RunView
-from mlebench.spec.cell import Cell
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.files import utc_now, write_json
-from mlebench.spec.hashing import sha256_json
-from mlebench.spec.params import AgentConfig, IntegritySettings
-from mlebench.spec.paths import kernels_dir
+from mlebench_spec.cell import Cell
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.files import utc_now, write_json
+from mlebench_spec.hashing import sha256_json
+from mlebench_spec.params import AgentConfig, IntegritySettings
+from mlebench_spec.paths import kernels_dir
 
 
 def settings_sha256(ctx: Context) -> str:

@@ -34,12 +34,12 @@ from typing import Any
 from mlebench.reporting.stats import agent_figures, leaderboard_row
 from mlebench.reporting.v1 import entry, grading_report
 from mlebench.reporting.verdicts import counted, is_isolated, load_verdict
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.files import replace_dir, staging_dir, utc_now, write_json, write_text
-from mlebench.spec.hashing import sha256_file
-from mlebench.spec.params import Plan
-from mlebench.spec.paths import grade_path, integrity_path, repo_root, run_dir
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.files import replace_dir, staging_dir, utc_now, write_json, write_text
+from mlebench_spec.hashing import sha256_file
+from mlebench_spec.params import Plan
+from mlebench_spec.paths import grade_path, integrity_path, repo_root, run_dir
 
 FORMAT = "mlebench-dvc bundle 1"
 MANIFEST = "manifest.json"

@@ -2,7 +2,7 @@
 
 A runner builds one :class:`RunRecord` (or a subclass with its own facts) and writes it once; the grade stage
 builds one :class:`GradeRecord` from the run record, the graders' outcome and the lineage, and writes it once.
-Both go through :func:`mlebench.spec.files.write_json`, so a kill mid-write never leaves half a record. A
+Both go through :func:`mlebench_spec.files.write_json`, so a kill mid-write never leaves half a record. A
 cell's status is decided in one place, :func:`cell_status`.
 
 Grading record fields (MLE-bench's ``CompetitionReport``, in its order): ``competition_id``, ``score``
@@ -44,11 +44,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from graders.result import GradeResult, mode_fields, report_fields
-from mlebench.spec.cell import Cell
-from mlebench.spec.declarations import Competition
-from mlebench.spec.files import utc_now
-from mlebench.spec.hashing import sha256_file, sha256_json, sha256_tree
-from mlebench.spec.manifest import split_sha256
+from mlebench_spec.cell import Cell
+from mlebench_spec.declarations import Competition
+from mlebench_spec.files import utc_now
+from mlebench_spec.hashing import sha256_file, sha256_json, sha256_tree
+from mlebench_spec.manifest import split_sha256
 
 STATUSES = (
     "ok",
@@ -100,7 +100,7 @@ class RunRecord:
     executor: dict = field(default_factory=dict)
     """Set when ``mlebench run`` dispatched the cell: the executor, its settings, the job, host and GPUs."""
     texts: dict = field(default_factory=dict)
-    """The texts the agent read (:func:`mlebench.spec.texts.text_lineage`): source, git blob ids, sha256."""
+    """The texts the agent read (:func:`mlebench_spec.texts.text_lineage`): source, git blob ids, sha256."""
     disclosures: dict = field(default_factory=dict)
     """What the agent config declares (models, uses_test_feedback, web_search); empty if it declares none."""
     usage: dict = field(default_factory=dict)
@@ -128,7 +128,7 @@ class RunRecord:
 
     def write(self, out: Path) -> None:
         """Write ``out/run.json`` atomically: the one place run records are written."""
-        from mlebench.spec.files import write_json
+        from mlebench_spec.files import write_json
 
         write_json(out / "run.json", self.to_json())
 
@@ -306,7 +306,7 @@ class GradeRecord:
 
     def write(self, path: Path) -> None:
         """Write the record atomically: the one place grading records are written."""
-        from mlebench.spec.files import write_json
+        from mlebench_spec.files import write_json
 
         write_json(path, self.to_json())
 

@@ -47,12 +47,12 @@ from mlebench.reporting.stats import (
 )
 from mlebench.reporting.usage import sum_usage
 from mlebench.reporting.verdicts import UNCHECKED, counted, is_isolated, load_verdict
-from mlebench.spec.declarations import all_competition_ids, load_competition
-from mlebench.spec.files import write_json, write_text
-from mlebench.spec.leaderboards import threshold_state
-from mlebench.spec.params import load_plan
-from mlebench.spec.paths import audit_path, grade_path, integrity_path, repo_root, report_dir
-from mlebench.spec.yamlio import load_yaml
+from mlebench_spec.declarations import all_competition_ids, load_competition
+from mlebench_spec.files import write_json, write_text
+from mlebench_spec.leaderboards import threshold_state
+from mlebench_spec.params import load_plan
+from mlebench_spec.paths import audit_path, grade_path, integrity_path, repo_root, report_dir
+from mlebench_spec.yamlio import load_yaml
 
 __all__ = [
     "aggregate",

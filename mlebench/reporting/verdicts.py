@@ -1,6 +1,6 @@
 """What gates a medal: a cell's isolation (from its grading record) and its integrity verdict.
 
-A cell's verdict comes from its ``integrity.json`` (:func:`mlebench.spec.paths.integrity_path`, written by
+A cell's verdict comes from its ``integrity.json`` (:func:`mlebench_spec.paths.integrity_path`, written by
 the integrity stage): ``clean`` or ``flagged``, with the flagged checks and their evidence, or
 ``unchecked`` with a ``reason`` when the checks ran past their time budget; without one it is
 ``unchecked`` (no reason). :func:`counted` decides how a graded cell enters a headline or a leaderboard
@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from mlebench.spec.errors import DataError
+from mlebench_spec.errors import DataError
 
 VERDICTS = ("clean", "flagged", "unchecked")
 MEDALS = ("any_medal", "gold_medal", "silver_medal", "bronze_medal")

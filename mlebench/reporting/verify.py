@@ -36,12 +36,12 @@ from mlebench.reporting.records import competition_hash
 from mlebench.reporting.stats import agent_figures, leaderboard_row
 from mlebench.reporting.v1 import ENTRY_FIELDS, totals
 from mlebench.reporting.verdicts import counted, load_verdict
-from mlebench.spec.datadir import prepared_in
-from mlebench.spec.declarations import Competition, load_competition
-from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.hashing import sha256_file, sha256_tree
-from mlebench.spec.manifest import verify_split
-from mlebench.spec.paths import prepared_dir, repo_root
+from mlebench_spec.datadir import prepared_in
+from mlebench_spec.declarations import Competition, load_competition
+from mlebench_spec.errors import ConfigError, DataError
+from mlebench_spec.hashing import sha256_file, sha256_tree
+from mlebench_spec.manifest import verify_split
+from mlebench_spec.paths import prepared_dir, repo_root
 
 GRADED = tuple(f for f in ENTRY_FIELDS if f not in ("competition_id", "created_at", "submission_path"))
 """The fields a re-grade must reproduce: every v1 report field but the id, the time and the path."""

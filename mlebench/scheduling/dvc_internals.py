@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from mlebench.scheduling.lockfiles import plain, write_atomically, yaml_text
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 NEEDS: dict[str, tuple[str, ...]] = {
     "atomic_lock_writes": ("dvc.utils.serialize._common:_dump_data(path, data, dumper, fs)",),

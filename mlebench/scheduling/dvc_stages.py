@@ -33,7 +33,7 @@ from typing import Any
 
 from mlebench.scheduling import dvc_internals as dvc_private
 from mlebench.scheduling.lockfiles import LockFiles
-from mlebench.spec.identity import StageIdentity
+from mlebench_spec.identity import StageIdentity
 
 
 @dataclass(frozen=True)

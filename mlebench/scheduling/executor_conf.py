@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from mlebench.planning.plan import conf_dir
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 PREFIX = "executor."
 

@@ -46,9 +46,9 @@ from mlebench.scheduling.dvc_stages import Pipelines, PlannedStage
 from mlebench.scheduling.events import EventLog, events_path, read_events, unfinished, unrecorded
 from mlebench.scheduling.executors.base import JOB_ENV, Done, Executor, Job, Resources, Settings, parse_memory
 from mlebench.scheduling.progress import Progress
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.params import Hardware
-from mlebench.spec.paths import grade_path
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.params import Hardware
+from mlebench_spec.paths import grade_path
 
 AGENT_RUN = "run_agent"
 """The stage kind that takes the ``slots`` (the hardware profile's resources); others take stage slots."""

@@ -35,8 +35,8 @@ from cells import run_docker, share
 from mlebench.execution.docker.agent import ContainerRunRecord
 from mlebench.execution.docker.engine import connect, engine_problem, in_ci
 from mlebench.execution.docker.images import ImageRef, env_image
-from mlebench.spec.manifest import write_manifest
-from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
+from mlebench_spec.manifest import write_manifest
+from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = "tests/docker/hostile_agent"

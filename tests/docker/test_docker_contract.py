@@ -24,7 +24,7 @@ from container_fixtures import (  # noqa: F401 - fixtures
 )
 
 from mlebench.execution.docker.agent import limits_missing
-from mlebench.spec.params import AgentConfig
+from mlebench_spec.params import AgentConfig
 
 pytestmark = pytest.mark.docker
 

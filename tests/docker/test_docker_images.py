@@ -11,8 +11,8 @@ import pytest
 from container_fixtures import docker_client, env_ref, runner, settings  # noqa: F401 - fixtures
 
 from mlebench.execution.docker.images import BuildContext, agent_image, ensure_image, env_image, grader_image
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.params import AgentConfig, DockerSettings
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.params import AgentConfig, DockerSettings
 
 pytestmark = pytest.mark.docker
 ROOT = Path(__file__).resolve().parents[2]

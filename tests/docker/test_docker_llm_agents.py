@@ -44,7 +44,7 @@ from graders.grade import grade
 from mlebench.execution.grading import grade_cell
 from mlebench.execution.runners import run_cell
 from mlebench.reporting.report import aggregate
-from mlebench.spec.params import AgentConfig, Hardware, Prices
+from mlebench_spec.params import AgentConfig, Hardware, Prices
 
 pytestmark = [pytest.mark.docker, under(*ENGINES)]
 

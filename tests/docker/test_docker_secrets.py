@@ -29,8 +29,8 @@ from container_fixtures import (  # noqa: F401 - fixtures
 )
 from llm_fixtures import llm_endpoint  # noqa: F401 - a fixture
 
-from mlebench.spec.params import AgentConfig
-from mlebench.spec.paths import grade_path, run_dir
+from mlebench_spec.params import AgentConfig
+from mlebench_spec.paths import grade_path, run_dir
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow, under(*ENGINES)]
 KEY_ENV = "MLEBENCH_TEST_API_KEY"

@@ -22,8 +22,8 @@ from mlebench.execution.runners import run_cell
 from mlebench.execution.snapshots import read_snapshot, snapshot_dirs
 from mlebench.reporting.anytime import markdown_lines
 from mlebench.reporting.report import aggregate
-from mlebench.spec.cell import Cell
-from mlebench.spec.params import AgentConfig, Hardware, SnapshotSettings
+from mlebench_spec.cell import Cell
+from mlebench_spec.params import AgentConfig, Hardware, SnapshotSettings
 
 pytestmark = pytest.mark.docker
 

@@ -23,8 +23,8 @@ from container_fixtures import (  # noqa: F401 - fixtures
     under,
 )
 
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.params import AgentConfig
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.params import AgentConfig
 
 pytestmark = [pytest.mark.docker, under(*ENGINES)]
 ROOT = Path(__file__).resolve().parents[2]

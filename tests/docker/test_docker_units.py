@@ -20,8 +20,8 @@ from mlebench.execution.docker.extract import extract_tar, fetch_file
 from mlebench.execution.docker.images import BuildContext
 from mlebench.execution.runners import choose_runner, run_cell
 from mlebench.reporting.records import GradeOutcome, RunRecord, cell_status
-from mlebench.spec.manifest import write_manifest
-from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
+from mlebench_spec.manifest import write_manifest
+from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
 
 ROOT = Path(__file__).resolve().parents[2]
 DEAD = "unix:///nonexistent/docker.sock"

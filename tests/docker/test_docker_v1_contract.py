@@ -30,8 +30,8 @@ from container_fixtures import (  # noqa: F401 - fixtures
     under,
 )
 
-from mlebench.spec.declarations import load_competition
-from mlebench.spec.params import AgentConfig, DockerSettings
+from mlebench_spec.declarations import load_competition
+from mlebench_spec.params import AgentConfig, DockerSettings
 
 pytestmark = [pytest.mark.docker, under(*ISOLATING)]
 ROOT = Path(__file__).resolve().parents[2]

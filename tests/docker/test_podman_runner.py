@@ -143,7 +143,7 @@ def test_a_slurm_job_runs_a_podman_cell_as_an_ordinary_user(podman_service, tmp_
 
 def test_auto_picks_podman_when_no_docker_engine_answers(podman_service, monkeypatch) -> None:
     from mlebench.execution.runners import choose_runner
-    from mlebench.spec.params import DockerSettings
+    from mlebench_spec.params import DockerSettings
 
     monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
     runner, why = choose_runner("auto", DockerSettings())
@@ -159,8 +159,8 @@ def test_podman_refuses_proxied_networks_with_the_reason(
     from cells import cell
 
     from mlebench.execution.podman import PodmanRunner
-    from mlebench.spec.errors import ConfigError
-    from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
+    from mlebench_spec.errors import ConfigError
+    from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
 
     agent = AgentConfig(
         path="agents/dummy",

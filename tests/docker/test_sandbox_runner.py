@@ -29,7 +29,7 @@ RUN = """import json, sys
 sys.path[:0] = [{tests!r}, {root!r}]
 from pathlib import Path
 from cells import run_docker
-from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
+from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
 agent = AgentConfig(path="tests/docker/hostile_agent", command=["python", "hostile.py"],
                     kwargs={{"attack": "forkbomb", "max": 5000}})
 hw = Hardware(name="t", cpus=1, memory="256m", shm_size="16m", pids=48, gpus=0, time_limit_secs=60)

@@ -9,7 +9,7 @@ import pytest
 from graders.errors import InvalidSubmission
 from graders.grade import GradeResult, grade
 from graders.medals import Thresholds
-from mlebench.spec.declarations import Competition
+from mlebench_spec.declarations import Competition
 
 
 def _competition(tmp_path, monkeypatch, *, metric: dict, columns: list[str], answers: str, leaderboard: str):

@@ -18,7 +18,7 @@ from graders.kinds import KINDS
 from graders.registry import METRICS, Metric
 from graders.rle import rle_encode
 from graders.submission import read_answers, read_submission, validate
-from mlebench.spec.declarations import Submission
+from mlebench_spec.declarations import Submission
 
 N = 24
 IDS = [f"{i:04d}" for i in range(N)]  # zero-padded on purpose: ids are strings, never numbers

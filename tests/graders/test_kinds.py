@@ -16,7 +16,7 @@ from graders.boxes import Layout
 from graders.inputs import INPUTS, Inputs, get_inputs
 from graders.kinds import BOXES, KINDS, REGRESSION, Kind
 from graders.registry import METRICS, get_metric
-from mlebench.spec.sources import closure, imported_modules
+from mlebench_spec.sources import closure, imported_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATOR = "environment/validate.py"
@@ -84,6 +84,6 @@ def test_graders_import_only_graders_and_the_spec_layer():
         f"{path.relative_to(ROOT)}: {name}"
         for path in sorted((ROOT / "graders").rglob("*.py"))
         for name in imported_modules(path, ROOT)
-        if not name.startswith(("graders", "mlebench.spec"))
+        if not name.startswith(("graders", "mlebench_spec"))
     }
     assert not outside

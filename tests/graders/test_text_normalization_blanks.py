@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from graders.grade import grade
-from mlebench.spec.declarations import load_competition
+from mlebench_spec.declarations import load_competition
 
 COMPETITION = "text-normalization-challenge-english-language"
 

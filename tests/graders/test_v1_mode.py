@@ -24,7 +24,7 @@ from graders.v1_matching import as_v1
 from mlebench.reporting.html import to_html
 from mlebench.reporting.markdown import to_markdown
 from mlebench.reporting.report import aggregate
-from mlebench.spec.declarations import all_competition_ids, load_competition
+from mlebench_spec.declarations import all_competition_ids, load_competition
 
 _ALL = json.loads((Path(__file__).parent / "cases" / "v1_mode.json").read_text(encoding="utf-8"))
 CASES = _ALL["cases"]
@@ -225,8 +225,8 @@ def test_grade_sample_takes_the_mode(tmp_path, capsys, mode) -> None:
 @pytest.mark.parametrize("mode", ["v1", "strict"])
 def test_a_graded_cell_records_its_mode_and_both_verdicts(tmp_path, mode) -> None:
     from mlebench.execution.grading import grade_cell
-    from mlebench.spec.cell import Cell
-    from mlebench.spec.paths import repo_root
+    from mlebench_spec.cell import Cell
+    from mlebench_spec.paths import repo_root
 
     case, private = _nomad(tmp_path)
     run_dir = tmp_path / "run"
@@ -243,8 +243,8 @@ def test_a_graded_cell_records_its_mode_and_both_verdicts(tmp_path, mode) -> Non
 
 
 def test_v1_missing_cells_must_name_submission_columns() -> None:
-    from mlebench.spec.declarations import Submission
-    from mlebench.spec.schema import SchemaError
+    from mlebench_spec.declarations import Submission
+    from mlebench_spec.schema import SchemaError
 
     with pytest.raises(SchemaError, match=r"names columns not in submission.columns: \['c'\]"):
         Submission(id_column="a", columns=["a", "b"], v1={"missing_cells": {"c": "0"}})

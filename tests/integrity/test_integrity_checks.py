@@ -14,8 +14,8 @@ from integrity_corpus import cases, context, materialise
 
 from mlebench.integrity.checks import CHECKS, run_checks
 from mlebench.integrity.run_view import RunView
-from mlebench.spec.errors import DataError
-from mlebench.spec.params import IntegritySettings
+from mlebench_spec.errors import DataError
+from mlebench_spec.params import IntegritySettings
 
 CASES = cases()
 EVIDENCE = re.compile(r"^\S+(:\d+: .+|: \d+ validator replies \(limit \d+\))$|^no (file|program) in code/")
@@ -86,8 +86,8 @@ def test_oversized_files_are_cut_and_the_cut_recorded(
 
 
 def test_a_forbidden_resource_that_is_not_a_regex_is_named(tmp_path: Path) -> None:
-    from mlebench.spec.declarations import parse_declaration
-    from mlebench.spec.errors import ConfigError
+    from mlebench_spec.declarations import parse_declaration
+    from mlebench_spec.errors import ConfigError
 
     source = Path(__file__).resolve().parents[2] / "competitions" / "titanic-lite" / "competition.yaml"
     folder = tmp_path / "titanic-lite"

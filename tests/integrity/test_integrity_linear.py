@@ -19,9 +19,9 @@ from mlebench.integrity import checks
 from mlebench.integrity.patterns import Budget, PatternError, compile_pattern, search
 from mlebench.integrity.verdict import check_run
 from mlebench.reporting.verdicts import counted, load_verdict
-from mlebench.spec.declarations import all_competition_ids, load_competition
-from mlebench.spec.params import IntegritySettings
-from mlebench.spec.yamlio import load_yaml
+from mlebench_spec.declarations import all_competition_ids, load_competition
+from mlebench_spec.params import IntegritySettings
+from mlebench_spec.yamlio import load_yaml
 
 WORST_LINE = "cat " + ">>" * 20_000  # 40 KB: the finding's line (40 s before)
 SETTINGS = IntegritySettings.model_validate(load_yaml(ROOT / "conf" / "integrity" / "default.yaml"))

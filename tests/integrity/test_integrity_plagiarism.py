@@ -18,8 +18,8 @@ from authoring.kaggle_standin import StandinKaggle
 from mlebench.data.kernels import KernelRef, fetch_kernels, kernel_refs
 from mlebench.integrity.plagiarism import plagiarism, references
 from mlebench.integrity.run_view import RunView
-from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.hashing import sha256_file
+from mlebench_spec.errors import ConfigError, DataError
+from mlebench_spec.hashing import sha256_file
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = Path(__file__).with_name("notebooks")

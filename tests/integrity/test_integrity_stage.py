@@ -15,8 +15,8 @@ from integrity_corpus import cases, materialise
 
 from authoring.llm_standin import StandinLLM
 from mlebench.integrity.judge import QUESTIONS, parse_answer, prompt_sha256
-from mlebench.spec.errors import ConfigError, DataError
-from mlebench.spec.yamlio import load_yaml
+from mlebench_spec.errors import ConfigError, DataError
+from mlebench_spec.yamlio import load_yaml
 from stages.integrity import main
 
 ROOT = Path(__file__).resolve().parents[2]

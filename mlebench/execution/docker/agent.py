@@ -51,12 +51,12 @@ from mlebench.execution.local import INSTRUCTIONS, agent_env, instructions_file
 from mlebench.execution.secrets import Secret, agent_secret, redact_run
 from mlebench.execution.snapshots import SNAPSHOTS_DIR, Copy, snapshotting
 from mlebench.reporting.records import RunRecord
-from mlebench.spec.cell import Cell
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.files import utc_now
-from mlebench.spec.hashing import sha256_json, sha256_tree
-from mlebench.spec.manifest import split_sha256
-from mlebench.spec.params import AgentConfig, DockerSettings, Hardware
+from mlebench_spec.cell import Cell
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.files import utc_now
+from mlebench_spec.hashing import sha256_json, sha256_tree
+from mlebench_spec.manifest import split_sha256
+from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
 
 if TYPE_CHECKING:
     import docker
@@ -246,7 +246,7 @@ def container_env(cell: Cell) -> dict[str, str]:
 
 def validation_spec(competition_id: str, root: Path) -> dict[str, Any] | None:
     """Return the public part of a declaration ``validate`` needs; None for an undeclared competition."""
-    from mlebench.spec.declarations import declaration_path, load_competition
+    from mlebench_spec.declarations import declaration_path, load_competition
 
     if not declaration_path(competition_id, root).is_file():
         return None

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from mlebench.execution.docker.engine import InfraError, is_engine_failure, read_only_files_tar
 from mlebench.execution.docker.images import ENVIRONMENT, BuildContext, ImageRef, base_image_id, ensure_image
-from mlebench.spec.params import DockerSettings
+from mlebench_spec.params import DockerSettings
 
 if TYPE_CHECKING:
     import docker
@@ -108,7 +108,7 @@ def squid_config(endpoints: list[str], clients: str, allow_all: bool = False) ->
 
     Without ``allow_all`` (``llm``): the ``host:port`` endpoints only. With it (``egress``): any public
     destination, every private one (:data:`PRIVATE_NETS`) refused. The endpoints are checked by
-    :class:`mlebench.spec.params.AgentConfig` (a DNS name or IPv4, a port), so nothing in them can add a
+    :class:`mlebench_spec.params.AgentConfig` (a DNS name or IPv4, a port), so nothing in them can add a
     directive. The whole policy is in this text, so any engine's runner can use it.
     """
     lines = [

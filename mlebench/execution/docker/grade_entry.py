@@ -13,9 +13,9 @@ from pathlib import Path
 
 from graders.grade import MODES
 from mlebench.execution.scoring import score_cell
-from mlebench.spec.cell import Cell
-from mlebench.spec.files import write_json
-from mlebench.spec.paths import repo_root
+from mlebench_spec.cell import Cell
+from mlebench_spec.files import write_json
+from mlebench_spec.paths import repo_root
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,9 +27,9 @@ from mlebench.execution.docker.images import (
     grader_image,
 )
 from mlebench.reporting.records import GradeOutcome, RunRecord
-from mlebench.spec.cell import Cell
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.params import DockerSettings
+from mlebench_spec.cell import Cell
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.params import DockerSettings
 
 GRADER_ROOT = "/mlebench"
 GRADER_OUT = "/home/grader/out/outcome.json"

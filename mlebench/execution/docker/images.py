@@ -14,7 +14,7 @@ A context's hash covers every file's relative path and bytes, the Dockerfile, th
 parent image's id, so an image is rebuilt exactly when something that goes into it changed, and an existing
 tag is reused without a build. Build contexts are assembled from explicit file lists, never from the whole
 checkout, so ``data/`` (and the answers in it) can never be sent to the engine. The module lists are
-derived from the code's imports (:func:`mlebench.spec.sources.closure`), so an image holds what its entry
+derived from the code's imports (:func:`mlebench_spec.sources.closure`), so an image holds what its entry
 point runs and nothing else — no authoring tool, and no metric in an agent's image.
 """
 
@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mlebench.execution.docker.engine import InfraError, with_retries
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.hashing import sha256_json
-from mlebench.spec.params import AgentConfig, DockerSettings
-from mlebench.spec.sources import closure
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.hashing import sha256_json
+from mlebench_spec.params import AgentConfig, DockerSettings
+from mlebench_spec.sources import closure
 
 if TYPE_CHECKING:
     import docker

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mlebench.execution.dispatch_env import EXECUTOR_ENV
 from mlebench.scheduling.executors.reaper import die_with_parent
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 JOB_ENV = EXECUTOR_ENV
 """The variable through which a stage learns how it was dispatched (the run stage writes it to run.json)."""

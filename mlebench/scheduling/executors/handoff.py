@@ -60,7 +60,7 @@ from typing import Any
 
 from mlebench.scheduling import dvc_internals as dvc_private
 from mlebench.scheduling.executors.base import run_command
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 SHIPPED = frozenset({"params.yaml", "dvc.yaml", "dvc.lock", ".gitignore"})
 """File names a task may carry uncommitted: the generated params and pipelines, and the files DVC writes."""

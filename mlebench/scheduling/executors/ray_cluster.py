@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 
 from mlebench.scheduling.executors.base import Done, Job, Resources, Settings, kill_group, run_command
 from mlebench.scheduling.executors.handoff import Coordinator, HandoffError, work
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 _STEPS = 2
 """Hand-off steps the coordinator runs at once (one may fetch while another restores under DVC's lock)."""

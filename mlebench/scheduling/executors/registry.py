@@ -12,7 +12,7 @@ from mlebench.scheduling.executors.base import Executor
 from mlebench.scheduling.executors.local import LocalExecutor
 from mlebench.scheduling.executors.ray_cluster import RayExecutor
 from mlebench.scheduling.executors.slurm import SlurmExecutor
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 EXECUTORS: dict[str, Any] = {
     "local": LocalExecutor,

@@ -21,9 +21,9 @@ from pydantic import (
     model_validator,
 )
 
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.paths import repo_root
-from mlebench.spec.yamlio import load_yaml
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.paths import repo_root
+from mlebench_spec.yamlio import load_yaml
 
 PARAMS_FILE = "params.yaml"
 
@@ -234,7 +234,7 @@ class ReportSettings(_Strict):
 
 
 class TextSettings(_Strict):
-    """Which task texts agents read (:mod:`mlebench.spec.texts`): ``ours`` or ``mlebench`` (v1's, checked).
+    """Which task texts agents read (:mod:`mlebench_spec.texts`): ``ours`` or ``mlebench`` (v1's, checked).
 
     ``checkout`` is a checkout of MLE-bench v1 (absolute, or relative to the repository root), needed for
     ``mlebench``: v1's description and instructions files are read from it and checked against the git blob
@@ -257,7 +257,7 @@ class DataSettings(_Strict):
     ``dir`` empty (the default): the checkout's ``data/prepared/<id>/private``, which the prepare stage
     writes. Otherwise a data directory prepared elsewhere, in this project's layout (``<dir>/<id>/private``)
     or MLE-bench v1's (``<dir>/<id>/prepared/private``, graded as v1 wrote it); ``layout`` names which, or
-    ``auto`` finds it (:func:`mlebench.spec.datadir.prepared_in`).
+    ``auto`` finds it (:func:`mlebench_spec.datadir.prepared_in`).
     """
 
     dir: str = ""
@@ -313,7 +313,7 @@ class ForbiddenPattern(_Strict):
     @field_validator("pattern")
     @classmethod
     def _linear(cls, value: str) -> str:
-        from mlebench.spec.declarations import linear_pattern
+        from mlebench_spec.declarations import linear_pattern
 
         return linear_pattern(value)
 

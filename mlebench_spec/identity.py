@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 STAGES_PACKAGE = "stages"
 

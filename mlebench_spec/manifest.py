@@ -4,7 +4,7 @@
 in the same atomic step as the split. Every grading path checks the answers against it
 (:func:`verify_split` on ``private/``: the grade stage, host or container grading, ``mlebench grade``,
 ``grade-sample`` and ``verify-bundle``) and the run stage checks ``public/`` before an agent starts; a
-changed, missing or unlisted file is refused with a :class:`~mlebench.spec.errors.DataError` naming it.
+changed, missing or unlisted file is refused with a :class:`~mlebench_spec.errors.DataError` naming it.
 
 Where it lives, and why one file: an agent is only ever given ``public/`` (a copy under the local runner,
 a read-only mount under Docker), so it never sees the manifest. The public hashes are harmless anyway; the
@@ -31,9 +31,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mlebench.spec.errors import DataError
-from mlebench.spec.files import write_json
-from mlebench.spec.hashing import sha256_file, sha256_md5_file, sha256_tree, tree_digest, tree_files
+from mlebench_spec.errors import DataError
+from mlebench_spec.files import write_json
+from mlebench_spec.hashing import sha256_file, sha256_md5_file, sha256_tree, tree_digest, tree_files
 
 MANIFEST = "manifest.json"
 FORMAT = 1

@@ -3,7 +3,7 @@
 MLE-bench v1's distribution (``mlebench``, from openai/mle-bench) and this one (``mlebench-dvc``) both install
 the Python package ``mlebench`` and the ``mlebench`` command. Installed together, files of one replace files
 of the other, and a harness would run a mix of the two. :func:`refuse_v1_beside_us` runs when any module of
-ours is imported (from :mod:`mlebench.spec`, which every module imports and v1 does not have) and stops with
+ours is imported (from :mod:`mlebench_spec`, which every module imports and v1 does not have) and stops with
 what to do.
 """
 

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from mlebench.spec.declarations import Competition, all_competition_ids, declaration_path, parse_declaration
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.schema import field_names
+from mlebench_spec.declarations import Competition, all_competition_ids, declaration_path, parse_declaration
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.schema import field_names
 
 
 def competition_ids(where: Mapping[str, Any], root: Path | None = None) -> list[str]:

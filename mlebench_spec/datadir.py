@@ -13,10 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal, get_args
 
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.manifest import verify_split
-from mlebench.spec.params import DataSettings
-from mlebench.spec.paths import private_dir, repo_root
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.manifest import verify_split
+from mlebench_spec.params import DataSettings
+from mlebench_spec.paths import private_dir, repo_root
 
 Layout = Literal["auto", "ours", "v1"]
 LAYOUT_NAMES: tuple[str, ...] = get_args(Layout)

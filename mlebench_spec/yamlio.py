@@ -9,7 +9,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import YAMLError
 
-from mlebench.spec.errors import ConfigError
+from mlebench_spec.errors import ConfigError
 
 
 def load_yaml(path: Path) -> Any:

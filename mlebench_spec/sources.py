@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 
-from mlebench.spec.files import write_text
+from mlebench_spec.files import write_text
 
-PACKAGES = ("mlebench", "graders", "stages", "authoring")
+PACKAGES = ("mlebench_spec", "mlebench", "graders", "stages", "authoring")
 """The top-level packages that are ours; imports of anything else are third-party and not followed."""
 
 

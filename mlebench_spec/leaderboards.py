@@ -22,9 +22,9 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from mlebench.spec.declarations import Competition, declaration_path
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.hashing import sha256_file
+from mlebench_spec.declarations import Competition, declaration_path
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.hashing import sha256_file
 
 ThresholdState = Literal["verified", "unverified", "leaderboard"]
 

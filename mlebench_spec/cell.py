@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from mlebench.spec.params import AgentConfig, Hardware, SnapshotSettings, TextSettings
-from mlebench.spec.paths import grade_path, integrity_path, private_dir, public_dir, repo_root, run_dir
+from mlebench_spec.params import AgentConfig, Hardware, SnapshotSettings, TextSettings
+from mlebench_spec.paths import grade_path, integrity_path, private_dir, public_dir, repo_root, run_dir
 
 
 @dataclass(frozen=True)

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mlebench.spec.declarations import Competition
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.hashing import git_blob_id, sha256_file
-from mlebench.spec.params import TextSettings
-from mlebench.spec.paths import repo_root
+from mlebench_spec.declarations import Competition
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.hashing import git_blob_id, sha256_file
+from mlebench_spec.params import TextSettings
+from mlebench_spec.paths import repo_root
 
 
 def checkout_dir(texts: TextSettings, root: Path | None = None) -> Path:

@@ -12,10 +12,10 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from mlebench.spec.errors import ConfigError
-from mlebench.spec.paths import competitions_dir
-from mlebench.spec.schema import Model, SchemaError, above, at_least, below, non_empty
-from mlebench.spec.yamlio import load_yaml
+from mlebench_spec.errors import ConfigError
+from mlebench_spec.paths import competitions_dir
+from mlebench_spec.schema import Model, SchemaError, above, at_least, below, non_empty
+from mlebench_spec.yamlio import load_yaml
 
 Complexity = Literal["low", "medium", "high", "dev", "embedded"]
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]$")  # Kaggle slugs (one, AI4Code, has capitals)
@@ -278,7 +278,7 @@ class MedalThresholds(Model):
 
     ``source`` says where the numbers come from and why they were not derived from v1's leaderboard;
     ``unverified`` marks them as third-party values. Where v1's leaderboard is available it is kept in the
-    competition's folder instead and the thresholds are derived from it (:mod:`mlebench.spec.leaderboards`).
+    competition's folder instead and the thresholds are derived from it (:mod:`mlebench_spec.leaderboards`).
     """
 
     gold: float
