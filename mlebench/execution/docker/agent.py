@@ -304,7 +304,7 @@ def run_docker(
         facts = engine.facts(client)
         limits = engine.limits_enforced(client)
         _check_hardware(client, hardware)
-        storage_opt, engine["storage_limit"] = _storage_limit(client, hardware)
+        storage_opt, facts["storage_limit"] = _storage_limit(client, hardware)
         egress.sweep(client)  # what killed runs left behind (their owner process is gone)
         t0 = time.monotonic()
         env_ref = env_image(client, settings, root)

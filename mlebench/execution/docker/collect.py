@@ -22,6 +22,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from docker.types import Mount
+
 from mlebench.execution.docker import extract
 from mlebench.execution.docker.engine import is_engine_failure
 
@@ -146,6 +148,9 @@ def collect_trees(
         user="0:0",
         network_mode="none",
         volumes_from=[f"{agent.id}:ro"],
+        # the copies go to a fresh anonymous volume (removed with the collector): the image's own root may
+        # be read-only even to root without CAP_DAC_OVERRIDE (rootless Podman lays it out as mode 555)
+        mounts=[Mount(target=OUT, source=None, type="volume")],
         cap_drop=["ALL"],
         cap_add=["DAC_READ_SEARCH"],  # read the agent's files whatever their modes; nothing else
         security_opt=["no-new-privileges:true"],
