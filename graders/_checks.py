@@ -10,12 +10,15 @@ the answers' order), or None when the ids did not match.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
+
+from mlebench_spec.declarations import Submission
 
 from ._cells import Where, is_integer, objects, quoted, report
 from ._cells import numbers as parse_numbers
@@ -23,11 +26,56 @@ from ._text import SHOWN, count, some
 from .boxes import Layout, box_problems
 from .rle import parse_rles
 
-if TYPE_CHECKING:
-    from .kinds import Context
 
-CellRule = Callable[[str, Any, "Context"], tuple[list[str], np.ndarray]]
-RowRule = Callable[[dict[str, np.ndarray], Any, "np.ndarray | None", "Context"], list[str]]
+class Bounds(Protocol):
+    """What the rules read of a metric's validation entry (:class:`graders.inputs.Inputs` is one)."""
+
+    @property
+    def name(self) -> str:
+        """The metric's name, as messages say it."""
+
+    @property
+    def min_value(self) -> float | None:
+        """The smallest value a cell may hold, or None."""
+
+    @property
+    def whole_numbers(self) -> bool:
+        """Cells must be whole numbers (class labels)."""
+
+    @property
+    def row_sum_tolerance(self) -> float:
+        """How far class probabilities may sum from 1."""
+
+    @property
+    def layout(self) -> Layout | None:
+        """How box tuples are laid out, for the kinds that take boxes."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a kind's checks read besides the cells.
+
+    Attributes
+    ----------
+    inputs
+        The metric's validation entry (bounds, row-sum tolerance, box layout).
+    spec
+        The competition's ``submission:`` block.
+    metric_args
+        The competition's metric arguments (``height`` and ``width`` bound RLE masks).
+    where
+        Names a submission row in messages (by id when there is an id column).
+
+    """
+
+    inputs: Bounds
+    spec: Submission
+    metric_args: Mapping[str, Any]
+    where: Where
+
+
+CellRule = Callable[[str, Any, Context], tuple[list[str], np.ndarray]]
+RowRule = Callable[[dict[str, np.ndarray], Any, "np.ndarray | None", Context], list[str]]
 
 _POINTS = Layout(size=3, label_at=0, blank_ok=True)  # kind "points": label x y
 

@@ -15,9 +15,8 @@ rule* and an optional *row rule* (:mod:`graders._checks`: what a column or a row
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -26,35 +25,9 @@ from mlebench_spec.declarations import Submission
 
 from . import _checks as checks
 from . import _shapes as shapes
-from ._cells import Where
-
-if TYPE_CHECKING:
-    from .inputs import Inputs
+from ._checks import Context
 
 Prediction = Literal["label", "probability", "class-probabilities", "value"]
-
-
-@dataclass(frozen=True)
-class Context:
-    """What a kind's checks read besides the cells.
-
-    Attributes
-    ----------
-    inputs
-        The metric's validation entry (bounds, row-sum tolerance, box layout).
-    spec
-        The competition's ``submission:`` block.
-    metric_args
-        The competition's metric arguments (``height`` and ``width`` bound RLE masks).
-    where
-        Names a submission row in messages (by id when there is an id column).
-
-    """
-
-    inputs: Inputs
-    spec: Submission
-    metric_args: Mapping[str, Any]
-    where: Where
 
 
 @dataclass(frozen=True, eq=False)

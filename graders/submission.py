@@ -23,12 +23,12 @@ import pyarrow.compute as pc
 from mlebench_spec.declarations import Submission
 
 from ._cells import Where, as_text, text_codes
+from ._checks import Context
 from ._csv import UnreadableCSV, read_csv_strings, release_arrow_memory
 from ._text import SHOWN, count, quote, some
 from ._threads import SMALL, chunks_of, chunkwise, each
 from .errors import InvalidSubmission
 from .inputs import Inputs
-from .kinds import Context
 
 
 def read_submission(path: Path | str) -> pd.DataFrame:
