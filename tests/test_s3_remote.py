@@ -75,11 +75,23 @@ def _keys(repo: Path, s3: SeaweedS3, names: tuple[str, ...]) -> None:
         _dvc(["remote", "modify", "--local", name, "secret_access_key", secret], repo)
 
 
+PROXY_VARIABLES = ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")
+
+
 @pytest.fixture(scope="module")
 def s3(tmp_path_factory: pytest.TempPathFactory):
+    """Run SeaweedFS on the loopback for the module, reached directly.
+
+    The session's Kaggle stand-in (``standin`` in conftest.py) points ``HTTP_PROXY`` at itself, for the real
+    Kaggle client; an S3 request sent through it gets 501 Not Implemented. The S3 client and every DVC
+    process these tests start must go straight to the server, so the proxy variables are unset meanwhile.
+    """
     folder = tmp_path_factory.mktemp("seaweedfs")
-    with SeaweedS3(folder, buckets=("storage", "answers")) as server:
-        yield server
+    with pytest.MonkeyPatch.context() as patch:
+        for name in PROXY_VARIABLES:
+            patch.delenv(name, raising=False)
+        with SeaweedS3(folder, buckets=("storage", "answers")) as server:
+            yield server
     shutil.rmtree(folder, ignore_errors=True)
 
 
