@@ -90,7 +90,7 @@ class SeaweedS3:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def start(self, timeout: float = 180.0) -> None:
+    def start(self, timeout: float = 60.0) -> None:
         """Start the server and wait until the S3 gateway lists every bucket with its own key."""
         data = self.folder / "weed-data"
         data.mkdir(parents=True, exist_ok=True)
