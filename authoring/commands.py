@@ -1,9 +1,9 @@
 """The authoring commands of the ``mlebench`` CLI: ``thresholds`` and ``leaderboard``.
 
-The CLI parses their arguments and reaches this module through its one lazy seam
-(:func:`mlebench.cli._authoring`), so running the benchmark never loads an authoring tool. Each command takes
-the parsed arguments and the CLI's resolver of ``-c ID`` / ``-s NAME`` to competition ids, and returns the
-exit code.
+They plug into the CLI through the ``mlebench.commands`` entry-point group (``pyproject.toml``): the CLI
+calls each ``add_*`` function with its subparsers, and never imports an authoring tool itself. What a command
+runs is imported only when it runs, so ``mlebench run`` and the stages never load one. Each command takes the
+parsed arguments and returns the exit code.
 """
 
 from __future__ import annotations
@@ -11,15 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from mlebench_spec.errors import ConfigError
 
-Ids = Callable[[str | None, str | None], list[str]]
-"""``ids(competition_id, competition_set)``: the competition ids a command's ``-c``/``-s`` select."""
 
-
-def thresholds(args: argparse.Namespace, ids: Ids) -> int:
+def thresholds(args: argparse.Namespace) -> int:
     """Verify the kept leaderboards against v1's pointers, or copy them from a v1 checkout (``--write``)."""
     from authoring.thresholds import recompute, verify_all
     from mlebench_spec.declarations import all_competition_ids, load_competition
@@ -35,7 +33,9 @@ def thresholds(args: argparse.Namespace, ids: Ids) -> int:
     if args.all:
         selected = [cid for cid in all_competition_ids() if load_competition(cid).v1 is not None]
     else:
-        selected = ids(args.competition_id, args.competition_set)
+        from mlebench.planning.plan import selected_ids
+
+        selected = selected_ids(args.competition_id, args.competition_set)
     lines = verify_all(selected, args.v1_checkout, args.write)
     print(*lines, sep="\n")
     failed = sum(": error: " in line for line in lines)
@@ -43,19 +43,56 @@ def thresholds(args: argparse.Namespace, ids: Ids) -> int:
     return 1 if failed else 0
 
 
-def leaderboard(args: argparse.Namespace, ids: Ids) -> int:
+def leaderboard(args: argparse.Namespace) -> int:
     """(Re)build the reference leaderboards of embedded competitions."""
     from authoring.leaderboards import build_leaderboard
+    from mlebench.planning.plan import selected_ids
 
-    for cid in ids(args.competition_id, args.competition_set):
+    for cid in selected_ids(args.competition_id, args.competition_set):
         t0 = time.monotonic()
         path = build_leaderboard(cid, jobs=args.jobs)
         print(f"{cid}: wrote {path} in {time.monotonic() - t0:.0f} s")
     return 0
 
 
-COMMANDS: dict[str, Callable[[argparse.Namespace, Ids], int]] = {
-    "thresholds": thresholds,
-    "leaderboard": leaderboard,
-}
-"""Each authoring command of the CLI, by its name."""
+def add_thresholds(sub: Any) -> None:
+    """Add ``mlebench thresholds`` to the CLI's subparsers (entry point ``mlebench.commands``)."""
+    p = sub.add_parser(
+        "thresholds",
+        help="check v1's leaderboards against their Git-LFS pointers and show the thresholds they give",
+    )
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("-c", "--competition-id", metavar="ID")
+    group.add_argument("-s", "--competition-set", metavar="NAME")
+    group.add_argument(
+        "-a", "--all", action="store_true", help="every competition that records a v1 leaderboard pointer"
+    )
+    source = p.add_mutually_exclusive_group()
+    source.add_argument(
+        "--v1-checkout",
+        type=Path,
+        metavar="PATH",
+        help="a checkout of MLE-bench v1, its LFS files pulled (default: the files kept in competitions/)",
+    )
+    source.add_argument(
+        "--leaderboard", type=Path, help="only print what this CSV (rank order, a `score` column) gives"
+    )
+    p.add_argument(
+        "--write",
+        action="store_true",
+        help="keep each verified leaderboard in its competition folder and drop the declared medals: block",
+    )
+    p.set_defaults(func=thresholds)
+
+
+def add_leaderboard(sub: Any) -> None:
+    """Add ``mlebench leaderboard`` to the CLI's subparsers (entry point ``mlebench.commands``)."""
+    p = sub.add_parser("leaderboard", help="(re)build reference leaderboards of embedded competitions")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("-c", "--competition-id", metavar="ID")
+    group.add_argument("-s", "--competition-set", metavar="NAME")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="solutions trained at once (same scores)")
+    p.set_defaults(func=leaderboard)
+
+
+__all__ = ["add_leaderboard", "add_thresholds", "leaderboard", "thresholds"]

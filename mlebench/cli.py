@@ -33,8 +33,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+COMMANDS_GROUP = "mlebench.commands"
+"""Entry-point group of commands other packages add to ``mlebench`` (pyproject.toml's authoring ``thresholds``
+and ``leaderboard``): each names a function that takes the subparsers and adds its own, whose ``func`` runs
+it. So the CLI never imports the tools that author the benchmark; they plug into it."""
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mlebench", description=__doc__)
+    from importlib.metadata import entry_points
+
     sub = parser.add_subparsers(metavar="COMMAND")
 
     p = sub.add_parser("list", help="print competition ids, one per line")
@@ -161,44 +169,13 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_check)
 
     p = sub.add_parser(
-        "thresholds",
-        help="check v1's leaderboards against their Git-LFS pointers and show the thresholds they give",
-    )
-    group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("-c", "--competition-id", metavar="ID")
-    group.add_argument("-s", "--competition-set", metavar="NAME")
-    group.add_argument(
-        "-a", "--all", action="store_true", help="every competition that records a v1 leaderboard pointer"
-    )
-    source = p.add_mutually_exclusive_group()
-    source.add_argument(
-        "--v1-checkout",
-        type=Path,
-        metavar="PATH",
-        help="a checkout of MLE-bench v1, its LFS files pulled (default: the files kept in competitions/)",
-    )
-    source.add_argument(
-        "--leaderboard", type=Path, help="only print what this CSV (rank order, a `score` column) gives"
-    )
-    p.add_argument(
-        "--write",
-        action="store_true",
-        help="keep each verified leaderboard in its competition folder and drop the declared medals: block",
-    )
-    p.set_defaults(func=_authoring, authoring="thresholds")
-
-    p = sub.add_parser(
         "remotes", help="check that this machine holds credentials for DVC remotes (all, or those named)"
     )
     p.add_argument("names", nargs="*", metavar="NAME", help="remotes to check (default: every remote)")
     p.set_defaults(func=_remotes)
 
-    p = sub.add_parser("leaderboard", help="(re)build reference leaderboards of embedded competitions")
-    group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("-c", "--competition-id", metavar="ID")
-    group.add_argument("-s", "--competition-set", metavar="NAME")
-    p.add_argument("-j", "--jobs", type=int, default=1, help="solutions trained at once (same scores)")
-    p.set_defaults(func=_authoring, authoring="leaderboard")
+    for command in entry_points(group=COMMANDS_GROUP):  # the authoring tools', when installed
+        command.load()(sub)
     return parser
 
 
@@ -220,21 +197,10 @@ def _remotes(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
-def _ids(
-    competition_id: str | None = None, set_name: str | None = None, everything: bool = False
-) -> list[str]:
-    from mlebench.planning.plan import named_set, resolve_set
-    from mlebench_spec.declarations import all_competition_ids, load_competition
-
-    if competition_id:
-        return [load_competition(competition_id).id]
-    if set_name and not everything:
-        return resolve_set(named_set(set_name))
-    return all_competition_ids()
-
-
 def _list(args: argparse.Namespace) -> int:
-    for cid in _ids(set_name=args.competition_set):
+    from mlebench.planning.plan import selected_ids
+
+    for cid in selected_ids(set_name=args.competition_set):
         print(cid)
     return 0
 
@@ -278,7 +244,9 @@ def _prepare(args: argparse.Namespace) -> int:
         ids = [line.strip() for line in args.list.read_text(encoding="utf-8").splitlines() if line.strip()]
         comps = [load_competition(cid) for cid in ids]
     else:
-        comps = [load_competition(cid) for cid in _ids(args.competition_id, set_name, args.all)]
+        from mlebench.planning.plan import selected_ids
+
+        comps = [load_competition(cid) for cid in selected_ids(args.competition_id, set_name, args.all)]
     if args.check:
         return _preflight(comps)
     failed = []
@@ -509,17 +477,6 @@ def _check(args: argparse.Namespace) -> int:
         print(f"{problem.where}: {problem.message}")
     print(f"{len(problems)} problem(s)" if problems else "all competition folders are valid")
     return 1 if problems else 0
-
-
-def _authoring(args: argparse.Namespace) -> int:
-    """Run an authoring command (``thresholds``, ``leaderboard``): the CLI's one seam to the authoring tools.
-
-    Authoring tools are not runtime: nothing else below the CLI imports them, and this import runs only when
-    an authoring command does (tests/test_layers.py allows this function alone).
-    """
-    from authoring.commands import COMMANDS
-
-    return COMMANDS[args.authoring](args, _ids)
 
 
 if __name__ == "__main__":

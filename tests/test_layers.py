@@ -7,17 +7,16 @@ points (the CLI, the stage wrapper, ``stages/``) on top. Of the entry points onl
 a stage runs one cell and never loads the scheduler. MLE-bench v1's Python API (``mlebench.registry``,
 ``mlebench.grade``, ``mlebench.grade_helpers``, ``mlebench.utils``) is a face on top too: no module of ours
 outside it imports it (v1's data functions are data-layer functions in ``mlebench.data``). Authoring tools
-(``authoring/``) may use anything, and only the CLI may reach them, through one lazy seam (``_authoring``);
-the CLI reaches the report through library calls, never through a stage module. A competition's folder holds
-its whole truth, its authoring fixture (``fixture.py``, which builds its stand-in download and grading inputs
-from the authoring tools) included; its runtime code (``prepare.py``) imports no authoring tool. Imports are
-read from the code itself, function-level ones included
-(:mod:`mlebench_spec.sources`).
+(``authoring/``) may use anything, and no package of ours imports them: their CLI commands plug in through
+the ``mlebench.commands`` entry points (``pyproject.toml``). The CLI reaches the report through library
+calls, never through a stage module. A competition's folder holds its whole truth, its authoring fixture
+(``fixture.py``, which builds its stand-in download and grading inputs from the authoring tools) included;
+its runtime code (``prepare.py``) imports no authoring tool. Imports are read from the code itself,
+function-level ones included (:mod:`mlebench_spec.sources`).
 """
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
@@ -37,9 +36,6 @@ LAYERS = [
 V1_FACE = ("mlebench.registry", "mlebench.grade", "mlebench.grade_helpers", "mlebench.utils")
 """MLE-bench v1's Python API: modules on top, over our declarations, graders and data code."""
 AUTHORING = "authoring"
-MAY_USE_AUTHORING = ("mlebench.cli",)
-AUTHORING_SEAM = "_authoring"
-"""The one function of the CLI that imports an authoring tool (lazily, when an authoring command runs)."""
 SCHEDULING = "mlebench.scheduling"
 MAY_USE_SCHEDULING = ("mlebench.cli",)
 
@@ -111,33 +107,32 @@ def test_spec_imports_nothing_else_of_ours() -> None:
     assert not {m: t for m, t in wrong.items() if t}
 
 
-def test_only_the_cli_reaches_the_authoring_tools() -> None:
+def test_nothing_of_ours_imports_the_authoring_tools() -> None:
     users = sorted(
         module
         for module, targets in GRAPH.items()
         if not module.startswith(AUTHORING) and any(t.startswith(AUTHORING) for t in targets)
     )
-    assert set(users) <= set(MAY_USE_AUTHORING), users
+    assert not users, users
 
 
-def test_the_cli_reaches_the_authoring_tools_only_through_its_seam() -> None:
-    tree = ast.parse((ROOT / "mlebench" / "cli.py").read_text(encoding="utf-8"))
-    seams = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == AUTHORING_SEAM]
-    inside = {id(node) for seam in seams for node in ast.walk(seam)}
-    wrong = [
-        node.lineno
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom | ast.Import)
-        and any(
-            name.split(".")[0] == AUTHORING
-            for name in ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            + ([a.name for a in node.names] if isinstance(node, ast.Import) else [])
-        )
-        and id(node) not in inside
-    ]
-    assert len(seams) == 1 and not wrong, (
-        f"mlebench/cli.py imports authoring outside {AUTHORING_SEAM}: {wrong}"
+def test_the_authoring_commands_plug_into_the_cli_through_entry_points() -> None:
+    """pyproject.toml names them; installed, the CLI's parser has them and they run the authoring code."""
+    import tomllib
+    from importlib.metadata import entry_points
+
+    from mlebench.cli import COMMANDS_GROUP, _parser
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["entry-points"]
+    named = declared[COMMANDS_GROUP]
+    assert set(named) == {"thresholds", "leaderboard"}
+    assert {ep.name: ep.value for ep in entry_points(group=COMMANDS_GROUP)} == named, (
+        "the installed entry points differ from pyproject.toml's: pip install -e . again"
     )
+    parser = _parser()
+    for name in named:
+        args = parser.parse_args([name, "-c", "spaceship-titanic"])
+        assert args.func.__module__ == "authoring.commands"
 
 
 def test_the_cli_imports_no_stage_module() -> None:
@@ -151,6 +146,8 @@ def test_the_cli_imports_no_stage_module() -> None:
 def test_a_competitions_runtime_code_imports_no_authoring_tool(folder: str) -> None:
     prepare = ROOT / "competitions" / folder / "prepare.py"
     assert not sorted(t for t in imported_modules(prepare, ROOT) if t.startswith(AUTHORING))
+
+
 def test_only_the_cli_reaches_the_scheduling() -> None:
     """Nothing below the CLI imports ``mlebench.scheduling``: not the stages, not the one-cell execution."""
     users = sorted(

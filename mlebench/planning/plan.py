@@ -194,6 +194,20 @@ def resolve_set(cset: CompetitionSet, root: Path | None = None) -> list[str]:
     return competition_ids(cset.where, root)
 
 
+def selected_ids(
+    competition_id: str | None = None, set_name: str | None = None, everything: bool = False
+) -> list[str]:
+    """Return the ids a command's ``-c ID`` / ``-s NAME`` select: one, a set's, else every declared one.
+
+    ``everything`` (``prepare --all``) selects every declared competition whatever the set.
+    """
+    if competition_id:
+        return [load_competition(competition_id).id]
+    if set_name and not everything:
+        return resolve_set(named_set(set_name))
+    return all_competition_ids()
+
+
 def cells(plan: Plan, root: Path | None = None) -> list[Cell]:
     """Every cell of the grid, in a stable order, at its usual places in the checkout."""
     return [
@@ -527,5 +541,6 @@ __all__ = [
     "planned",
     "render",
     "resolve",
+    "selected_ids",
     "write_plan",
 ]

@@ -9,16 +9,17 @@ the repository lock for as long as a stage's command runs, so two ``dvc repro -s
 - :meth:`Pipelines.begin` removes the stage's outputs (as ``dvc repro`` does) and snapshots the hashes of its
   deps and params and its command;
 - :meth:`Pipelines.record` re-hashes them after the command exited and, only if nothing changed while it
-  ran, saves the outputs to the cache and the run-cache and writes the stage's ``dvc.lock`` entry: what
-  ``dvc repro`` writes for the same stage. A stage whose inputs moved is not recorded (and runs again).
+  ran, saves the outputs to the cache and writes the stage's ``dvc.lock`` entry; its run-cache entry follows
+  when nothing waits to be recorded (:meth:`Pipelines.save_run_cache`): what ``dvc repro`` writes for the
+  same stage. A stage whose inputs moved is not recorded (and runs again).
 
 The lock entries are DVC's own (``serialize.to_lockfile``), written by
 :class:`~mlebench.scheduling.lockfiles.LockFiles` (DVC's writer re-parses and re-emits the whole file per
 write: 16 s for one competition's 20-cell lock on the shared machine), atomically. While DVC's lock is held
 (:meth:`Pipelines.locked`) DVC runs with the patches of :mod:`~mlebench.scheduling.dvc_internals`: every
 other YAML file it writes, and its path lock file, written beside and renamed; ``params.yaml`` parsed once per
-version of it; each shared dep hashed once per batch. That module is the only one that reaches into DVC's
-private names.
+version of it; each shared dep hashed once per batch; its link database kept open while the lock is held.
+That module is the only one that reaches into DVC's private names.
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ class Pipelines:
         self._tracked: dict[tuple[int, int, int], set[bytes]] = {}
         self._hashes: dict[tuple[Any, ...], Any] = {}
         self._mutex = threading.RLock()  # the scheduler records in a thread of its own
+        self._owed: dict[str, None] = {}  # recorded, run-cache entry not written yet (in record order)
 
     def close(self) -> None:
         """Release DVC's handles."""
@@ -109,7 +111,8 @@ class Pipelines:
         with (
             self._mutex,
             lock_repo(self.repo),
-            dvc_private.atomic_lock_writes(),
+            dvc_private.atomic_lock_writes(volatile=(self.repo.stage_cache.cache_dir,)),
+            dvc_private.links_kept_open(),
             dvc_private.rwlock_edits(),
             dvc_private.libyaml_dumps(),
             dvc_private.parsed_once(self._params),
@@ -193,13 +196,38 @@ class Pipelines:
                     problems[address] = f"outputs not recorded: {exc}"
                     continue
                 stage.md5 = stage.compute_md5()
-                self.repo.stage_cache.save(stage)
                 stage.commit()
                 lock = Path(os.path.splitext(stage.dvcfile.path)[0] + ".lock")
                 by_file.setdefault(lock, {}).update(to_lockfile(stage))
                 problems[address] = ""
-            for lock, entries in by_file.items():
-                self._locks.update(lock, entries)
+            self._locks.update_many(by_file)
+            self._owed.update((a, None) for a, problem in problems.items() if not problem)
+        return problems
+
+    @property
+    def owed(self) -> int:
+        """How many recorded stages still owe their run-cache entry (see :meth:`save_run_cache`)."""
+        return len(self._owed)
+
+    def save_run_cache(self, most: int | None = None) -> dict[str, str]:
+        """Write the run-cache entries of stages :meth:`record` recorded (the ``most`` oldest): failures.
+
+        ``dvc repro`` saves a stage's run-cache entry as it records it; the scheduler leaves it for a moment
+        when nothing waits to be recorded (an entry took 12 ms of a stage's 56 ms to record, and a wave of
+        runs finishing together waited for every one of them). The entry only lets ``dvc repro`` elsewhere
+        restore the stage instead of running it; nothing reads it back here, and a stage whose entry is
+        lost (the scheduler killed in between) is recorded all the same. Returns address → why its entry
+        was not written, for those that failed (DVC writes none for some stages, without failing).
+        """
+        problems: dict[str, str] = {}
+        with self.locked():
+            owed = list(self._owed)[:most]
+            for address in owed:
+                del self._owed[address]
+                try:
+                    self.repo.stage_cache.save(self._stage(address))
+                except Exception as exc:  # noqa: BLE001 - the stage stays recorded whatever DVC raises here
+                    problems[address] = f"{type(exc).__name__}: {exc}"
         return problems
 
     def inputs(self, address: str) -> dict[str, Any]:

@@ -13,6 +13,8 @@ import json
 import os
 import socket
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -32,15 +34,39 @@ class EventLog:
         self.session = session
         path.parent.mkdir(parents=True, exist_ok=True)
         self._fh = path.open("a", encoding="utf-8")
+        self._host = socket.gethostname()
+        self._batched = 0
+        self._unsynced = False
 
     def emit(self, event: str, **fields: Any) -> dict[str, Any]:
-        """Append one event (``event`` is one of :data:`EVENTS`) and make it durable."""
+        """Append one event (``event`` is one of :data:`EVENTS`) and make it durable (see :meth:`batch`)."""
         record = {"event": event, "time": round(time.time(), 3), "session": self.session, **fields}
-        record.setdefault("host", socket.gethostname())
+        record.setdefault("host", self._host)
         self._fh.write(json.dumps(record, sort_keys=True) + "\n")
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        self._fh.flush()  # in the kernel's hands: a killed scheduler loses nothing
+        if self._batched:
+            self._unsynced = True
+        else:
+            os.fsync(self._fh.fileno())
         return record
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Within the block, events are written as they come and made durable together when it ends.
+
+        For a loop step that emits one event per stage (a wave of runs finishing, a batch recorded): one
+        fsync instead of one each (5 ms apiece on the busy shared disk, 40 in a row when a wave ends). A
+        process kill loses none of them (each line is flushed to the kernel at once); only the machine going
+        down before the block ends could, as it could before any single fsync.
+        """
+        self._batched += 1
+        try:
+            yield
+        finally:
+            self._batched -= 1
+            if not self._batched and self._unsynced and not self._fh.closed:
+                os.fsync(self._fh.fileno())
+                self._unsynced = False
 
     def close(self) -> None:
         """Close the file."""

@@ -16,7 +16,10 @@ changed under us is read again. The text is the same YAML document DVC writes; o
 folds may differ from ruamel's output.
 
 Every write goes to a temporary file beside the lock, is fsynced and renamed over it: a kill mid-write
-leaves the old lock or the new one, never half of one.
+leaves the old lock or the new one, never half of one. A batch's files (:meth:`LockFiles.update_many`) are
+fsynced together, from a few threads, before any is renamed: the filesystem's journal then commits them in
+one go instead of one commit per file (a batch of 40 cells' locks wrote one file at a time, 5-10 ms each on
+the busy shared disk).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import os
 import re
 import tempfile
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -54,17 +58,25 @@ class LockFiles:
 
     def update(self, path: Path, entries: dict[str, Any]) -> None:
         """Set ``entries`` (stage name → lock entry, as ``serialize.to_lockfile`` returns) in ``path``."""
-        blocks = self._load(path)
-        stages = dict(blocks.stages)
-        for name, entry in plain(entries).items():
-            stages[name] = _indent(yaml_text({name: entry}))
-        text = blocks.header + "".join(stages.values())
+        self.update_many({path: entries})
+
+    def update_many(self, updates: dict[Path, dict[str, Any]]) -> None:
+        """:meth:`update` each file; all are written and fsynced before the first is renamed into place."""
+        texts: dict[Path, tuple[_Blocks, dict[str, str], str]] = {}
+        for path, entries in updates.items():
+            blocks = self._load(path)
+            stages = dict(blocks.stages)
+            for name, entry in plain(entries).items():
+                stages[name] = _indent(yaml_text({name: entry}))
+            texts[path] = (blocks, stages, blocks.header + "".join(stages.values()))
         try:
-            write_atomically(path, lambda fh: fh.write(text))
+            write_all_atomically({path: text for path, (_, _, text) in texts.items()})
         except BaseException:
-            self._files.pop(path, None)  # the file may hold either version: read it again next time
+            for path in texts:
+                self._files.pop(path, None)  # a file may hold either version: read it again next time
             raise
-        self._files[path] = _Blocks(_signature(path), blocks.header, stages)
+        for path, (blocks, stages, _) in texts.items():
+            self._files[path] = _Blocks(_signature(path), blocks.header, stages)
 
     def _load(self, path: Path) -> _Blocks:
         try:
@@ -138,6 +150,41 @@ def write_atomically(path: Path, write: Callable[[IO[str]], Any], durable: bool 
         raise
 
 
+def write_all_atomically(texts: dict[Path, str], threads: int = 8) -> None:
+    """Write each file's text beside it and fsync them all (``threads`` at a time), then rename each.
+
+    A kill or a failure leaves every file old or new, never half; one that fails leaves the others untouched
+    (nothing is renamed until every temporary file is on disk).
+    """
+    temps: dict[Path, str] = {}
+    try:
+        for path, text in texts.items():
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            temps[path] = tmp
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        if len(temps) == 1:
+            _fsync_path(next(iter(temps.values())))
+        else:
+            with ThreadPoolExecutor(max_workers=min(threads, len(temps))) as pool:
+                list(pool.map(_fsync_path, temps.values()))
+        while temps:
+            path, tmp = next(iter(temps.items()))
+            os.replace(tmp, path)
+            del temps[path]
+    finally:
+        for tmp in temps.values():
+            Path(tmp).unlink(missing_ok=True)
+
+
+def _fsync_path(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def _signature(path: Path) -> tuple[int, int, int]:
     st = path.stat()
     return (st.st_ino, st.st_mtime_ns, st.st_size)
@@ -162,4 +209,4 @@ def plain(value: Any) -> Any:
     raise TypeError(f"a lock entry holds a {type(value).__name__} ({value!r}), which YAML cannot hold")
 
 
-__all__ = ["LockFiles", "plain", "write_atomically", "yaml_text"]
+__all__ = ["LockFiles", "plain", "write_all_atomically", "write_atomically", "yaml_text"]

@@ -20,7 +20,8 @@ The loop:
    batch was written are recorded together (one hold of DVC's lock, each shared dep hashed once). The loop
    meanwhile goes on collecting finished jobs and refilling freed slots with stages whose inputs are
    snapshotted already (agent runs are snapshotted when they first become ready); a stage that needs a new
-   snapshot waits for the batch, since DVC is used by one thread at a time.
+   snapshot waits for the batch, since DVC is used by one thread at a time. Snapshots taken ahead for the
+   next free slots, and the run-cache entries of recorded stages, wait until nothing is left to record.
 
 Ctrl-C once: stop dispatching, let running stages finish and record them. Twice (or SIGTERM): kill them; their
 outputs stay unrecorded, so DVC still sees them stale. kill -9 at any moment: the lock files are written
@@ -30,12 +31,15 @@ twice.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import json
+import logging
 import signal
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
@@ -55,10 +59,24 @@ AGENT_RUN = "run_agent"
 FIRST = "grade"
 """The kind offered first among the others, so grading keeps pace with the runs; the rest in plan order."""
 _POLL_SECS = 0.2
+_RUN_CACHE_CHUNK = 8
+"""Run-cache entries written per turn of the recorder when nothing waits to be recorded (12 ms each here)."""
+_log = logging.getLogger(__name__)
 
 
 def _priority(stage: PlannedStage) -> int:
     return 0 if stage.kind == FIRST else 1
+
+
+def _one_fsync(step: Callable[..., None]) -> Callable[..., None]:
+    """Make a loop step's events (one per stage it handles) durable together, when the step returns."""
+
+    @functools.wraps(step)
+    def batched(self: Scheduler, *args: Any, **kwargs: Any) -> None:
+        with self.events.batch():
+            step(self, *args, **kwargs)
+
+    return batched
 
 
 @dataclass
@@ -201,15 +219,21 @@ class Scheduler:
                 if st.recording is not None and st.recording.done():
                     self._recorded(st, st.recording.result())
                     st.recording = None
-                if not self.stopping:
-                    # while the recorder holds DVC, only stages whose inputs are snapshotted already start
-                    self._dispatch(st, may_begin=st.recording is None)
+                if not self.stopping and st.recording is None:
+                    # stages that can start now take their snapshots; those taken ahead for the next free
+                    # slots wait while finished stages wait to be recorded
+                    self._dispatch(st, may_begin=True, ahead=not st.to_record)
                 if st.recording is None and st.to_record:  # one batch: shared deps are hashed once
                     st.recording = recorder.submit(self.pipelines.record, st.to_record)
                     st.to_record = {}
-                    if wake is not None:  # take the verdicts as soon as the batch is written
-                        st.recording.add_done_callback(lambda _: wake())
-                if not st.running and st.recording is None and not st.to_record:
+                elif st.recording is None and self.pipelines.owed:  # nothing to record: the run-cache's turn
+                    st.recording = recorder.submit(self._save_run_cache)
+                if st.recording is not None and wake is not None:  # take the verdicts once written
+                    st.recording.add_done_callback(lambda _: wake())
+                if not self.stopping and st.recording is not None:
+                    # while the recorder holds DVC, only stages whose inputs are snapshotted already start
+                    self._dispatch(st, may_begin=False)
+                if not st.running and st.recording is None and not st.to_record and not self.pipelines.owed:
                     if self.stopping or not st.pending:
                         out.interrupted = self.stopping and bool(st.pending)
                         return
@@ -224,6 +248,7 @@ class Scheduler:
                     self._dispatch(st, may_begin=False)
                 progress.update(len(st.pending), len(st.running), self.settings.slots)
 
+    @_one_fsync
     def _collect(self, st: _State, done: list[Done]) -> None:
         """Log the jobs that started; sort those that ended into to-record, retried and failed."""
         for key in list(st.running):
@@ -272,6 +297,7 @@ class Scheduler:
                 reason = f"exited {d.returncode}; see {d.job.log}"
                 self._fail(st, st.by_key[key], "failed", reason)
 
+    @_one_fsync
     def _recorded(self, st: _State, recorded: dict[str, str]) -> None:
         """Take the recorder's verdicts: recorded stages unblock their downstream; the others run again."""
         for key, problem in recorded.items():
@@ -290,6 +316,15 @@ class Scheduler:
                 else:
                     self._fail(st, stage, "failed", problem)
 
+    def _save_run_cache(self, most: int | None = _RUN_CACHE_CHUNK) -> dict[str, str]:
+        """Write ``most`` owed run-cache entries (a few at a time: a stage finishing meanwhile waits little).
+
+        Returns no verdicts: the stages are recorded already; an entry DVC could not write is logged.
+        """
+        for key, problem in self.pipelines.save_run_cache(most=most).items():
+            _log.warning("%s: run-cache entry not written (%s); the stage stays recorded", key, problem)
+        return {}
+
     def _make_ready(self, st: _State, key: str) -> None:
         """Queue a pending stage whose upstream stages are all done, by priority, then by arrival."""
         st.order[key] = st.rank[key] if key not in st.order else len(st.rank) + len(st.order)  # a retry: last
@@ -304,13 +339,13 @@ class Scheduler:
             if not st.waiting_on[down] and down in st.pending:
                 self._make_ready(st, down)
 
-    def _dispatch(self, st: _State, may_begin: bool) -> None:
+    @_one_fsync
+    def _dispatch(self, st: _State, may_begin: bool, ahead: bool = False) -> None:
         """Offer ready stages to the executor, grading first; ``may_begin``: snapshot new stages' inputs.
 
         Only as many stages as there are free slots are taken from the ready heaps, so a dispatch costs the
-        same at 60 cells as at 6,000. While DVC is free (``may_begin``), up to a slot-count more are
-        snapshotted ahead and wait, primed, for the next free slots (the next wave of runs then starts
-        without waiting for DVC).
+        same at 60 cells as at 6,000. With ``ahead`` too, up to a slot-count more are snapshotted ahead and
+        wait, primed, for the next free slots (the next wave of runs then starts without waiting for DVC).
         """
         now = time.monotonic()
         busy = Counter(st.by_key[k].kind == AGENT_RUN for k in st.running)
@@ -321,7 +356,7 @@ class Scheduler:
             later: list[tuple[int, int, str]] = []
             primed = Counter(st.by_key[k].kind == AGENT_RUN for k in st.snapshots if k in st.pending)
             for agent, heap in st.ready.items():
-                want = free[agent] + (max(0, cap[agent] - primed[agent]) if may_begin else 0)
+                want = free[agent] + (max(0, cap[agent] - primed[agent]) if may_begin and ahead else 0)
                 while want > 0 and heap:
                     item = heapq.heappop(heap)
                     key = item[2]
@@ -453,6 +488,7 @@ class Scheduler:
             else:
                 self.events.emit("recorded", stage=key, recovered=True)
                 done.append(key)
+        self._save_run_cache(most=None)
         return done
 
     def _fail(self, st: _State, stage: PlannedStage, status: str, reason: str) -> None:

@@ -290,6 +290,7 @@ def serve() -> None:
         chunk = os.read(0, 1 << 16)
         closed = not chunk
         buffer += chunk
+        stale: bool | None = None  # asked once per read: a wave of jobs arrives in one chunk
         while b"\n" in buffer:
             line, buffer = buffer.split(b"\n", 1)
             request = json.loads(line)
@@ -307,7 +308,9 @@ def serve() -> None:
                 _reply({"id": request["id"], "cold": True})
                 retiring = _threads() > 1  # that import left threads running: later forks would lose them
                 continue
-            if _changed(imported):
+            if stale is None:
+                stale = _changed(imported)
+            if stale:
                 _reply({"id": request["id"], "stale": True})
                 retiring = True
                 continue
