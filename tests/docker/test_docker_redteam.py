@@ -95,8 +95,11 @@ def test_no_network_by_default(hostile) -> None:
     assert result["listening"] == ["127.0.0.1:5000"], "only the validation server, on the loopback"
 
 
-EGRESS_INTERFACE = {"docker": "eth0", "sandbox": "eth0"}
-"""The interface egress goes out by: the cell's sandboxed namespace (Docker), or the host's own (sandbox)."""
+EGRESS_INTERFACE = {"docker": "eth0", "podman": "lo", "sandbox": "lo"}
+"""The interface egress goes out by: the cell's sandboxed namespace (Docker), or only the loopback, where
+the relay to the cell's proxy listens (podman, sandbox)."""
+RELAYED = ("podman", "sandbox")
+"""The runners whose proxied agents have only a loopback, and a relay on it to the proxy's UNIX socket."""
 
 
 def test_egress_is_opt_in_and_recorded(hostile, runner) -> None:
@@ -104,9 +107,15 @@ def test_egress_is_opt_in_and_recorded(hostile, runner) -> None:
     run = hostile("env", network="egress")
     assert run.record.network == "egress" and EGRESS_INTERFACE[runner] in run.result["interfaces"]
     # egress runs in the cell's sandboxed namespace (issue 39): its only listeners are on the loopback, the
-    # validation server and the engine's embedded resolver (which answers only the proxy's name)
+    # validation server and the engine's embedded resolver (which answers only the proxy's name); relayed,
+    # the validation server and the relay, and no route at all
     listening = run.result["listening"]
-    assert run.result["routes"] and "127.0.0.1:5000" in listening
+    if runner in RELAYED:
+        assert run.result["interfaces"] == ["lo"] and run.result["routes"] == []
+        assert listening == ["127.0.0.1:3128", "127.0.0.1:5000"], listening
+        assert run.record.egress["route"].startswith("loopback only"), run.record.egress
+    else:
+        assert run.result["routes"] and "127.0.0.1:5000" in listening
     assert all(a.startswith("127.0.0.") for a in listening), listening
     assert all(dest != "00000000" for _iface, dest, _gw in run.result["routes"]), "no default route"
     assert "Outbound network access is available" in run.result["instructions"]
