@@ -27,6 +27,7 @@ permissions go, the root-owned files bound into it, all read-only mounts (the ru
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -38,6 +39,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mlebench.execution import host_proxy
+from mlebench.execution.docker import egress
 from mlebench.execution.docker.agent import (
     CONTAINER_NOTE,
     CONTRACT_DIRS,
@@ -72,6 +75,8 @@ from mlebench_spec.params import DockerSettings, Hardware
 from mlebench_spec.sources import closure
 
 BWRAP = "bwrap"
+PROXIED = ("egress", "llm")
+PROXY_LOG = "proxy_access.log"
 AGENT_UID = 1000
 NPROC = "RLIMIT_NPROC (per sandbox: counted in its own user namespace)"
 CGROUP_LIMITS = ("cpus", "memory (no swap)", "pids")
@@ -99,12 +104,15 @@ ROOT_LINKS = ["bin", "sbin", "lib", "lib32", "lib64", "libx32"]
 class SandboxRunRecord(RunRecord):
     """What ``run.json`` holds for a cell the sandbox runner ran: the local runner's record, and more.
 
-    ``network`` (``none`` or ``egress``), ``sandbox`` (bubblewrap's version, the namespaces unshared, the
-    cgroup), ``limits_not_enforced`` (the Docker runner's limits it did not hold, with why), ``oom_killed``
-    and ``submission_rejected`` (as in the Docker runner's record).
+    ``network`` (``none``, ``egress`` or ``llm``), ``egress`` (under ``egress`` and ``llm``: the allowed
+    ``endpoints``, what the proxy ``allows``, the proxy and its version, its ``access_log`` in the run dir and
+    the ``route`` that held the agent to it; empty under ``none``), ``sandbox`` (bubblewrap's version, the
+    namespaces unshared, the cgroup), ``limits_not_enforced`` (the Docker runner's limits it did not hold,
+    with why), ``oom_killed`` and ``submission_rejected`` (as in the Docker runner's record).
     """
 
     network: str = "none"
+    egress: dict = field(default_factory=dict)
     sandbox: dict = field(default_factory=dict)
     limits_not_enforced: dict = field(default_factory=dict)
     oom_killed: bool = False
@@ -114,13 +122,18 @@ class SandboxRunRecord(RunRecord):
         """Return why the cell is not counted ("" only when every limit Docker's runner holds was held)."""
         missing = limits_missing(self.limits_enforced)
         reasons = [f"{name} ({self.limits_not_enforced.get(name, 'not held')})" for name in missing]
-        if self.network == "egress":
-            reasons.append("network egress (the sandbox shares the host's network namespace)")
+        if self.network in ("egress", "llm") and not self.egress:  # a record from before the relayed way
+            reasons.append(f"network {self.network} (the sandbox shared the host's network namespace)")
         return "the sandbox runner did not hold the agent to " + "; ".join(reasons) if reasons else ""
 
     def lineage(self) -> dict[str, str]:
-        """Return the sandbox and the agent's network, for the grading record."""
-        return {"agent_runtime": "bubblewrap", "agent_network": self.network}
+        """Return the sandbox and the agent's network (its allow-list and route), for the grading record."""
+        found = {"agent_runtime": "bubblewrap", "agent_network": self.network}
+        if self.egress.get("endpoints"):
+            found["agent_endpoints"] = ",".join(self.egress["endpoints"])
+        if self.egress.get("route"):
+            found["agent_network_route"] = self.egress["route"]
+        return found
 
 
 class Cgroup:
@@ -306,9 +319,18 @@ def _python_prefixes() -> list[Path]:
 
 
 def bwrap_command(
-    cell: Cell, work: Path, env: dict[str, str], command: list[str], cgroup: Cgroup | None = None
+    cell: Cell,
+    work: Path,
+    env: dict[str, str],
+    command: list[str],
+    cgroup: Cgroup | None = None,
+    proxy: host_proxy.HostProxy | None = None,
 ) -> list[str]:
-    """Return the ``bwrap`` command line that runs ``command`` in the cell's sandbox (see the module)."""
+    """Return the ``bwrap`` command line that runs ``command`` in the cell's sandbox (see the module).
+
+    With ``proxy`` (networks ``egress`` and ``llm``) its socket's folder is bound in read-only and the
+    relay to it starts first, on the sandbox's loopback, then runs the command.
+    """
     agent, hardware = cell.running()
     args = [
         BWRAP,
@@ -317,9 +339,8 @@ def bwrap_command(
         "--unshare-ipc",
         "--unshare-uts",
         "--unshare-cgroup-try",
+        "--unshare-net",
     ]
-    if agent.network != "egress":
-        args.append("--unshare-net")
     args += ["--die-with-parent", "--new-session", "--uid", str(AGENT_UID), "--gid", str(AGENT_UID)]
     args += ["--hostname", "agent", "--clearenv", "--ro-bind", "/usr", "/usr"]
     for name in ROOT_LINKS:
@@ -328,10 +349,7 @@ def bwrap_command(
             args += ["--symlink", os.readlink(path), str(path)]
         elif path.is_dir():
             args += ["--ro-bind", str(path), str(path)]
-    etc = ETC_FILES + (
-        ["/etc/resolv.conf", "/etc/host.conf", "/etc/gai.conf"] if agent.network == "egress" else []
-    )
-    for path in etc:
+    for path in ETC_FILES:
         args += ["--ro-bind-try", path, path]
     for name in ("passwd", "group", "hosts"):
         args += ["--ro-bind", str(work / "etc" / name), f"/etc/{name}"]
@@ -354,6 +372,10 @@ def bwrap_command(
     for name in ("submission", "code", "logs", "agent"):
         args += ["--bind", str(work / name), CONTRACT_DIRS[f"{name.upper()}_DIR"]]
     args += ["--ro-bind", str(work / "instructions.txt"), INSTRUCTIONS_PATH]
+    relay: list[str] = []
+    if proxy is not None:
+        args += ["--ro-bind", str(proxy.socket_dir), host_proxy.SOCKET_DIR]
+        relay = proxy.relay_command(f"{VENV}/bin/python", f"{OPT}/relay.py")
     if cgroup is not None:  # its own cgroup, read-only, where a container shows its own
         for controller, folder in cgroup.folders.items():
             where = "/sys/fs/cgroup" if controller == "unified" else f"/sys/fs/cgroup/{controller}"
@@ -361,7 +383,7 @@ def bwrap_command(
     args += ["--remount-ro", "/", "--chdir", CONTRACT_DIRS["AGENT_DIR"]]
     for key, value in env.items():
         args += ["--setenv", key, value]
-    return [*args, "--", "prlimit", f"--nproc={hardware.pids}", "--", ENTRYPOINT, *command]
+    return [*args, "--", "prlimit", f"--nproc={hardware.pids}", "--", *relay, ENTRYPOINT, *command]
 
 
 def _contract_files(cell: Cell, work: Path) -> None:
@@ -374,6 +396,7 @@ def _contract_files(cell: Cell, work: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(root / rel, target)
     shutil.copyfile(env_dir / "agent-entry", opt / "agent-entry")
+    shutil.copyfile(host_proxy.RELAY_SOURCE, opt / "relay.py")
     (opt / "bin").mkdir()
     shutil.copyfile(env_dir / "validate", opt / "bin" / "validate")
     shutil.copyfile(env_dir / "validate_submission.sh", work / "validate_submission.sh")
@@ -424,10 +447,10 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
         raise ConfigError(
             f"{cell.public} is missing: run `dvc repro` for the prepare stage of {cell.competition_id}"
         )
-    if agent.network == "llm":
+    if agent.network in PROXIED and host_proxy.squid_problem():
         raise ConfigError(
-            f"agent {cell.agent!r}: network 'llm' is not available under the sandbox runner (it has no "
-            "per-cell proxy); use runner: docker (docs/runners-and-isolation.md)"
+            f"agent {cell.agent!r}: network {agent.network!r} under the sandbox runner leaves through the "
+            f"cell's own squid on this host, and {host_proxy.squid_problem()}"
         )
     if hardware.gpus:
         raise ConfigError(
@@ -442,8 +465,23 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
     out.mkdir(parents=True, exist_ok=True)
     cgroup = Cgroup.make(f"mlebench-sandbox-{os.getpid()}-{time.monotonic_ns()}", hardware)
     oom = False
+    egress_facts: dict = {}
+    (out / PROXY_LOG).unlink(missing_ok=True)
     try:
-        with tempfile.TemporaryDirectory(prefix=f"mlebench-sandbox-{cell.competition_id}-") as tmp:
+        with contextlib.ExitStack() as stack:
+            tmp = stack.enter_context(
+                tempfile.TemporaryDirectory(prefix=f"mlebench-sandbox-{cell.competition_id}-")
+            )
+            proxy = None
+            if agent.network in PROXIED:  # its own squid on this host, reached through a UNIX socket
+                allow_all = agent.network == "egress"
+                proxy = stack.enter_context(
+                    host_proxy.host_proxy(agent.endpoints, allow_all, out / PROXY_LOG)
+                )
+                egress_facts = {
+                    **egress.lineage(None, agent.endpoints, allow_all, host_proxy.ROUTE),
+                    "proxy_version": proxy.version,
+                }
             work = Path(tmp)
             for name in ("submission", "code", "logs"):
                 (work / name).mkdir()
@@ -452,9 +490,11 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
             _contract_files(cell, work)
             env = container_env(cell)
             env["PATH"] = f"{VENV}/bin:{VALIDATE_BIN}:/usr/local/bin:/usr/bin:/bin"
+            if proxy is not None:
+                env.update(proxy.env())
             if secret is not None:
                 env.update(secret.env())
-            sandboxed = bwrap_command(cell, work, env, list(agent.command), cgroup)
+            sandboxed = bwrap_command(cell, work, env, list(agent.command), cgroup, proxy)
             if cgroup is not None:  # the supervisor's shell joins the cgroup, then becomes bwrap
                 joins = " && ".join(f"echo $$ > {path}" for path in cgroup.procs())
                 sandboxed = ["sh", "-c", f'{joins} && exec "$@"', "sh", *sandboxed]
@@ -477,6 +517,8 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
             for name in ("code", "logs"):
                 _drop_hard_links(work / name, notes)
                 _copy_tree_out(work / name, out / name, notes)
+        if proxy is not None:
+            notes += proxy.notes
     finally:
         if cgroup is not None:
             cgroup.remove()
@@ -498,7 +540,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
         reason = f"killed at the wall-clock limit of {hardware.time_limit_secs} s"
     rejected = next((n for n in notes if n.startswith("submission.csv:")), "")
     version = subprocess.run([BWRAP, "--version"], capture_output=True, text=True).stdout.strip()
-    unshared = ["user", "pid", "ipc", "uts", "mount", *([] if agent.network == "egress" else ["net"])]
+    unshared = ["user", "pid", "ipc", "uts", "mount", "net"]
     return SandboxRunRecord(
         competition_id=cell.competition_id,
         agent=cell.agent,
@@ -520,6 +562,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
         python=sys.version.split()[0],
         reason=reason,
         network=agent.network,
+        egress=egress_facts,
         sandbox={
             "bwrap": version,
             "namespaces": unshared,

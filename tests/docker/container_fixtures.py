@@ -56,10 +56,6 @@ ISOLATING = ["docker", "podman", "sandbox"]
 ENGINES = ["docker", "podman"]
 """The runners with a container engine (and a ``docker_client``)."""
 GAPS = {
-    ("sandbox", "test_egress_is_opt_in_and_recorded"): "egress shares the host's network namespace",
-    ("sandbox", "test_an_egress_agent_that_downloads_its_source_package_is_flagged"): (
-        "egress shares the host's network namespace: no per-cell proxy, so no access log to check"
-    ),
     ("sandbox", "test_validation_calls_are_counted_where_the_agent_cannot_erase_them"): (
         "the validation server runs as the agent's own user (the sandbox has one account), so the agent can "
         "stop it and the count falls back to the agent's own logs"

@@ -216,13 +216,17 @@ def llm() -> None:
             return "connected"
 
     proxy_host, proxy_port = _proxy()
+    relayed = proxy_host.startswith("127.")  # the proxy is a relay on this loopback: no bridge, no DNS
     gateway = proxy_host.rsplit(".", 1)[0] + ".1"  # the internal network's bridge, the host's side of it
-    around = [[proxy_host, 22], [proxy_host, 80], [gateway, 22], [gateway, proxy_port]]
+    around = [[proxy_host, 22], [proxy_host, 80]]
+    if not relayed:
+        around += [[gateway, 22], [gateway, proxy_port]]
     for host, port in [*KWARGS.get("tcp", []), *around]:
         attempt(f"direct tcp {host}:{port}", lambda h=host, p=port: tcp(h, p))
     for name in KWARGS.get("dns", []):
         attempt(f"dns {name}", lambda n=name: socket.getaddrinfo(n, 443))
-    attempt("allowed dns of the proxy", lambda: socket.gethostbyname("egress-proxy"))
+    if not relayed:
+        attempt("allowed dns of the proxy", lambda: socket.gethostbyname("egress-proxy"))
     for host, port in KWARGS.get("udp", []):
 
         def udp(host: str = host, port: int = port) -> str:
@@ -245,7 +249,8 @@ def llm() -> None:
         if os.path.exists("/proc/net/ipv6_route")
         else []
     )
-    RESULT["resolv_conf"] = Path("/etc/resolv.conf").read_text()
+    resolv = Path("/etc/resolv.conf")
+    RESULT["resolv_conf"] = resolv.read_text() if resolv.is_file() else ""
     RESULT["instructions"] = Path(os.environ["INSTRUCTIONS_FILE"]).read_text()
     shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
 
