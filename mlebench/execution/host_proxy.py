@@ -32,6 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mlebench.execution import relay
 from mlebench.execution.docker.egress import READY_SECS, squid_config
 from mlebench_spec.errors import ConfigError
 
@@ -41,7 +42,7 @@ AGENT_PROXY = "127.0.0.1:3128"
 """Where the relay listens in the sandbox (the proxy address its agent's clients are given)."""
 ROUTE = "loopback only: a relay on 127.0.0.1:3128 to the cell's proxy over a UNIX socket"
 SQUID_USER = "proxy"
-RELAY_SOURCE = Path(__file__).with_name("relay.py")
+RELAY_SOURCE = Path(relay.__file__)
 """The relay (standard library only): the host's end runs it with this Python, the sandbox's end with its."""
 _READY = "Accepting HTTP Socket connections"
 _SBIN = "/usr/local/sbin:/usr/sbin:/sbin"

@@ -4,9 +4,9 @@ The stand-in (authoring/llm_standin.py) replays a scripted conversation per comp
 (tests/llm_conversations.py) that hands each agent the solution in tests/agents/llm_scripts. Each run goes
 through the run stage's own path (:func:`mlebench.execution.runners.run_cell`: the Docker runner, then the
 usage file into run.json), is graded, and is aggregated into the report. The agents run under the network
-policy ``llm``: the stand-in listens on the Docker bridge's gateway (as the ``llm_endpoint`` fixture's does;
-one stand-in per cell here, so each cell runs once per module) and is the only endpoint their egress proxy
-lets through; the key reaches them by ``api_key_env`` (the stand-in refuses any other).
+policy ``llm``: the stand-in listens where the runner's proxy reaches the host (as the ``llm_endpoint``
+fixture's does; one stand-in per cell here, so each cell runs once per module) and is the only endpoint their
+egress proxy lets through; the key reaches them by ``api_key_env`` (the stand-in refuses any other).
 """
 
 # ruff: noqa: F811 - fixtures are imported from container_fixtures and then named as test parameters
@@ -37,7 +37,7 @@ from container_fixtures import (  # noqa: F401 - fixtures
     under,
 )
 from llm_conversations import SCRIPTS, aide_turns, toolcall_turns
-from llm_fixtures import bridge_gateway
+from llm_fixtures import endpoint_host
 
 from authoring.llm_standin import StandinLLM
 from graders.grade import grade
@@ -77,9 +77,9 @@ class LLMRun:
 
 
 @pytest.fixture(scope="module")
-def gateway(docker_client: Any) -> str:
-    """Return the address the egress proxy's container reaches this host at."""
-    return bridge_gateway(docker_client)
+def gateway(runner: str, request: pytest.FixtureRequest) -> str:
+    """Return the address the runner's egress proxy reaches this host at (:func:`endpoint_host`)."""
+    return endpoint_host(runner, request)
 
 
 @pytest.fixture(scope="module")

@@ -279,12 +279,14 @@ def _llm_probes(host: str, port: int) -> dict:
 
 def _left(docker_client, cell: str = "hostile/titanic-lite/0") -> list[str]:
     label = {"label": f"mlebench.cell={cell}"}
-    return [c.name for c in docker_client.containers.list(all=True, filters=label)] + [
-        n.name for n in docker_client.networks.list(filters=label)
-    ]
+    return (
+        [c.name for c in docker_client.containers.list(all=True, filters=label)]
+        + [n.name for n in docker_client.networks.list(filters=label)]
+        + [v.name for v in docker_client.volumes.list(filters=label)]  # a relayed cell's socket
+    )
 
 
-def test_llm_policy_reaches_only_the_allowed_endpoint(hostile, runner, llm_endpoint, docker_client) -> None:
+def test_llm_policy_reaches_only_the_allowed_endpoint(hostile, runner, llm_endpoint, request) -> None:
     needs_network(runner, "llm")
     ep = llm_endpoint
     ep.standin.script = [("ping", "pong from the stand-in")]
@@ -295,7 +297,9 @@ def test_llm_policy_reaches_only_the_allowed_endpoint(hostile, runner, llm_endpo
     result, record = run.result, run.record
     assert record.status == "ok", (record.reason, (run.out / "agent_output.log").read_text()[-3000:])
     attempts = result["attempts"]
-    expected = 3 + 1 + sum(len(probes[k]) for k in ("connect", "get", "tcp", "dns", "udp")) + 4
+    # relayed, no gateway to try and no name to resolve (the proxy is the relay on the agent's loopback)
+    around = 2 if runner in RELAYED else 1 + 4
+    expected = 3 + sum(len(probes[k]) for k in ("connect", "get", "tcp", "dns", "udp")) + around
     assert len(attempts) == expected, sorted(attempts)
     blocked = [
         label for label, outcome in attempts.items() if label.startswith("allowed") and not outcome["ok"]
@@ -313,8 +317,8 @@ def test_llm_policy_reaches_only_the_allowed_endpoint(hostile, runner, llm_endpo
     for label in (f"proxy CONNECT {ep.host}:{ep.port + 1}", "proxy CONNECT example.com:443"):
         assert "403" in attempts[label]["error"], attempts[label]  # the proxy refused; nothing was tried
     assert "403" in attempts[f"proxy GET http://{ep.host}:{ep.port + 1}/v1/models"]["error"]
-    # the namespace: one interface besides lo, no default route, no IPv6 route off the loopback
-    assert sorted(result["interfaces"]) == ["eth0", "lo"]
+    # the namespace: one interface besides lo (relayed: none), no default route, no IPv6 route off lo
+    assert sorted(result["interfaces"]) == (["lo"] if runner in RELAYED else ["eth0", "lo"])
     assert all(dest != "00000000" for _iface, dest, _gw in result["routes"]), result["routes"]
     assert set(result["ipv6_routes"]) <= {"lo"}, result["ipv6_routes"]
     proxy = result["proxy_env"]
@@ -322,12 +326,15 @@ def test_llm_policy_reaches_only_the_allowed_endpoint(hostile, runner, llm_endpo
     assert ep.endpoint in result["instructions"] and "unreachable" in result["instructions"]
     # recorded: the policy, the allow-list and the proxy image, in run.json and the grading lineage
     assert record.network == "llm" and record.egress["endpoints"] == [ep.endpoint]
-    assert record.egress["proxy_image"]["tag"].startswith("mlebench-egress-proxy:")
+    if runner in ENGINES:  # the sandbox's squid is the host's own, no image
+        assert record.egress["proxy_image"]["tag"].startswith("mlebench-egress-proxy:")
     lineage = record.lineage()
     assert lineage["agent_network"] == "llm" and lineage["agent_endpoints"] == ep.endpoint
+    assert lineage["agent_network_route"] == record.egress["route"]
     log = (run.out / "proxy_access.log").read_text()
     assert "TCP_DENIED/403" in log and f"CONNECT {ep.endpoint}" in log and "example.com:443" in log
-    assert _left(docker_client) == []
+    if runner in ENGINES:
+        assert _left(request.getfixturevalue("docker_client")) == []
 
 
 def test_llm_resources_are_removed_when_the_agent_fails(hostile, runner, llm_endpoint, docker_client) -> None:
@@ -345,8 +352,14 @@ from cells import run_docker
 from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
 a = json.loads(Path({args!r}).read_text())
 run_docker("titanic-lite", "killed", AgentConfig(**a["agent"]), Hardware(**a["hardware"]), 0,
-           Path(a["public"]), Path(a["out"]), Path({root!r}), DockerSettings(**a["settings"]))
+           Path(a["public"]), Path(a["out"]), Path({root!r}), DockerSettings(**a["settings"]),
+           runner={runner!r})
 """
+PROXY_ROLES = {
+    "docker": {"agent", "egress-proxy", "llm-sandbox"},
+    "podman": {"agent", "egress-proxy", "egress-relay"},
+}
+"""The containers of a proxied cell, by role: Docker's sealed network, or Podman's relayed way out."""
 
 
 def test_llm_resources_are_removed_when_the_run_is_killed(
@@ -377,7 +390,9 @@ def test_llm_resources_are_removed_when_the_run_is_killed(
     (tmp_path / "args.json").write_text(json.dumps(args))
     script = tmp_path / "run_killed.py"
     script.write_text(
-        KILLED_RUN.format(tests=str(ROOT / "tests"), root=str(ROOT), args=str(tmp_path / "args.json"))
+        KILLED_RUN.format(
+            tests=str(ROOT / "tests"), root=str(ROOT), args=str(tmp_path / "args.json"), runner=runner
+        )
     )
     import threading
 
@@ -399,7 +414,7 @@ def test_llm_resources_are_removed_when_the_run_is_killed(
             c.labels.get("mlebench.role", "")
             for c in docker_client.containers.list(filters={"label": f"mlebench.cell={cell}"})
         }
-    assert roles == {"agent", "egress-proxy", "llm-sandbox"}, (
+    assert roles == PROXY_ROLES[runner], (
         roles,
         (tmp_path / "job.log").read_text()[-3000:],
     )
@@ -511,18 +526,23 @@ def test_an_egress_agent_that_downloads_its_source_package_is_flagged(hostile, t
     assert record.lineage()["agent_network"] == "egress"
 
 
-def test_two_cells_at_once_cannot_reach_each_other_or_the_host(
-    runner, docker_client, env_ref, settings, titanic, tmp_path
-):
+def test_two_cells_at_once_cannot_reach_each_other_or_the_host(runner, titanic, tmp_path, request):
     """Finding 2 of issue 39: each cell is alone on its own networks, whatever its policy.
 
     Before: two egress cells on Docker's default bridge exchanged test rows and a submission over TCP, both
     ways, and reached the services on the bridge gateway (Slurm's daemons, a model stand-in).
     Here two egress cells run at once; each listens, learns the other's addresses and tries it (directly and
     through its proxy), and a service the test runs on the host (at every bridge gateway, and the engine's
-    port). Nothing connects.
+    port). Nothing connects. Relayed (podman, sandbox), each agent has only a loopback: each listens on a port
+    of its own and tries the other's there (which would connect if they shared a namespace), and the host's
+    service at every address of the host.
     """
     needs_network(runner, "egress")
+    if runner in RELAYED:
+        return _two_relayed_cells(runner, titanic, tmp_path, request)
+    docker_client = request.getfixturevalue("docker_client")
+    request.getfixturevalue("env_ref")
+    settings = request.getfixturevalue("settings")
     import json
     import shutil
     import socket
@@ -623,3 +643,92 @@ def _addresses(container) -> list[str]:
 
 
 HW_PEERS = Hardware(name="peers", cpus=1, memory="512m", shm_size="64m", pids=64, gpus=0, time_limit_secs=300)
+
+
+def _host_addresses() -> list[str]:
+    """Every IPv4 address of this host's interfaces, loopback included (``ip -4 -o addr``)."""
+    import subprocess
+
+    shown = subprocess.run(["ip", "-4", "-o", "addr"], capture_output=True, text=True, check=True).stdout
+    return sorted({field.split("/")[0] for field in shown.split() if "/" in field and field.count(".") == 3})
+
+
+def _two_relayed_cells(runner, titanic, tmp_path, request) -> None:
+    """Run the two-cells test relayed (see the test): ports of their own, the host at every address."""
+    import json
+    import shutil
+    import socket
+    import threading
+
+    from cells import run_docker
+
+    from mlebench_spec.params import AgentConfig, DockerSettings
+
+    engine = runner in ENGINES
+    settings = request.getfixturevalue("settings") if engine else DockerSettings()
+    if engine:
+        request.getfixturevalue("env_ref")
+    public = tmp_path / "public"
+    shutil.copytree(titanic.public, public)
+    host_service = socket.socket()
+    host_service.bind(("0.0.0.0", 0))
+    host_service.listen(16)
+    host_port = host_service.getsockname()[1]
+    reached_host: list[str] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, peer = host_service.accept()
+            except OSError:
+                return
+            reached_host.append(peer[0])
+            conn.close()
+
+    threading.Thread(target=accept, daemon=True).start()
+    ports = {0: 7411, 1: 7412}
+    targets = {
+        # the other cell's port on the loopback, and where Podman's proxy lives (slirp4netns: 10.0.2.100,
+        # the host at 10.0.2.2), directly and through the proxy
+        "others": {
+            str(me): [["127.0.0.1", ports[1 - me]], ["10.0.2.100", 3128], ["10.0.2.2", ports[1 - me]]]
+            for me in (0, 1)
+        },
+        "gateways": [[ip, p] for ip in [*_host_addresses(), "10.0.2.2"] for p in (host_port, 2375)],
+    }
+    (public / "peers.json").write_text(json.dumps(targets))
+    records: dict[int, object] = {}
+
+    def cell(seed: int) -> None:
+        agent = AgentConfig(
+            path=HOSTILE,
+            command=["python", "hostile.py"],
+            # both listen before either tries (the sandboxes and proxies start within seconds of each other)
+            kwargs={"attack": "peers", "port": ports[seed], "me": str(seed), "settle": 20, "linger": 20},
+            network="egress",
+        )
+        out = tmp_path / f"cell{seed}"
+        records[seed] = run_docker(
+            "titanic-lite", "peers", agent, HW_PEERS, seed, public, out, ROOT, settings, runner=runner
+        )
+
+    threads = [threading.Thread(target=cell, args=(seed,)) for seed in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=400)
+    host_service.close()
+    for seed in (0, 1):
+        record = records[seed]
+        result = json.loads((tmp_path / f"cell{seed}" / "logs" / "result.json").read_text())
+        assert record.status == "ok", (record.reason, result)
+        through = {label: o for label, o in result["attempts"].items() if o["ok"]}
+        assert through == {}, through
+        assert result["accepted"] == [], result["accepted"]
+        assert len(result["attempts"]) == 3 * (len(targets["others"][str(seed)]) + len(targets["gateways"]))
+        log = (tmp_path / f"cell{seed}" / "proxy_access.log").read_text()
+        assert "TCP_DENIED/403" in log and f":{host_port}" in log  # tried, refused and logged by the proxy
+    assert reached_host == []
+    if engine:
+        client = request.getfixturevalue("docker_client")
+        assert _left(client, "peers/titanic-lite/0") == [] and _left(client, "peers/titanic-lite/1") == []

@@ -434,11 +434,3 @@ def _start_time(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
     except (OSError, IndexError):
         return ""
-
-
-if __name__ == "__main__":  # the reaper's hook: python -m mlebench.execution.docker.egress
-    from mlebench.execution.docker.engine import connect, engine_problem
-
-    if engine_problem() is None:
-        for name in sweep(connect()):
-            print(f"removed {name} (its run was killed)")

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mlebench.execution import relay
 from mlebench.execution.docker import egress
 from mlebench.execution.docker.engine import read_only_files_tar
 from mlebench.execution.docker.images import ImageRef
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
 SOCKET_DIR = "/run/mlebench-egress"
 SOCKET = f"{SOCKET_DIR}/proxy.sock"
 RELAY = "/opt/mlebench/relay.py"
-RELAY_SOURCE = Path(__file__).resolve().parents[1] / "relay.py"
+RELAY_SOURCE = Path(relay.__file__)
 """The relay (standard library only), copied into the containers that run it."""
 AGENT_LISTEN = f"tcp:127.0.0.1:{egress.PROXY_PORT}"
 PYTHON = "/opt/venv/bin/python"
