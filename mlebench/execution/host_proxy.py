@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mlebench.execution import relay
-from mlebench.execution.docker.egress import READY_SECS, squid_config
+from mlebench.execution.docker.egress import READY_SECS, local_addresses, squid_config
 from mlebench_spec.errors import ConfigError
 
 SOCKET_DIR = "/run/mlebench-egress"
@@ -148,7 +148,8 @@ def host_proxy(endpoints: list[str], allow_all: bool, access_log: Path) -> Itera
         for attempt in range(3):  # a free port may be taken before squid binds it
             port = _free_port()
             config = logs / "squid.conf"
-            text = squid_config(endpoints, "127.0.0.1/32", allow_all, f"127.0.0.1:{port}", str(logs))
+            listen, here = f"127.0.0.1:{port}", local_addresses()  # squid reaches the host's own addresses
+            text = squid_config(endpoints, "127.0.0.1/32", allow_all, listen, str(logs), here)
             config.write_text(text + extra, encoding="utf-8")
             try:
                 squid = _start_squid(binary, config, logs)

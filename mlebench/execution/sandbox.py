@@ -1,26 +1,27 @@
 """The ``sandbox`` runner: the agent as a local process in a bubblewrap sandbox, for hosts with no engine.
 
-The agent runs under ``bwrap`` (Debian's ``bubblewrap``) in its own user, mount, PID, IPC, UTS and (unless
-it opted into ``egress``) network namespaces, as uid 1000 with no capabilities and ``no-new-privileges``.
-Its file system is built from nothing: the system's ``/usr`` (and its ``/bin``, ``/lib`` links), a few
-read-only files of ``/etc`` (libraries, certificates; ``passwd``, ``group`` and ``hosts`` written for it),
-the Python the agents run on (this interpreter's prefixes, read-only), a fresh ``/proc``, ``/dev`` and
-``/tmp``, and the agent contract at the container's paths: ``/home/data`` (the public split, read-only),
-``/home/instructions.txt`` (read-only), and ``/home/submission``, ``/home/code``, ``/home/logs`` and
-``/home/agent`` (a copy of the agent's folder), folders of this run's own workspace. Nothing else of the
-host exists in it: not the home folders, the checkout, the answers, other cells, the Docker socket or the
-host's processes. The root file system is remounted read-only once built; ``/dev/shm`` has the profile's
-size. The wall-clock limit is the local runner's (the sandbox dies with its supervisor). Outputs are copied
-out as the local runner copies them, without following symlinks, second hard links dropped; grading
-happens on the host, outside the sandbox.
+The agent runs under ``bwrap`` (Debian's ``bubblewrap``) in its own user, mount, PID, IPC, UTS and network
+namespaces (the network: a loopback only, under every policy), as uid 1000 with no capabilities and
+``no-new-privileges``. Its file system is built from nothing: the system's ``/usr`` (and its ``/bin``,
+``/lib`` links), a few read-only files of ``/etc`` (libraries, certificates; ``passwd``, ``group`` and
+``hosts`` written for it), the Python the agents run on (this interpreter's prefixes, read-only), a fresh
+``/proc``, ``/dev`` and ``/tmp``, and the agent contract at the container's paths: ``/home/data`` (the public
+split, read-only), ``/home/instructions.txt`` (read-only), and ``/home/submission``, ``/home/code``,
+``/home/logs`` and ``/home/agent`` (a copy of the agent's folder), folders of this run's own workspace.
+Nothing else of the host exists in it: not the home folders, the checkout, the answers, other cells, the
+Docker socket or the host's processes. The root file system is remounted read-only once built; ``/dev/shm``
+has the profile's size. The wall-clock limit is the local runner's (the sandbox dies with its supervisor).
+Outputs are copied out as the local runner copies them, without following symlinks, second hard links dropped;
+grading happens on the host, outside the sandbox.
 
 Limits: when this process may make a cgroup (root, or a delegated cgroup v2), the sandbox gets its own,
 holding ``cpus``, ``memory`` (without swap; an out-of-memory kill is recorded) and ``pids``, shown to the
 agent at ``/sys/fs/cgroup``. Otherwise ``pids`` is held by ``RLIMIT_NPROC`` (counted in the sandbox's own
 user namespace, so per sandbox) and ``cpus`` and ``memory`` are not held: run.json says so
 (``limits_not_enforced``), and such a cell is not counted (:meth:`SandboxRunRecord.unisolated`, the
-mechanism that leaves the local runner's cells out), nor is an ``egress`` cell, which shares the host's
-network namespace. Network ``llm`` and GPUs are refused.
+mechanism that leaves the local runner's cells out). GPUs are refused. Networks ``egress`` and ``llm`` leave
+through the cell's own squid on this host, reached from the sandbox's loopback by a relay over a UNIX socket
+(:mod:`mlebench.execution.host_proxy`); the proxy's access log is kept with the run.
 Run as root, bubblewrap maps the agent's uid 1000 to root outside: it then owns, as far as file
 permissions go, the root-owned files bound into it, all read-only mounts (the run's own folders apart).
 """

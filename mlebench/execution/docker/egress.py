@@ -33,6 +33,7 @@ and the scheduler's reaper when a stage was killed).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import socket
 import time
@@ -109,6 +110,7 @@ def squid_config(
     allow_all: bool = False,
     listen: str = str(PROXY_PORT),
     log_dir: str = "",
+    refused: tuple[str, ...] = (),
 ) -> str:
     """Return squid's configuration for requests from ``clients`` (a CIDR).
 
@@ -118,6 +120,8 @@ def squid_config(
     directive. The whole policy is in this text, so any engine's runner can use it. ``listen`` is squid's
     ``http_port`` (``[address:]port``); the logs go to standard output and error, or to ``access.log`` and
     ``cache.log`` in ``log_dir`` (a squid started as root writes them as its own unprivileged user).
+    ``refused`` adds addresses to the private ones under ``egress``: the host's own (:func:`local_addresses`)
+    where the proxy reaches them as the host does (on the host, or on a user-mode network).
     """
     access, cache = ("/dev/stdout", "/dev/stderr")
     if log_dir:
@@ -152,12 +156,38 @@ def squid_config(
         ]
     if allow_all:
         lines += [
-            f"acl private dst {' '.join(PRIVATE_NETS)}",
+            f"acl private dst {' '.join((*PRIVATE_NETS, *refused))}",
             "http_access deny private",
             "http_access allow agent",
         ]
     lines += ["http_access deny all", ""]
     return "\n".join(lines)
+
+
+def local_addresses() -> tuple[str, ...]:
+    """Return this host's own addresses (IPv4 from ``/proc/net/fib_trie``, IPv6 from ``/proc/net/if_inet6``).
+
+    A proxy that reaches the host as the host does (squid on the host, or on slirp4netns) reaches its
+    services at any of them, public ones included, so under ``egress`` they are refused with the private ones.
+    """
+    found: set[str] = set()
+    try:
+        last = ""
+        for line in Path("/proc/net/fib_trie").read_text().splitlines():
+            text = line.strip()
+            if text.startswith(("|--", "+--")):
+                last = text.split()[-1]
+            elif text == "/32 host LOCAL" and last:
+                found.add(last)
+    except OSError:
+        pass
+    try:
+        for line in Path("/proc/net/if_inet6").read_text().splitlines():
+            raw = line.split()[0]
+            found.add(str(ipaddress.IPv6Address(bytes.fromhex(raw))))
+    except (OSError, ValueError, IndexError):
+        pass
+    return tuple(sorted(found))
 
 
 def sandbox_script(proxy_ip: str) -> str:

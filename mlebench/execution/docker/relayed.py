@@ -160,7 +160,8 @@ def relayed(
             **limits,
         )
         listen = f"127.0.0.1:{egress.PROXY_PORT}"
-        config = egress.squid_config(endpoints, "127.0.0.1/32", allow_all, listen=listen)
+        refused = egress.local_addresses()  # slirp4netns reaches the host's own addresses as the host does
+        config = egress.squid_config(endpoints, "127.0.0.1/32", allow_all, listen=listen, refused=refused)
         state.proxy.put_archive("/", read_only_files_tar({egress.SQUID_CONF: config}))
         state.proxy.start()
         egress._wait_for(state.proxy, egress._SQUID_READY, "the egress proxy")
