@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,6 +79,11 @@ from mlebench_spec.sources import closure
 BWRAP = "bwrap"
 PROXIED = ("egress", "llm")
 PROXY_LOG = "proxy_access.log"
+VALIDATOR_UID = 1001
+VALIDATION_SOCKET_DIR = "/run/mlebench-validation"
+VALIDATION_SOCKET = f"{VALIDATION_SOCKET_DIR}/server.sock"
+RECORD_DIR = "/var/lib/mlebench-validations"
+VALIDATIONS_LOG = "validations.jsonl"
 AGENT_UID = 1000
 NPROC = "RLIMIT_NPROC (per sandbox: counted in its own user namespace)"
 CGROUP_LIMITS = ("cpus", "memory (no swap)", "pids")
@@ -109,7 +115,8 @@ class SandboxRunRecord(RunRecord):
     ``endpoints``, what the proxy ``allows``, the proxy and its version, its ``access_log`` in the run dir and
     the ``route`` that held the agent to it; empty under ``none``), ``sandbox`` (bubblewrap's version, the
     namespaces unshared, the cgroup), ``limits_not_enforced`` (the Docker runner's limits it did not hold,
-    with why), ``oom_killed`` and ``submission_rejected`` (as in the Docker runner's record).
+    with why), ``oom_killed``, ``submission_rejected`` and ``validations`` (as in the Docker runner's
+    record: the validation server, in a sandbox of its own, records every call out of the agent's reach).
     """
 
     network: str = "none"
@@ -118,6 +125,7 @@ class SandboxRunRecord(RunRecord):
     limits_not_enforced: dict = field(default_factory=dict)
     oom_killed: bool = False
     submission_rejected: str = ""
+    validations: dict = field(default_factory=dict)
 
     def unisolated(self) -> str:
         """Return why the cell is not counted ("" only when every limit Docker's runner holds was held)."""
@@ -319,20 +327,12 @@ def _python_prefixes() -> list[Path]:
     return found
 
 
-def bwrap_command(
-    cell: Cell,
-    work: Path,
-    env: dict[str, str],
-    command: list[str],
-    cgroup: Cgroup | None = None,
-    proxy: host_proxy.HostProxy | None = None,
-) -> list[str]:
-    """Return the ``bwrap`` command line that runs ``command`` in the cell's sandbox (see the module).
+def _base_args(work: Path, uid: int, hostname: str) -> list[str]:
+    """Return the ``bwrap`` options every sandbox of a cell shares.
 
-    With ``proxy`` (networks ``egress`` and ``llm``) its socket's folder is bound in read-only and the
-    relay to it starts first, on the sandbox's loopback, then runs the command.
+    The namespaces (a loopback-only network included), the user, and a read-only system: ``/usr``, a few
+    files of ``/etc``, this Python, ``/opt``.
     """
-    agent, hardware = cell.running()
     args = [
         BWRAP,
         "--unshare-user",
@@ -342,8 +342,8 @@ def bwrap_command(
         "--unshare-cgroup-try",
         "--unshare-net",
     ]
-    args += ["--die-with-parent", "--new-session", "--uid", str(AGENT_UID), "--gid", str(AGENT_UID)]
-    args += ["--hostname", "agent", "--clearenv", "--ro-bind", "/usr", "/usr"]
+    args += ["--die-with-parent", "--new-session", "--uid", str(uid), "--gid", str(uid)]
+    args += ["--hostname", hostname, "--clearenv", "--ro-bind", "/usr", "/usr"]
     for name in ROOT_LINKS:
         path = Path("/") / name
         if path.is_symlink():
@@ -356,27 +356,42 @@ def bwrap_command(
         args += ["--ro-bind", str(work / "etc" / name), f"/etc/{name}"]
     for prefix in _python_prefixes():
         args += ["--ro-bind", str(prefix), str(prefix)]
-    args += [
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        "--size",
-        str(_bytes(hardware.shm_size)),
-        "--tmpfs",
-        "/dev/shm",
-    ]
-    args += ["--tmpfs", "/tmp", "--dir", HOME, "--ro-bind", str(work / "opt"), OPT]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", str(work / "opt"), OPT]
     args += ["--ro-bind", sys.prefix if sys.prefix != sys.base_prefix else str(work / "venv"), VENV]
+    return args
+
+
+def bwrap_command(
+    cell: Cell,
+    work: Path,
+    env: dict[str, str],
+    command: list[str],
+    cgroup: Cgroup | None = None,
+    proxy: host_proxy.HostProxy | None = None,
+    validation: Path | None = None,
+) -> list[str]:
+    """Return the ``bwrap`` command line that runs ``command`` in the cell's sandbox (see the module).
+
+    With ``proxy`` (networks ``egress`` and ``llm``) its socket's folder is bound in read-only and the
+    relay to it starts first, on the sandbox's loopback, then runs the command. With ``validation`` (the
+    folder of the validation server's socket, :func:`validation_server`) likewise for ``localhost:5000``.
+    """
+    agent, hardware = cell.running()
+    args = _base_args(work, AGENT_UID, "agent")
+    args += ["--size", str(_bytes(hardware.shm_size)), "--tmpfs", "/dev/shm", "--dir", HOME]
     args += ["--ro-bind", str(work / "validate_submission.sh"), f"{HOME}/validate_submission.sh"]
     args += ["--ro-bind", str(cell.public.resolve()), CONTRACT_DIRS["DATA_DIR"]]
     for name in ("submission", "code", "logs", "agent"):
         args += ["--bind", str(work / name), CONTRACT_DIRS[f"{name.upper()}_DIR"]]
     args += ["--ro-bind", str(work / "instructions.txt"), INSTRUCTIONS_PATH]
     relay: list[str] = []
+    python = f"{VENV}/bin/python"
+    if validation is not None:
+        args += ["--ro-bind", str(validation), VALIDATION_SOCKET_DIR]
+        relay += [python, "-I", f"{OPT}/relay.py", "tcp:127.0.0.1:5000", f"unix:{VALIDATION_SOCKET}", "--"]
     if proxy is not None:
         args += ["--ro-bind", str(proxy.socket_dir), host_proxy.SOCKET_DIR]
-        relay = proxy.relay_command(f"{VENV}/bin/python", f"{OPT}/relay.py")
+        relay += proxy.relay_command(python, f"{OPT}/relay.py")
     if cgroup is not None:  # its own cgroup, read-only, where a container shows its own
         for controller, folder in cgroup.folders.items():
             where = "/sys/fs/cgroup" if controller == "unified" else f"/sys/fs/cgroup/{controller}"
@@ -385,6 +400,68 @@ def bwrap_command(
     for key, value in env.items():
         args += ["--setenv", key, value]
     return [*args, "--", "prlimit", f"--nproc={hardware.pids}", "--", *relay, ENTRYPOINT, *command]
+
+
+@contextlib.contextmanager
+def validation_server(cell: Cell, work: Path, into: Path, notes: list[str]) -> Iterator[Path]:
+    """Run the validation server in a sandbox of its own, apart from the agent's; yield its socket's folder.
+
+    The server (``validate --serve --record``, as the Docker runner starts it) runs as uid 1001 in its own
+    namespaces, network included, with the public split and the validation spec read-only and its call record
+    in a folder of this host that the agent's sandbox does not have. A relay in its namespace makes the
+    socket the agent's relay reaches (``localhost:5000`` in the agent's sandbox). The agent can neither see
+    nor stop it (another PID namespace), nor touch its record. When the block ends the server is stopped and
+    the record copied to ``into`` (the run's ``validations.jsonl``).
+    """
+    base = Path(tempfile.mkdtemp(prefix="mlebench-validation-"))
+    sockets, record = base / "socket", base / "record"
+    sockets.mkdir()
+    record.mkdir()
+    args = _base_args(work, VALIDATOR_UID, "validator")
+    args += ["--ro-bind", str(cell.public.resolve()), CONTRACT_DIRS["DATA_DIR"]]
+    args += ["--bind", str(record), RECORD_DIR, "--bind", str(sockets), VALIDATION_SOCKET_DIR]
+    args += ["--remount-ro", "/", "--chdir", "/"]
+    env = {"PATH": f"{VENV}/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "DATA_DIR": CONTRACT_DIRS["DATA_DIR"]}
+    for key, value in env.items():
+        args += ["--setenv", key, value]
+    python = f"{VENV}/bin/python"
+    relay = [python, "-I", f"{OPT}/relay.py", f"unix:{VALIDATION_SOCKET}", "tcp:127.0.0.1:5000", "--mode"]
+    server = [python, "-E", "-s", f"{OPT}/validator/validate.py", "--serve"]
+    server += ["--record", f"{RECORD_DIR}/calls.jsonl"]
+    log = (base / "server.log").open("wb")
+    proc = subprocess.Popen(  # noqa: S603 - a fixed command line
+        [*args, "--", *relay, "0666", "--", *server],
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
+    try:
+        yield sockets
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        log.close()
+        calls = record / "calls.jsonl"
+        if calls.is_file() and not calls.is_symlink():
+            shutil.copyfile(calls, into)
+        else:
+            tail = (base / "server.log").read_text(errors="replace")[-500:]
+            notes.append(f"validation server: no call record ({tail.strip() or 'no output'})")
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _validations(path: Path) -> dict:
+    """Count the validation server's calls in its record (``{"calls": null, "reason"}`` without one)."""
+    if not path.is_file():
+        return {"calls": None, "reason": "no call record from the validation server"}
+    with path.open("rb") as fh:
+        return {"calls": sum(line.startswith(b"{") for line in fh), "record": path.name}
 
 
 def _contract_files(cell: Cell, work: Path) -> None:
@@ -431,9 +508,12 @@ def _system_files(work: Path) -> None:
     (work / "etc").mkdir()
     (work / "etc" / "passwd").write_text(
         f"root:x:0:0:root:/root:/usr/sbin/nologin\nagent:x:{AGENT_UID}:{AGENT_UID}:agent:{CONTRACT_DIRS['AGENT_DIR']}:/bin/sh\n"
+        f"validator:x:{VALIDATOR_UID}:{VALIDATOR_UID}:validator:/nonexistent:/usr/sbin/nologin\n"
         "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
     )
-    (work / "etc" / "group").write_text(f"root:x:0:\nagent:x:{AGENT_UID}:\nnogroup:x:65534:\n")
+    (work / "etc" / "group").write_text(
+        f"root:x:0:\nagent:x:{AGENT_UID}:\nvalidator:x:{VALIDATOR_UID}:\nnogroup:x:65534:\n"
+    )
     (work / "etc" / "hosts").write_text("127.0.0.1 localhost\n::1 localhost\n127.0.1.1 agent\n")
 
 
@@ -467,7 +547,9 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
     cgroup = Cgroup.make(f"mlebench-sandbox-{os.getpid()}-{time.monotonic_ns()}", hardware)
     oom = False
     egress_facts: dict = {}
-    (out / PROXY_LOG).unlink(missing_ok=True)
+    vnotes: list[str] = []
+    for name in (PROXY_LOG, VALIDATIONS_LOG):
+        (out / name).unlink(missing_ok=True)
     try:
         with contextlib.ExitStack() as stack:
             tmp = stack.enter_context(
@@ -489,13 +571,15 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
             shutil.copytree(agent_dir, work / "agent", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
             _system_files(work)
             _contract_files(cell, work)
+            validation = stack.enter_context(validation_server(cell, work, out / VALIDATIONS_LOG, vnotes))
             env = container_env(cell)
             env["PATH"] = f"{VENV}/bin:{VALIDATE_BIN}:/usr/local/bin:/usr/bin:/bin"
+            env["MLEBENCH_VALIDATION_SERVER"] = "external"  # counted apart from the agent (above)
             if proxy is not None:
                 env.update(proxy.env())
             if secret is not None:
                 env.update(secret.env())
-            sandboxed = bwrap_command(cell, work, env, list(agent.command), cgroup, proxy)
+            sandboxed = bwrap_command(cell, work, env, list(agent.command), cgroup, proxy, validation)
             if cgroup is not None:  # the supervisor's shell joins the cgroup, then becomes bwrap
                 joins = " && ".join(f"echo $$ > {path}" for path in cgroup.procs())
                 sandboxed = ["sh", "-c", f'{joins} && exec "$@"', "sh", *sandboxed]
@@ -520,6 +604,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
                 _copy_tree_out(work / name, out / name, notes)
         if proxy is not None:
             notes += proxy.notes
+        notes += vnotes
     finally:
         if cgroup is not None:
             cgroup.remove()
@@ -564,6 +649,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
         reason=reason,
         network=agent.network,
         egress=egress_facts,
+        validations=_validations(out / VALIDATIONS_LOG),
         sandbox={
             "bwrap": version,
             "namespaces": unshared,

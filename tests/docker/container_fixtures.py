@@ -56,10 +56,6 @@ ISOLATING = ["docker", "podman", "sandbox"]
 ENGINES = ["docker", "podman"]
 """The runners with a container engine (and a ``docker_client``)."""
 GAPS = {
-    ("sandbox", "test_validation_calls_are_counted_where_the_agent_cannot_erase_them"): (
-        "the validation server runs as the agent's own user (the sandbox has one account), so the agent can "
-        "stop it and the count falls back to the agent's own logs"
-    ),
     ("podman", "test_symlinked_submission_is_invalid_with_a_reason_and_nothing_is_followed"): (
         "a symlinked submission comes back from Podman's archive API as missing, not refused as a symlink "
         "(nothing is followed either way)"
@@ -67,8 +63,8 @@ GAPS = {
 }
 """The probes a runner never passes (strict xfail, so a closed gap fails loudly), and why.
 
-Each is something its record says (here: network egress), which keeps its cells out of the headline. Gaps
-that depend on the machine (a limit without a cgroup to hold it) are told by the record itself, in the test.
+Gaps that depend on the machine (a limit without a cgroup to hold it) are told by the record itself, in the
+test.
 """
 
 

@@ -457,7 +457,9 @@ def test_a_sparse_file_is_skipped_by_its_size_unread(hostile, runner) -> None:
     assert record.docker["storage_limit"].startswith(("none: ", "size")) or record.hardware.get("disk")
 
 
-def test_validation_calls_are_counted_where_the_agent_cannot_erase_them(hostile, titanic, tmp_path) -> None:
+def test_validation_calls_are_counted_where_the_agent_cannot_erase_them(
+    hostile, titanic, tmp_path, runner
+) -> None:
     """Finding 5 of issue 39: the validation server records every call where the agent cannot erase it.
 
     Before: 150 calls with their replies thrown away counted 0 (the count read the agent's own logs).
@@ -471,7 +473,10 @@ def test_validation_calls_are_counted_where_the_agent_cannot_erase_them(hostile,
     assert record.status == "ok", record.reason
     for label, outcome in result["attempts"].items():
         assert outcome["ok"] is False, f"{label} succeeded: {outcome}"
-    assert result["server_pids"], "the server runs (as uid 1001) beside the agent"
+    if runner in ENGINES:
+        assert result["server_pids"], "the server runs (as uid 1001) beside the agent"
+    else:  # the sandbox's server runs in a sandbox of its own (uid 1001): the agent cannot even see it
+        assert result["server_pids"] == [], result["server_pids"]
     assert record.validations["calls"] == 150, record.validations
     assert (run.out / "validations.jsonl").is_file()
     ctx = Context(
