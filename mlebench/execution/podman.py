@@ -227,10 +227,12 @@ def _client_class() -> type:
                 chunks, _ = super().get_archive(parent or "/")
             except docker.errors.NotFound:
                 return None
-            wanted = f"{posixpath.basename(parent)}/{name}" if parent not in ("", "/") else name
+            # Docker names the members under the folder's name ("submission/x"), Podman's service from an
+            # empty root ("/x"): either names the file at ``path``
+            wanted = {f"{posixpath.basename(parent)}/{name}" if parent not in ("", "/") else name, f"/{name}"}
             with tarfile.open(fileobj=_ChunkReader(chunks), mode="r|") as tar:
                 for count, member in enumerate(tar):
-                    if member.name == wanted:
+                    if member.name in wanted:
                         return member.linkname if member.issym() else None
                     if count > _LINK_SCAN_MEMBERS:
                         break

@@ -55,12 +55,7 @@ ISOLATING = ["docker", "podman", "sandbox"]
 """The runners the hostile-agent suite runs under (modules opt in with :func:`under`)."""
 ENGINES = ["docker", "podman"]
 """The runners with a container engine (and a ``docker_client``)."""
-GAPS = {
-    ("podman", "test_symlinked_submission_is_invalid_with_a_reason_and_nothing_is_followed"): (
-        "a symlinked submission comes back from Podman's archive API as missing, not refused as a symlink "
-        "(nothing is followed either way)"
-    ),
-}
+GAPS: dict[tuple[str, str], str] = {}
 """The probes a runner never passes (strict xfail, so a closed gap fails loudly), and why.
 
 Gaps that depend on the machine (a limit without a cgroup to hold it) are told by the record itself, in the
