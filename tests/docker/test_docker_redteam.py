@@ -125,6 +125,29 @@ def test_egress_is_opt_in_and_recorded(hostile, runner) -> None:
     assert "There is no network access." in default.result["instructions"]
 
 
+def test_a_relayed_agent_that_stops_its_relay_still_reaches_only_its_proxy(hostile, runner) -> None:
+    """Relayed, the agent shares its namespace with the relay to its proxy, and tries to stop it.
+
+    Under podman it cannot (another user's process); under the sandbox it can, and takes the port, but the
+    only thing its namespace reaches is still the socket to its own proxy, which refuses and logs as before.
+    """
+    if runner not in RELAYED:
+        pytest.skip("Docker's proxied agent has no relay: its namespace is sealed by a firewall")
+    run = hostile("relay", network="egress", socket="/run/mlebench-egress/proxy.sock", **PROBES)
+    attempts = run.result["attempts"]
+    assert run.record.status == "ok" and run.result["relay_pids"], run.result
+    kills = {label: o for label, o in attempts.items() if label.startswith("kill relay")}
+    if runner == "podman":  # the relay is the validator user's: neither stopped nor replaced
+        assert kills and not any(o["ok"] for o in kills.values()), kills
+        assert not attempts["bind 127.0.0.1:3128"]["ok"], attempts["bind 127.0.0.1:3128"]
+    assert attempts["proxy through the socket"]["value"] == "HTTP/1.1 403 Forbidden", attempts
+    straight = {label: o for label, o in attempts.items() if label.startswith(("tcp ", "dns "))}
+    assert len(straight) == len(PROBES["tcp"]) + len(PROBES["dns"])
+    assert not any(o["ok"] for o in straight.values()), straight
+    assert run.result["interfaces"] == ["lo"]
+    assert "TCP_DENIED/403" in (run.out / "proxy_access.log").read_text()
+
+
 def test_writes_outside_its_own_folders_fail_and_the_host_is_untouched(hostile, titanic) -> None:
     before = sha256_tree(titanic.public), sha256_tree(titanic.private)
     run = hostile("write_outside")
