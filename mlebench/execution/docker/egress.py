@@ -384,7 +384,10 @@ def egress(
 def sweep(client: docker.DockerClient) -> list[str]:
     """Remove the containers and networks of runs whose owner process has ended; return their names."""
     removed = []
-    for container in client.containers.list(all=True, filters={"label": OWNER}):
+    found = client.containers.list(all=True, filters={"label": OWNER})
+    # proxies last: a container in a proxy's network namespace (Podman's relay) must go before it
+    found.sort(key=lambda c: c.labels.get(ROLE, "") == "egress-proxy")
+    for container in found:
         if owner_gone(container.labels.get(OWNER, "")):
             _remove(container.remove, container.name, [], force=True)
             removed.append(container.name)
