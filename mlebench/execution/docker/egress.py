@@ -346,7 +346,8 @@ def egress(
             detach=True,
         )
         net.connect(state.proxy, aliases=[PROXY_ALIAS])
-        config = squid_config(endpoints, subnet, allow_all)
+        # its bridge reaches the host's own addresses (through the engine's NAT): refused with the private
+        config = squid_config(endpoints, subnet, allow_all, refused=local_addresses())
         state.proxy.put_archive("/", read_only_files_tar({SQUID_CONF: config}))
         state.proxy.start()
         _wait_for(state.proxy, _SQUID_READY, "the egress proxy")
