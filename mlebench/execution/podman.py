@@ -22,10 +22,11 @@ silently; the runner then holds ``pids`` as ``RLIMIT_NPROC`` (``prlimit`` before
 per user namespace and uid, so shared by the user's concurrent containers), and the run record says which
 limits were not enforced and why. Such a cell is not comparable with Docker's under the same hardware
 profile, so it counts as not isolated (:meth:`PodmanRunRecord.unisolated`), and the report leaves it out
-of the headline as it leaves out the local runner's. Networks ``egress`` and ``llm`` are refused: both leave
-only through the cell's own logging proxy (:mod:`mlebench.execution.docker.egress`), which sits on an internal
-bridge network, and rootless bridge networks need Podman's rootless network namespace, which does not come
-up everywhere. (A slirp4netns network would let the agent out unseen, which no policy allows.)
+of the headline as it leaves out the local runner's. Networks ``egress`` and ``llm`` leave only through the
+cell's own logging proxy, as under Docker, but not by Docker's internal bridge network (rootless bridge
+networks need Podman's rootless network namespace, which does not come up everywhere): the agent's container
+has no network at all, and a relay on its loopback reaches the proxy through a UNIX socket
+(:mod:`mlebench.execution.docker.relayed`).
 """
 
 from __future__ import annotations
@@ -42,9 +43,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mlebench.execution.docker import relayed
 from mlebench.execution.docker.agent import (
     AGENT_USER,
     LIMITS_ENFORCED,
+    VALIDATOR_USER,
     ContainerRunRecord,
     DockerRunner,
     Engine,
@@ -52,8 +55,8 @@ from mlebench.execution.docker.agent import (
     run_docker,
 )
 from mlebench.execution.docker.engine import InfraError, engine_problem
+from mlebench.execution.docker.images import ImageRef
 from mlebench_spec.cell import Cell
-from mlebench_spec.errors import ConfigError
 
 if TYPE_CHECKING:
     import docker
@@ -224,10 +227,12 @@ def _client_class() -> type:
                 chunks, _ = super().get_archive(parent or "/")
             except docker.errors.NotFound:
                 return None
-            wanted = f"{posixpath.basename(parent)}/{name}" if parent not in ("", "/") else name
+            # Docker names the members under the folder's name ("submission/x"), Podman's service from an
+            # empty root ("/x"): either names the file at ``path``
+            wanted = {f"{posixpath.basename(parent)}/{name}" if parent not in ("", "/") else name, f"/{name}"}
             with tarfile.open(fileobj=_ChunkReader(chunks), mode="r|") as tar:
                 for count, member in enumerate(tar):
-                    if member.name == wanted:
+                    if member.name in wanted:
                         return member.linkname if member.issym() else None
                     if count > _LINK_SCAN_MEMBERS:
                         break
@@ -363,6 +368,23 @@ class PodmanEngine(Engine):
             ],
         }
 
+    route = relayed.ROUTE
+
+    def egress(
+        self,
+        client: docker.DockerClient,
+        proxy: ImageRef,
+        relay: ImageRef,
+        endpoints: list[str],
+        cell_label: str,
+        proxy_log: Path,
+        allow_all: bool,
+    ) -> Any:
+        """Return the relayed way out (:mod:`.relayed`): rootless Podman cannot make the internal network."""
+        return relayed.relayed(
+            client, proxy, relay, endpoints, cell_label, proxy_log, allow_all, validator_user=VALIDATOR_USER
+        )
+
     def limits_enforced(self, client: docker.DockerClient) -> list[str]:
         """Return the limits held: those the user's cgroups give, ``pids`` as an rlimit otherwise."""
         held = client.held
@@ -387,12 +409,5 @@ class PodmanRunner(DockerRunner):
         return podman_problem()
 
     def run(self, cell: Cell) -> ContainerRunRecord:
-        """Run the cell's agent in a Podman container (networks ``egress`` and ``llm`` are refused)."""
-        network = cell.running()[0].network
-        if network in ("egress", "llm"):
-            raise ConfigError(
-                f"agent {cell.agent!r}: network {network!r} is not available under the podman runner (its "
-                "traffic leaves through the cell's own logging proxy on an internal bridge network, which "
-                "rootless Podman here cannot make); use runner: docker for it (docs/runners-and-isolation.md)"
-            )
+        """Run the cell's agent in a Podman container (``egress`` and ``llm`` relayed: :mod:`.relayed`)."""
         return run_docker(cell, self.settings, sleep=self.sleep, engine=PODMAN)

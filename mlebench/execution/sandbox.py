@@ -1,32 +1,34 @@
 """The ``sandbox`` runner: the agent as a local process in a bubblewrap sandbox, for hosts with no engine.
 
-The agent runs under ``bwrap`` (Debian's ``bubblewrap``) in its own user, mount, PID, IPC, UTS and (unless
-it opted into ``egress``) network namespaces, as uid 1000 with no capabilities and ``no-new-privileges``.
-Its file system is built from nothing: the system's ``/usr`` (and its ``/bin``, ``/lib`` links), a few
-read-only files of ``/etc`` (libraries, certificates; ``passwd``, ``group`` and ``hosts`` written for it),
-the Python the agents run on (this interpreter's prefixes, read-only), a fresh ``/proc``, ``/dev`` and
-``/tmp``, and the agent contract at the container's paths: ``/home/data`` (the public split, read-only),
-``/home/instructions.txt`` (read-only), and ``/home/submission``, ``/home/code``, ``/home/logs`` and
-``/home/agent`` (a copy of the agent's folder), folders of this run's own workspace. Nothing else of the
-host exists in it: not the home folders, the checkout, the answers, other cells, the Docker socket or the
-host's processes. The root file system is remounted read-only once built; ``/dev/shm`` has the profile's
-size. The wall-clock limit is the local runner's (the sandbox dies with its supervisor). Outputs are copied
-out as the local runner copies them, without following symlinks, second hard links dropped; grading
-happens on the host, outside the sandbox.
+The agent runs under ``bwrap`` (Debian's ``bubblewrap``) in its own user, mount, PID, IPC, UTS and network
+namespaces (the network: a loopback only, under every policy), as uid 1000 with no capabilities and
+``no-new-privileges``. Its file system is built from nothing: the system's ``/usr`` (and its ``/bin``,
+``/lib`` links), a few read-only files of ``/etc`` (libraries, certificates; ``passwd``, ``group`` and
+``hosts`` written for it), the Python the agents run on (this interpreter's prefixes, read-only), a fresh
+``/proc``, ``/dev`` and ``/tmp``, and the agent contract at the container's paths: ``/home/data`` (the public
+split, read-only), ``/home/instructions.txt`` (read-only), and ``/home/submission``, ``/home/code``,
+``/home/logs`` and ``/home/agent`` (a copy of the agent's folder), folders of this run's own workspace.
+Nothing else of the host exists in it: not the home folders, the checkout, the answers, other cells, the
+Docker socket or the host's processes. The root file system is remounted read-only once built; ``/dev/shm``
+has the profile's size. The wall-clock limit is the local runner's (the sandbox dies with its supervisor).
+Outputs are copied out as the local runner copies them, without following symlinks, second hard links dropped;
+grading happens on the host, outside the sandbox.
 
 Limits: when this process may make a cgroup (root, or a delegated cgroup v2), the sandbox gets its own,
 holding ``cpus``, ``memory`` (without swap; an out-of-memory kill is recorded) and ``pids``, shown to the
 agent at ``/sys/fs/cgroup``. Otherwise ``pids`` is held by ``RLIMIT_NPROC`` (counted in the sandbox's own
 user namespace, so per sandbox) and ``cpus`` and ``memory`` are not held: run.json says so
 (``limits_not_enforced``), and such a cell is not counted (:meth:`SandboxRunRecord.unisolated`, the
-mechanism that leaves the local runner's cells out), nor is an ``egress`` cell, which shares the host's
-network namespace. Network ``llm`` and GPUs are refused.
+mechanism that leaves the local runner's cells out). GPUs are refused. Networks ``egress`` and ``llm`` leave
+through the cell's own squid on this host, reached from the sandbox's loopback by a relay over a UNIX socket
+(:mod:`mlebench.execution.host_proxy`); the proxy's access log is kept with the run.
 Run as root, bubblewrap maps the agent's uid 1000 to root outside: it then owns, as far as file
 permissions go, the root-owned files bound into it, all read-only mounts (the run's own folders apart).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -35,9 +37,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mlebench.execution import host_proxy
+from mlebench.execution.docker import egress
 from mlebench.execution.docker.agent import (
     CONTAINER_NOTE,
     CONTRACT_DIRS,
@@ -72,6 +77,13 @@ from mlebench_spec.params import DockerSettings, Hardware
 from mlebench_spec.sources import closure
 
 BWRAP = "bwrap"
+PROXIED = ("egress", "llm")
+PROXY_LOG = "proxy_access.log"
+VALIDATOR_UID = 1001
+VALIDATION_SOCKET_DIR = "/run/mlebench-validation"
+VALIDATION_SOCKET = f"{VALIDATION_SOCKET_DIR}/server.sock"
+RECORD_DIR = "/var/lib/mlebench-validations"
+VALIDATIONS_LOG = "validations.jsonl"
 AGENT_UID = 1000
 NPROC = "RLIMIT_NPROC (per sandbox: counted in its own user namespace)"
 CGROUP_LIMITS = ("cpus", "memory (no swap)", "pids")
@@ -99,28 +111,38 @@ ROOT_LINKS = ["bin", "sbin", "lib", "lib32", "lib64", "libx32"]
 class SandboxRunRecord(RunRecord):
     """What ``run.json`` holds for a cell the sandbox runner ran: the local runner's record, and more.
 
-    ``network`` (``none`` or ``egress``), ``sandbox`` (bubblewrap's version, the namespaces unshared, the
-    cgroup), ``limits_not_enforced`` (the Docker runner's limits it did not hold, with why), ``oom_killed``
-    and ``submission_rejected`` (as in the Docker runner's record).
+    ``network`` (``none``, ``egress`` or ``llm``), ``egress`` (under ``egress`` and ``llm``: the allowed
+    ``endpoints``, what the proxy ``allows``, the proxy and its version, its ``access_log`` in the run dir and
+    the ``route`` that held the agent to it; empty under ``none``), ``sandbox`` (bubblewrap's version, the
+    namespaces unshared, the cgroup), ``limits_not_enforced`` (the Docker runner's limits it did not hold,
+    with why), ``oom_killed``, ``submission_rejected`` and ``validations`` (as in the Docker runner's
+    record: the validation server, in a sandbox of its own, records every call out of the agent's reach).
     """
 
     network: str = "none"
+    egress: dict = field(default_factory=dict)
     sandbox: dict = field(default_factory=dict)
     limits_not_enforced: dict = field(default_factory=dict)
     oom_killed: bool = False
     submission_rejected: str = ""
+    validations: dict = field(default_factory=dict)
 
     def unisolated(self) -> str:
         """Return why the cell is not counted ("" only when every limit Docker's runner holds was held)."""
         missing = limits_missing(self.limits_enforced)
         reasons = [f"{name} ({self.limits_not_enforced.get(name, 'not held')})" for name in missing]
-        if self.network == "egress":
-            reasons.append("network egress (the sandbox shares the host's network namespace)")
+        if self.network in ("egress", "llm") and not self.egress:  # a record from before the relayed way
+            reasons.append(f"network {self.network} (the sandbox shared the host's network namespace)")
         return "the sandbox runner did not hold the agent to " + "; ".join(reasons) if reasons else ""
 
     def lineage(self) -> dict[str, str]:
-        """Return the sandbox and the agent's network, for the grading record."""
-        return {"agent_runtime": "bubblewrap", "agent_network": self.network}
+        """Return the sandbox and the agent's network (its allow-list and route), for the grading record."""
+        found = {"agent_runtime": "bubblewrap", "agent_network": self.network}
+        if self.egress.get("endpoints"):
+            found["agent_endpoints"] = ",".join(self.egress["endpoints"])
+        if self.egress.get("route"):
+            found["agent_network_route"] = self.egress["route"]
+        return found
 
 
 class Cgroup:
@@ -305,11 +327,12 @@ def _python_prefixes() -> list[Path]:
     return found
 
 
-def bwrap_command(
-    cell: Cell, work: Path, env: dict[str, str], command: list[str], cgroup: Cgroup | None = None
-) -> list[str]:
-    """Return the ``bwrap`` command line that runs ``command`` in the cell's sandbox (see the module)."""
-    agent, hardware = cell.running()
+def _base_args(work: Path, uid: int, hostname: str) -> list[str]:
+    """Return the ``bwrap`` options every sandbox of a cell shares.
+
+    The namespaces (a loopback-only network included), the user, and a read-only system: ``/usr``, a few
+    files of ``/etc``, this Python, ``/opt``.
+    """
     args = [
         BWRAP,
         "--unshare-user",
@@ -317,43 +340,58 @@ def bwrap_command(
         "--unshare-ipc",
         "--unshare-uts",
         "--unshare-cgroup-try",
+        "--unshare-net",
     ]
-    if agent.network != "egress":
-        args.append("--unshare-net")
-    args += ["--die-with-parent", "--new-session", "--uid", str(AGENT_UID), "--gid", str(AGENT_UID)]
-    args += ["--hostname", "agent", "--clearenv", "--ro-bind", "/usr", "/usr"]
+    args += ["--die-with-parent", "--new-session", "--uid", str(uid), "--gid", str(uid)]
+    args += ["--hostname", hostname, "--clearenv", "--ro-bind", "/usr", "/usr"]
     for name in ROOT_LINKS:
         path = Path("/") / name
         if path.is_symlink():
             args += ["--symlink", os.readlink(path), str(path)]
         elif path.is_dir():
             args += ["--ro-bind", str(path), str(path)]
-    etc = ETC_FILES + (
-        ["/etc/resolv.conf", "/etc/host.conf", "/etc/gai.conf"] if agent.network == "egress" else []
-    )
-    for path in etc:
+    for path in ETC_FILES:
         args += ["--ro-bind-try", path, path]
     for name in ("passwd", "group", "hosts"):
         args += ["--ro-bind", str(work / "etc" / name), f"/etc/{name}"]
     for prefix in _python_prefixes():
         args += ["--ro-bind", str(prefix), str(prefix)]
-    args += [
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        "--size",
-        str(_bytes(hardware.shm_size)),
-        "--tmpfs",
-        "/dev/shm",
-    ]
-    args += ["--tmpfs", "/tmp", "--dir", HOME, "--ro-bind", str(work / "opt"), OPT]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", str(work / "opt"), OPT]
     args += ["--ro-bind", sys.prefix if sys.prefix != sys.base_prefix else str(work / "venv"), VENV]
+    return args
+
+
+def bwrap_command(
+    cell: Cell,
+    work: Path,
+    env: dict[str, str],
+    command: list[str],
+    cgroup: Cgroup | None = None,
+    proxy: host_proxy.HostProxy | None = None,
+    validation: Path | None = None,
+) -> list[str]:
+    """Return the ``bwrap`` command line that runs ``command`` in the cell's sandbox (see the module).
+
+    With ``proxy`` (networks ``egress`` and ``llm``) its socket's folder is bound in read-only and the
+    relay to it starts first, on the sandbox's loopback, then runs the command. With ``validation`` (the
+    folder of the validation server's socket, :func:`validation_server`) likewise for ``localhost:5000``.
+    """
+    agent, hardware = cell.running()
+    args = _base_args(work, AGENT_UID, "agent")
+    args += ["--size", str(_bytes(hardware.shm_size)), "--tmpfs", "/dev/shm", "--dir", HOME]
     args += ["--ro-bind", str(work / "validate_submission.sh"), f"{HOME}/validate_submission.sh"]
     args += ["--ro-bind", str(cell.public.resolve()), CONTRACT_DIRS["DATA_DIR"]]
     for name in ("submission", "code", "logs", "agent"):
         args += ["--bind", str(work / name), CONTRACT_DIRS[f"{name.upper()}_DIR"]]
     args += ["--ro-bind", str(work / "instructions.txt"), INSTRUCTIONS_PATH]
+    relay: list[str] = []
+    python = f"{VENV}/bin/python"
+    if validation is not None:
+        args += ["--ro-bind", str(validation), VALIDATION_SOCKET_DIR]
+        relay += [python, "-I", f"{OPT}/relay.py", "tcp:127.0.0.1:5000", f"unix:{VALIDATION_SOCKET}", "--"]
+    if proxy is not None:
+        args += ["--ro-bind", str(proxy.socket_dir), host_proxy.SOCKET_DIR]
+        relay += proxy.relay_command(python, f"{OPT}/relay.py")
     if cgroup is not None:  # its own cgroup, read-only, where a container shows its own
         for controller, folder in cgroup.folders.items():
             where = "/sys/fs/cgroup" if controller == "unified" else f"/sys/fs/cgroup/{controller}"
@@ -361,7 +399,69 @@ def bwrap_command(
     args += ["--remount-ro", "/", "--chdir", CONTRACT_DIRS["AGENT_DIR"]]
     for key, value in env.items():
         args += ["--setenv", key, value]
-    return [*args, "--", "prlimit", f"--nproc={hardware.pids}", "--", ENTRYPOINT, *command]
+    return [*args, "--", "prlimit", f"--nproc={hardware.pids}", "--", *relay, ENTRYPOINT, *command]
+
+
+@contextlib.contextmanager
+def validation_server(cell: Cell, work: Path, into: Path, notes: list[str]) -> Iterator[Path]:
+    """Run the validation server in a sandbox of its own, apart from the agent's; yield its socket's folder.
+
+    The server (``validate --serve --record``, as the Docker runner starts it) runs as uid 1001 in its own
+    namespaces, network included, with the public split and the validation spec read-only and its call record
+    in a folder of this host that the agent's sandbox does not have. A relay in its namespace makes the
+    socket the agent's relay reaches (``localhost:5000`` in the agent's sandbox). The agent can neither see
+    nor stop it (another PID namespace), nor touch its record. When the block ends the server is stopped and
+    the record copied to ``into`` (the run's ``validations.jsonl``).
+    """
+    base = Path(tempfile.mkdtemp(prefix="mlebench-validation-"))
+    sockets, record = base / "socket", base / "record"
+    sockets.mkdir()
+    record.mkdir()
+    args = _base_args(work, VALIDATOR_UID, "validator")
+    args += ["--ro-bind", str(cell.public.resolve()), CONTRACT_DIRS["DATA_DIR"]]
+    args += ["--bind", str(record), RECORD_DIR, "--bind", str(sockets), VALIDATION_SOCKET_DIR]
+    args += ["--remount-ro", "/", "--chdir", "/"]
+    env = {"PATH": f"{VENV}/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "DATA_DIR": CONTRACT_DIRS["DATA_DIR"]}
+    for key, value in env.items():
+        args += ["--setenv", key, value]
+    python = f"{VENV}/bin/python"
+    relay = [python, "-I", f"{OPT}/relay.py", f"unix:{VALIDATION_SOCKET}", "tcp:127.0.0.1:5000", "--mode"]
+    server = [python, "-E", "-s", f"{OPT}/validator/validate.py", "--serve"]
+    server += ["--record", f"{RECORD_DIR}/calls.jsonl"]
+    log = (base / "server.log").open("wb")
+    proc = subprocess.Popen(  # noqa: S603 - a fixed command line
+        [*args, "--", *relay, "0666", "--", *server],
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
+    try:
+        yield sockets
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        log.close()
+        calls = record / "calls.jsonl"
+        if calls.is_file() and not calls.is_symlink():
+            shutil.copyfile(calls, into)
+        else:
+            tail = (base / "server.log").read_text(errors="replace")[-500:]
+            notes.append(f"validation server: no call record ({tail.strip() or 'no output'})")
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _validations(path: Path) -> dict:
+    """Count the validation server's calls in its record (``{"calls": null, "reason"}`` without one)."""
+    if not path.is_file():
+        return {"calls": None, "reason": "no call record from the validation server"}
+    with path.open("rb") as fh:
+        return {"calls": sum(line.startswith(b"{") for line in fh), "record": path.name}
 
 
 def _contract_files(cell: Cell, work: Path) -> None:
@@ -374,6 +474,7 @@ def _contract_files(cell: Cell, work: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(root / rel, target)
     shutil.copyfile(env_dir / "agent-entry", opt / "agent-entry")
+    shutil.copyfile(host_proxy.RELAY_SOURCE, opt / "relay.py")
     (opt / "bin").mkdir()
     shutil.copyfile(env_dir / "validate", opt / "bin" / "validate")
     shutil.copyfile(env_dir / "validate_submission.sh", work / "validate_submission.sh")
@@ -407,9 +508,12 @@ def _system_files(work: Path) -> None:
     (work / "etc").mkdir()
     (work / "etc" / "passwd").write_text(
         f"root:x:0:0:root:/root:/usr/sbin/nologin\nagent:x:{AGENT_UID}:{AGENT_UID}:agent:{CONTRACT_DIRS['AGENT_DIR']}:/bin/sh\n"
+        f"validator:x:{VALIDATOR_UID}:{VALIDATOR_UID}:validator:/nonexistent:/usr/sbin/nologin\n"
         "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
     )
-    (work / "etc" / "group").write_text(f"root:x:0:\nagent:x:{AGENT_UID}:\nnogroup:x:65534:\n")
+    (work / "etc" / "group").write_text(
+        f"root:x:0:\nagent:x:{AGENT_UID}:\nvalidator:x:{VALIDATOR_UID}:\nnogroup:x:65534:\n"
+    )
     (work / "etc" / "hosts").write_text("127.0.0.1 localhost\n::1 localhost\n127.0.1.1 agent\n")
 
 
@@ -424,10 +528,10 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
         raise ConfigError(
             f"{cell.public} is missing: run `dvc repro` for the prepare stage of {cell.competition_id}"
         )
-    if agent.network == "llm":
+    if agent.network in PROXIED and host_proxy.squid_problem():
         raise ConfigError(
-            f"agent {cell.agent!r}: network 'llm' is not available under the sandbox runner (it has no "
-            "per-cell proxy); use runner: docker (docs/runners-and-isolation.md)"
+            f"agent {cell.agent!r}: network {agent.network!r} under the sandbox runner leaves through the "
+            f"cell's own squid on this host, and {host_proxy.squid_problem()}"
         )
     if hardware.gpus:
         raise ConfigError(
@@ -442,19 +546,40 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
     out.mkdir(parents=True, exist_ok=True)
     cgroup = Cgroup.make(f"mlebench-sandbox-{os.getpid()}-{time.monotonic_ns()}", hardware)
     oom = False
+    egress_facts: dict = {}
+    vnotes: list[str] = []
+    for name in (PROXY_LOG, VALIDATIONS_LOG):
+        (out / name).unlink(missing_ok=True)
     try:
-        with tempfile.TemporaryDirectory(prefix=f"mlebench-sandbox-{cell.competition_id}-") as tmp:
+        with contextlib.ExitStack() as stack:
+            tmp = stack.enter_context(
+                tempfile.TemporaryDirectory(prefix=f"mlebench-sandbox-{cell.competition_id}-")
+            )
+            proxy = None
+            if agent.network in PROXIED:  # its own squid on this host, reached through a UNIX socket
+                allow_all = agent.network == "egress"
+                proxy = stack.enter_context(
+                    host_proxy.host_proxy(agent.endpoints, allow_all, out / PROXY_LOG)
+                )
+                egress_facts = {
+                    **egress.lineage(None, agent.endpoints, allow_all, host_proxy.ROUTE),
+                    "proxy_version": proxy.version,
+                }
             work = Path(tmp)
             for name in ("submission", "code", "logs"):
                 (work / name).mkdir()
             shutil.copytree(agent_dir, work / "agent", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
             _system_files(work)
             _contract_files(cell, work)
+            validation = stack.enter_context(validation_server(cell, work, out / VALIDATIONS_LOG, vnotes))
             env = container_env(cell)
             env["PATH"] = f"{VENV}/bin:{VALIDATE_BIN}:/usr/local/bin:/usr/bin:/bin"
+            env["MLEBENCH_VALIDATION_SERVER"] = "external"  # counted apart from the agent (above)
+            if proxy is not None:
+                env.update(proxy.env())
             if secret is not None:
                 env.update(secret.env())
-            sandboxed = bwrap_command(cell, work, env, list(agent.command), cgroup)
+            sandboxed = bwrap_command(cell, work, env, list(agent.command), cgroup, proxy, validation)
             if cgroup is not None:  # the supervisor's shell joins the cgroup, then becomes bwrap
                 joins = " && ".join(f"echo $$ > {path}" for path in cgroup.procs())
                 sandboxed = ["sh", "-c", f'{joins} && exec "$@"', "sh", *sandboxed]
@@ -477,6 +602,9 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
             for name in ("code", "logs"):
                 _drop_hard_links(work / name, notes)
                 _copy_tree_out(work / name, out / name, notes)
+        if proxy is not None:
+            notes += proxy.notes
+        notes += vnotes
     finally:
         if cgroup is not None:
             cgroup.remove()
@@ -498,7 +626,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
         reason = f"killed at the wall-clock limit of {hardware.time_limit_secs} s"
     rejected = next((n for n in notes if n.startswith("submission.csv:")), "")
     version = subprocess.run([BWRAP, "--version"], capture_output=True, text=True).stdout.strip()
-    unshared = ["user", "pid", "ipc", "uts", "mount", *([] if agent.network == "egress" else ["net"])]
+    unshared = ["user", "pid", "ipc", "uts", "mount", "net"]
     return SandboxRunRecord(
         competition_id=cell.competition_id,
         agent=cell.agent,
@@ -520,6 +648,8 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
         python=sys.version.split()[0],
         reason=reason,
         network=agent.network,
+        egress=egress_facts,
+        validations=_validations(out / VALIDATIONS_LOG),
         sandbox={
             "bwrap": version,
             "namespaces": unshared,

@@ -55,24 +55,11 @@ ISOLATING = ["docker", "podman", "sandbox"]
 """The runners the hostile-agent suite runs under (modules opt in with :func:`under`)."""
 ENGINES = ["docker", "podman"]
 """The runners with a container engine (and a ``docker_client``)."""
-GAPS = {
-    ("sandbox", "test_egress_is_opt_in_and_recorded"): "egress shares the host's network namespace",
-    ("sandbox", "test_an_egress_agent_that_downloads_its_source_package_is_flagged"): (
-        "egress shares the host's network namespace: no per-cell proxy, so no access log to check"
-    ),
-    ("sandbox", "test_validation_calls_are_counted_where_the_agent_cannot_erase_them"): (
-        "the validation server runs as the agent's own user (the sandbox has one account), so the agent can "
-        "stop it and the count falls back to the agent's own logs"
-    ),
-    ("podman", "test_symlinked_submission_is_invalid_with_a_reason_and_nothing_is_followed"): (
-        "a symlinked submission comes back from Podman's archive API as missing, not refused as a symlink "
-        "(nothing is followed either way)"
-    ),
-}
+GAPS: dict[tuple[str, str], str] = {}
 """The probes a runner never passes (strict xfail, so a closed gap fails loudly), and why.
 
-Each is something its record says (here: network egress), which keeps its cells out of the headline. Gaps
-that depend on the machine (a limit without a cgroup to hold it) are told by the record itself, in the test.
+Gaps that depend on the machine (a limit without a cgroup to hold it) are told by the record itself, in the
+test.
 """
 
 
@@ -94,12 +81,10 @@ def expect_gaps(request: pytest.FixtureRequest, runner: str) -> None:
         request.applymarker(pytest.mark.xfail(reason=f"{runner}: {GAPS[(runner, name)]}", strict=True))
 
 
-REFUSED = {"podman": ("egress", "llm"), "sandbox": ("llm",)}
-"""The network policies each runner refuses (docs/runners-and-isolation.md).
-
-``egress`` and ``llm`` leave through the cell's own proxy on an internal network, which rootless Podman here
-cannot make; the sandbox has no proxy for ``llm`` (its ``egress`` shares the host's network namespace and
-keeps its cells out of the headline)."""
+REFUSED: dict[str, tuple[str, ...]] = {}
+"""The network policies each runner refuses (docs/runners-and-isolation.md): none now. ``egress`` and
+``llm`` leave through the cell's own proxy under every isolating runner (podman and sandbox by a relay on
+the agent's loopback to the proxy's UNIX socket)."""
 
 
 def needs_network(runner: str, policy: str) -> None:

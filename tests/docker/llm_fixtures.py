@@ -11,9 +11,10 @@ parameter)::
         agent = AgentConfig(..., network="llm", endpoints=[llm_endpoint.endpoint])
         # inside the container the agent calls llm_endpoint.base_url, through the proxy in HTTPS_PROXY
 
-``llm_endpoint`` (one per test) starts a :class:`authoring.llm_standin.StandinLLM` bound to the Docker
-engine's default-bridge gateway (the host side of ``docker0``, where the egress proxy's container reaches
-the host) on a free port, and yields an :class:`LLMEndpoint`:
+``llm_endpoint`` (one per test) starts a :class:`authoring.llm_standin.StandinLLM` on a free port where the
+runner's proxy reaches the host: under ``docker`` the engine's default-bridge gateway (the host side of
+``docker0``), under ``podman`` and ``sandbox`` this host's address on its default route (Podman's proxy is on
+slirp4netns, the sandbox's squid on the host); it yields an :class:`LLMEndpoint`:
 
 - ``.standin``: the running stand-in (set ``.script``, ``.key``, ``.fail``; read ``.requests``);
 - ``.base_url``: ``http://<gateway>:<port>/v1``, the URL the agent's OpenAI client uses (through the proxy);
@@ -79,14 +80,40 @@ def bridge_gateway(client: Any) -> str:
     )
 
 
+def host_address() -> str:
+    """Return this host's address on its default route, or the loopback on a machine without one.
+
+    A user-mode network (slirp4netns) reaches the host there; the host's loopback it may not.
+    """
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the route
+        except OSError:
+            return "127.0.0.1"
+        return str(probe.getsockname()[0])
+
+
+def endpoint_host(name: str, request: pytest.FixtureRequest) -> str:
+    """Return where a model stand-in listens for runner ``name``'s proxy.
+
+    The bridge gateway (Docker: its proxy sits on a bridge), or this host's own address (Podman's proxy on
+    slirp4netns, the sandbox's squid on the host).
+    """
+    if name == "docker":
+        return bridge_gateway(request.getfixturevalue("docker_client"))
+    return host_address()
+
+
 @pytest.fixture
 def llm_endpoint(runner: str, request: pytest.FixtureRequest) -> Iterator[LLMEndpoint]:  # noqa: F811
-    """Yield a StandinLLM on the bridge gateway, for agents under network ``llm`` (see the module).
+    """Yield a StandinLLM where the runner's proxy reaches it, for agents under network ``llm``.
 
-    Skips the test under a runner that refuses ``llm`` before any engine is asked for.
+    See the module. Skips the test under a runner that refuses ``llm`` before any engine is asked for.
     """
     needs_network(runner, "llm")
-    host = bridge_gateway(request.getfixturevalue("docker_client"))
+    host = endpoint_host(runner, request)
     with StandinLLM(host=host) as standin:
         assert standin._server is not None
         yield LLMEndpoint(standin, host, int(standin._server.server_address[1]))

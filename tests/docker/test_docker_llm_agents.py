@@ -4,9 +4,9 @@ The stand-in (authoring/llm_standin.py) replays a scripted conversation per comp
 (tests/llm_conversations.py) that hands each agent the solution in tests/agents/llm_scripts. Each run goes
 through the run stage's own path (:func:`mlebench.execution.runners.run_cell`: the Docker runner, then the
 usage file into run.json), is graded, and is aggregated into the report. The agents run under the network
-policy ``llm``: the stand-in listens on the Docker bridge's gateway (as the ``llm_endpoint`` fixture's does;
-one stand-in per cell here, so each cell runs once per module) and is the only endpoint their egress proxy
-lets through; the key reaches them by ``api_key_env`` (the stand-in refuses any other).
+policy ``llm``: the stand-in listens where the runner's proxy reaches the host (as the ``llm_endpoint``
+fixture's does; one stand-in per cell here, so each cell runs once per module) and is the only endpoint their
+egress proxy lets through; the key reaches them by ``api_key_env`` (the stand-in refuses any other).
 """
 
 # ruff: noqa: F811 - fixtures are imported from container_fixtures and then named as test parameters
@@ -37,16 +37,16 @@ from container_fixtures import (  # noqa: F401 - fixtures
     under,
 )
 from llm_conversations import SCRIPTS, aide_turns, toolcall_turns
-from llm_fixtures import bridge_gateway
+from llm_fixtures import endpoint_host
 
 from authoring.llm_standin import StandinLLM
 from graders.grade import grade
 from mlebench.execution.grading import grade_cell
 from mlebench.execution.runners import run_cell
 from mlebench.reporting.report import aggregate
-from mlebench_spec.params import AgentConfig, Hardware, Prices
+from mlebench_spec.params import AgentConfig, DockerSettings, Hardware, Prices
 
-pytestmark = [pytest.mark.docker, under(*ENGINES)]
+pytestmark = [pytest.mark.docker, under(*ENGINES, "sandbox")]
 
 HW = Hardware(name="llm-test", cpus=1, memory="1g", shm_size="64m", pids=256, gpus=0, time_limit_secs=600)
 PRICES = Prices(prompt_per_1k=0.15, completion_per_1k=0.6)
@@ -77,26 +77,47 @@ class LLMRun:
 
 
 @pytest.fixture(scope="module")
-def gateway(docker_client: Any) -> str:
-    """Return the address the egress proxy's container reaches this host at."""
-    return bridge_gateway(docker_client)
+def gateway(runner: str, request: pytest.FixtureRequest) -> str:
+    """Return the address the runner's egress proxy reaches this host at (:func:`endpoint_host`)."""
+    return endpoint_host(runner, request)
+
+
+HOST_MODULES = {"toolcall": "openai", "aide": "aide"}
+"""What each agent imports that its image installs: the sandbox runs agents on this host's Python."""
+
+
+def agents_under(runner: str) -> list[str]:
+    """Return the agents that can run under ``runner``.
+
+    All of them in an image; in the sandbox, those whose packages this host's Python has (it builds none).
+    """
+    import importlib.util
+
+    if runner in ENGINES:
+        return sorted(AGENTS)
+    return sorted(a for a in AGENTS if importlib.util.find_spec(HOST_MODULES[a]) is not None)
 
 
 @pytest.fixture(scope="module")
 def llm_cell(
     runner: str,
-    docker_client: Any,
-    settings: Any,
-    env_ref: Any,
     gateway: str,
     prepare_once: Callable,
     tmp_path_factory,
+    request: pytest.FixtureRequest,
 ) -> Callable[..., LLMRun]:
     """Run an agent on a competition against a fresh stand-in (each pair once per module); grade it."""
     needs_network(runner, "llm")
+    if runner in ENGINES:
+        request.getfixturevalue("env_ref")
+        settings = request.getfixturevalue("settings")
+    else:
+        settings = DockerSettings()
     done: dict[tuple[str, str], LLMRun] = {}
 
     def run(agent: str, competition_id: str) -> LLMRun:
+        if agent not in agents_under(runner):
+            pytest.skip(f"{agent} needs {HOST_MODULES[agent]!r} in this host's Python to run in the sandbox")
         if (agent, competition_id) not in done:
             turns, kwargs = AGENTS[agent]
             prepared = prepare_once(competition_id)
@@ -193,25 +214,26 @@ def test_aide_kwargs_reach_aide_and_its_review_is_a_function_call(llm_cell) -> N
     assert printed["conversation"] == "titanic-lite"
 
 
-def test_the_key_reached_the_standin_and_is_in_no_output_file(llm_cell) -> None:
-    for agent in AGENTS:
+def test_the_key_reached_the_standin_and_is_in_no_output_file(llm_cell, runner) -> None:
+    for agent in agents_under(runner):
         result = llm_cell(agent, "titanic-lite")
         assert result.llm.requests and result.run["network"] == "llm"
         leaked = [p for p in result.out.rglob("*") if p.is_file() and KEY.encode() in p.read_bytes()]
         assert leaked == [] and KEY not in json.dumps(result.grade)
 
 
-def test_the_report_sums_usage_per_agent(llm_cell) -> None:
-    runs = [llm_cell(a, c) for a in sorted(AGENTS) for c in ("titanic-lite", "chicago-ridership")]
+def test_the_report_sums_usage_per_agent(llm_cell, runner) -> None:
+    agents = agents_under(runner)
+    runs = [llm_cell(a, c) for a in agents for c in ("titanic-lite", "chicago-ridership")]
     report = aggregate(
         [r.grade for r in runs],
-        sorted(AGENTS),
+        agents,
         ["titanic-lite", "chicago-ridership"],
         [0],
         "custom",
         {"titanic-lite": "embedded", "chicago-ridership": "embedded"},
     )
-    for agent in AGENTS:
+    for agent in agents:
         mine = [r for r in runs if r.run["agent"] == agent]
         summed = report["agents"][agent]["usage"]
         assert summed["cells"] == 2 and summed["priced_cells"] == 2 and summed["problems"] == 0

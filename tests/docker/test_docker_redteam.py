@@ -95,8 +95,11 @@ def test_no_network_by_default(hostile) -> None:
     assert result["listening"] == ["127.0.0.1:5000"], "only the validation server, on the loopback"
 
 
-EGRESS_INTERFACE = {"docker": "eth0", "sandbox": "eth0"}
-"""The interface egress goes out by: the cell's sandboxed namespace (Docker), or the host's own (sandbox)."""
+EGRESS_INTERFACE = {"docker": "eth0", "podman": "lo", "sandbox": "lo"}
+"""The interface egress goes out by: the cell's sandboxed namespace (Docker), or only the loopback, where
+the relay to the cell's proxy listens (podman, sandbox)."""
+RELAYED = ("podman", "sandbox")
+"""The runners whose proxied agents have only a loopback, and a relay on it to the proxy's UNIX socket."""
 
 
 def test_egress_is_opt_in_and_recorded(hostile, runner) -> None:
@@ -104,9 +107,15 @@ def test_egress_is_opt_in_and_recorded(hostile, runner) -> None:
     run = hostile("env", network="egress")
     assert run.record.network == "egress" and EGRESS_INTERFACE[runner] in run.result["interfaces"]
     # egress runs in the cell's sandboxed namespace (issue 39): its only listeners are on the loopback, the
-    # validation server and the engine's embedded resolver (which answers only the proxy's name)
+    # validation server and the engine's embedded resolver (which answers only the proxy's name); relayed,
+    # the validation server and the relay, and no route at all
     listening = run.result["listening"]
-    assert run.result["routes"] and "127.0.0.1:5000" in listening
+    if runner in RELAYED:
+        assert run.result["interfaces"] == ["lo"] and run.result["routes"] == []
+        assert listening == ["127.0.0.1:3128", "127.0.0.1:5000"], listening
+        assert run.record.egress["route"].startswith("loopback only"), run.record.egress
+    else:
+        assert run.result["routes"] and "127.0.0.1:5000" in listening
     assert all(a.startswith("127.0.0.") for a in listening), listening
     assert all(dest != "00000000" for _iface, dest, _gw in run.result["routes"]), "no default route"
     assert "Outbound network access is available" in run.result["instructions"]
@@ -114,6 +123,29 @@ def test_egress_is_opt_in_and_recorded(hostile, runner) -> None:
     default = hostile("env")
     assert default.record.network == "none" and default.result["interfaces"] == ["lo"]
     assert "There is no network access." in default.result["instructions"]
+
+
+def test_a_relayed_agent_that_stops_its_relay_still_reaches_only_its_proxy(hostile, runner) -> None:
+    """Relayed, the agent shares its namespace with the relay to its proxy, and tries to stop it.
+
+    Under podman it cannot (another user's process); under the sandbox it can, and takes the port, but the
+    only thing its namespace reaches is still the socket to its own proxy, which refuses and logs as before.
+    """
+    if runner not in RELAYED:
+        pytest.skip("Docker's proxied agent has no relay: its namespace is sealed by a firewall")
+    run = hostile("relay", network="egress", socket="/run/mlebench-egress/proxy.sock", **PROBES)
+    attempts = run.result["attempts"]
+    assert run.record.status == "ok" and run.result["relay_pids"], run.result
+    kills = {label: o for label, o in attempts.items() if label.startswith("kill relay")}
+    if runner == "podman":  # the relay is the validator user's: neither stopped nor replaced
+        assert kills and not any(o["ok"] for o in kills.values()), kills
+        assert not attempts["bind 127.0.0.1:3128"]["ok"], attempts["bind 127.0.0.1:3128"]
+    assert attempts["proxy through the socket"]["value"] == "HTTP/1.1 403 Forbidden", attempts
+    straight = {label: o for label, o in attempts.items() if label.startswith(("tcp ", "dns "))}
+    assert len(straight) == len(PROBES["tcp"]) + len(PROBES["dns"])
+    assert not any(o["ok"] for o in straight.values()), straight
+    assert run.result["interfaces"] == ["lo"]
+    assert "TCP_DENIED/403" in (run.out / "proxy_access.log").read_text()
 
 
 def test_writes_outside_its_own_folders_fail_and_the_host_is_untouched(hostile, titanic) -> None:
@@ -270,12 +302,14 @@ def _llm_probes(host: str, port: int) -> dict:
 
 def _left(docker_client, cell: str = "hostile/titanic-lite/0") -> list[str]:
     label = {"label": f"mlebench.cell={cell}"}
-    return [c.name for c in docker_client.containers.list(all=True, filters=label)] + [
-        n.name for n in docker_client.networks.list(filters=label)
-    ]
+    return (
+        [c.name for c in docker_client.containers.list(all=True, filters=label)]
+        + [n.name for n in docker_client.networks.list(filters=label)]
+        + [v.name for v in docker_client.volumes.list(filters=label)]  # a relayed cell's socket
+    )
 
 
-def test_llm_policy_reaches_only_the_allowed_endpoint(hostile, runner, llm_endpoint, docker_client) -> None:
+def test_llm_policy_reaches_only_the_allowed_endpoint(hostile, runner, llm_endpoint, request) -> None:
     needs_network(runner, "llm")
     ep = llm_endpoint
     ep.standin.script = [("ping", "pong from the stand-in")]
@@ -286,7 +320,9 @@ def test_llm_policy_reaches_only_the_allowed_endpoint(hostile, runner, llm_endpo
     result, record = run.result, run.record
     assert record.status == "ok", (record.reason, (run.out / "agent_output.log").read_text()[-3000:])
     attempts = result["attempts"]
-    expected = 3 + 1 + sum(len(probes[k]) for k in ("connect", "get", "tcp", "dns", "udp")) + 4
+    # relayed, no gateway to try and no name to resolve (the proxy is the relay on the agent's loopback)
+    around = 2 if runner in RELAYED else 1 + 4
+    expected = 3 + sum(len(probes[k]) for k in ("connect", "get", "tcp", "dns", "udp")) + around
     assert len(attempts) == expected, sorted(attempts)
     blocked = [
         label for label, outcome in attempts.items() if label.startswith("allowed") and not outcome["ok"]
@@ -304,8 +340,8 @@ def test_llm_policy_reaches_only_the_allowed_endpoint(hostile, runner, llm_endpo
     for label in (f"proxy CONNECT {ep.host}:{ep.port + 1}", "proxy CONNECT example.com:443"):
         assert "403" in attempts[label]["error"], attempts[label]  # the proxy refused; nothing was tried
     assert "403" in attempts[f"proxy GET http://{ep.host}:{ep.port + 1}/v1/models"]["error"]
-    # the namespace: one interface besides lo, no default route, no IPv6 route off the loopback
-    assert sorted(result["interfaces"]) == ["eth0", "lo"]
+    # the namespace: one interface besides lo (relayed: none), no default route, no IPv6 route off lo
+    assert sorted(result["interfaces"]) == (["lo"] if runner in RELAYED else ["eth0", "lo"])
     assert all(dest != "00000000" for _iface, dest, _gw in result["routes"]), result["routes"]
     assert set(result["ipv6_routes"]) <= {"lo"}, result["ipv6_routes"]
     proxy = result["proxy_env"]
@@ -313,12 +349,15 @@ def test_llm_policy_reaches_only_the_allowed_endpoint(hostile, runner, llm_endpo
     assert ep.endpoint in result["instructions"] and "unreachable" in result["instructions"]
     # recorded: the policy, the allow-list and the proxy image, in run.json and the grading lineage
     assert record.network == "llm" and record.egress["endpoints"] == [ep.endpoint]
-    assert record.egress["proxy_image"]["tag"].startswith("mlebench-egress-proxy:")
+    if runner in ENGINES:  # the sandbox's squid is the host's own, no image
+        assert record.egress["proxy_image"]["tag"].startswith("mlebench-egress-proxy:")
     lineage = record.lineage()
     assert lineage["agent_network"] == "llm" and lineage["agent_endpoints"] == ep.endpoint
+    assert lineage["agent_network_route"] == record.egress["route"]
     log = (run.out / "proxy_access.log").read_text()
     assert "TCP_DENIED/403" in log and f"CONNECT {ep.endpoint}" in log and "example.com:443" in log
-    assert _left(docker_client) == []
+    if runner in ENGINES:
+        assert _left(request.getfixturevalue("docker_client")) == []
 
 
 def test_llm_resources_are_removed_when_the_agent_fails(hostile, runner, llm_endpoint, docker_client) -> None:
@@ -336,8 +375,14 @@ from cells import run_docker
 from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
 a = json.loads(Path({args!r}).read_text())
 run_docker("titanic-lite", "killed", AgentConfig(**a["agent"]), Hardware(**a["hardware"]), 0,
-           Path(a["public"]), Path(a["out"]), Path({root!r}), DockerSettings(**a["settings"]))
+           Path(a["public"]), Path(a["out"]), Path({root!r}), DockerSettings(**a["settings"]),
+           runner={runner!r})
 """
+PROXY_ROLES = {
+    "docker": {"agent", "egress-proxy", "llm-sandbox"},
+    "podman": {"agent", "egress-proxy", "egress-relay"},
+}
+"""The containers of a proxied cell, by role: Docker's sealed network, or Podman's relayed way out."""
 
 
 def test_llm_resources_are_removed_when_the_run_is_killed(
@@ -368,7 +413,9 @@ def test_llm_resources_are_removed_when_the_run_is_killed(
     (tmp_path / "args.json").write_text(json.dumps(args))
     script = tmp_path / "run_killed.py"
     script.write_text(
-        KILLED_RUN.format(tests=str(ROOT / "tests"), root=str(ROOT), args=str(tmp_path / "args.json"))
+        KILLED_RUN.format(
+            tests=str(ROOT / "tests"), root=str(ROOT), args=str(tmp_path / "args.json"), runner=runner
+        )
     )
     import threading
 
@@ -390,7 +437,7 @@ def test_llm_resources_are_removed_when_the_run_is_killed(
             c.labels.get("mlebench.role", "")
             for c in docker_client.containers.list(filters={"label": f"mlebench.cell={cell}"})
         }
-    assert roles == {"agent", "egress-proxy", "llm-sandbox"}, (
+    assert roles == PROXY_ROLES[runner], (
         roles,
         (tmp_path / "job.log").read_text()[-3000:],
     )
@@ -433,7 +480,9 @@ def test_a_sparse_file_is_skipped_by_its_size_unread(hostile, runner) -> None:
     assert record.docker["storage_limit"].startswith(("none: ", "size")) or record.hardware.get("disk")
 
 
-def test_validation_calls_are_counted_where_the_agent_cannot_erase_them(hostile, titanic, tmp_path) -> None:
+def test_validation_calls_are_counted_where_the_agent_cannot_erase_them(
+    hostile, titanic, tmp_path, runner
+) -> None:
     """Finding 5 of issue 39: the validation server records every call where the agent cannot erase it.
 
     Before: 150 calls with their replies thrown away counted 0 (the count read the agent's own logs).
@@ -447,7 +496,10 @@ def test_validation_calls_are_counted_where_the_agent_cannot_erase_them(hostile,
     assert record.status == "ok", record.reason
     for label, outcome in result["attempts"].items():
         assert outcome["ok"] is False, f"{label} succeeded: {outcome}"
-    assert result["server_pids"], "the server runs (as uid 1001) beside the agent"
+    if runner in ENGINES:
+        assert result["server_pids"], "the server runs (as uid 1001) beside the agent"
+    else:  # the sandbox's server runs in a sandbox of its own (uid 1001): the agent cannot even see it
+        assert result["server_pids"] == [], result["server_pids"]
     assert record.validations["calls"] == 150, record.validations
     assert (run.out / "validations.jsonl").is_file()
     ctx = Context(
@@ -502,18 +554,23 @@ def test_an_egress_agent_that_downloads_its_source_package_is_flagged(hostile, t
     assert record.lineage()["agent_network"] == "egress"
 
 
-def test_two_cells_at_once_cannot_reach_each_other_or_the_host(
-    runner, docker_client, env_ref, settings, titanic, tmp_path
-):
+def test_two_cells_at_once_cannot_reach_each_other_or_the_host(runner, titanic, tmp_path, request):
     """Finding 2 of issue 39: each cell is alone on its own networks, whatever its policy.
 
     Before: two egress cells on Docker's default bridge exchanged test rows and a submission over TCP, both
     ways, and reached the services on the bridge gateway (Slurm's daemons, a model stand-in).
     Here two egress cells run at once; each listens, learns the other's addresses and tries it (directly and
     through its proxy), and a service the test runs on the host (at every bridge gateway, and the engine's
-    port). Nothing connects.
+    port). Nothing connects. Relayed (podman, sandbox), each agent has only a loopback: each listens on a port
+    of its own and tries the other's there (which would connect if they shared a namespace), and the host's
+    service at every address of the host.
     """
     needs_network(runner, "egress")
+    if runner in RELAYED:
+        return _two_relayed_cells(runner, titanic, tmp_path, request)
+    docker_client = request.getfixturevalue("docker_client")
+    request.getfixturevalue("env_ref")
+    settings = request.getfixturevalue("settings")
     import json
     import shutil
     import socket
@@ -614,3 +671,92 @@ def _addresses(container) -> list[str]:
 
 
 HW_PEERS = Hardware(name="peers", cpus=1, memory="512m", shm_size="64m", pids=64, gpus=0, time_limit_secs=300)
+
+
+def _host_addresses() -> list[str]:
+    """Every IPv4 address of this host's interfaces, loopback included (``ip -4 -o addr``)."""
+    import subprocess
+
+    shown = subprocess.run(["ip", "-4", "-o", "addr"], capture_output=True, text=True, check=True).stdout
+    return sorted({field.split("/")[0] for field in shown.split() if "/" in field and field.count(".") == 3})
+
+
+def _two_relayed_cells(runner, titanic, tmp_path, request) -> None:
+    """Run the two-cells test relayed (see the test): ports of their own, the host at every address."""
+    import json
+    import shutil
+    import socket
+    import threading
+
+    from cells import run_docker
+
+    from mlebench_spec.params import AgentConfig, DockerSettings
+
+    engine = runner in ENGINES
+    settings = request.getfixturevalue("settings") if engine else DockerSettings()
+    if engine:
+        request.getfixturevalue("env_ref")
+    public = tmp_path / "public"
+    shutil.copytree(titanic.public, public)
+    host_service = socket.socket()
+    host_service.bind(("0.0.0.0", 0))
+    host_service.listen(16)
+    host_port = host_service.getsockname()[1]
+    reached_host: list[str] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, peer = host_service.accept()
+            except OSError:
+                return
+            reached_host.append(peer[0])
+            conn.close()
+
+    threading.Thread(target=accept, daemon=True).start()
+    ports = {0: 7411, 1: 7412}
+    targets = {
+        # the other cell's port on the loopback, and where Podman's proxy lives (slirp4netns: 10.0.2.100,
+        # the host at 10.0.2.2), directly and through the proxy
+        "others": {
+            str(me): [["127.0.0.1", ports[1 - me]], ["10.0.2.100", 3128], ["10.0.2.2", ports[1 - me]]]
+            for me in (0, 1)
+        },
+        "gateways": [[ip, p] for ip in [*_host_addresses(), "10.0.2.2"] for p in (host_port, 2375)],
+    }
+    (public / "peers.json").write_text(json.dumps(targets))
+    records: dict[int, object] = {}
+
+    def cell(seed: int) -> None:
+        agent = AgentConfig(
+            path=HOSTILE,
+            command=["python", "hostile.py"],
+            # both listen before either tries (the sandboxes and proxies start within seconds of each other)
+            kwargs={"attack": "peers", "port": ports[seed], "me": str(seed), "settle": 20, "linger": 20},
+            network="egress",
+        )
+        out = tmp_path / f"cell{seed}"
+        records[seed] = run_docker(
+            "titanic-lite", "peers", agent, HW_PEERS, seed, public, out, ROOT, settings, runner=runner
+        )
+
+    threads = [threading.Thread(target=cell, args=(seed,)) for seed in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=400)
+    host_service.close()
+    for seed in (0, 1):
+        record = records[seed]
+        result = json.loads((tmp_path / f"cell{seed}" / "logs" / "result.json").read_text())
+        assert record.status == "ok", (record.reason, result)
+        through = {label: o for label, o in result["attempts"].items() if o["ok"]}
+        assert through == {}, through
+        assert result["accepted"] == [], result["accepted"]
+        assert len(result["attempts"]) == 3 * (len(targets["others"][str(seed)]) + len(targets["gateways"]))
+        log = (tmp_path / f"cell{seed}" / "proxy_access.log").read_text()
+        assert "TCP_DENIED/403" in log and f":{host_port}" in log  # tried, refused and logged by the proxy
+    assert reached_host == []
+    if engine:
+        client = request.getfixturevalue("docker_client")
+        assert _left(client, "peers/titanic-lite/0") == [] and _left(client, "peers/titanic-lite/1") == []

@@ -150,26 +150,3 @@ def test_auto_picks_podman_when_no_docker_engine_answers(podman_service, monkeyp
     assert runner.name == "podman" and "no Docker engine reachable" in why
     monkeypatch.delenv("DOCKER_HOST")
     assert choose_runner("auto", DockerSettings())[0].name == "docker"  # Docker first, when it answers
-
-
-@pytest.mark.parametrize("network", ["egress", "llm"])
-def test_podman_refuses_proxied_networks_with_the_reason(
-    podman_service, tmp_path: Path, network: str
-) -> None:
-    from cells import cell
-
-    from mlebench.execution.podman import PodmanRunner
-    from mlebench_spec.errors import ConfigError
-    from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
-
-    agent = AgentConfig(
-        path="agents/dummy",
-        command=["python", "main.py"],
-        network=network,
-        endpoints=["192.0.2.1:443"] if network == "llm" else [],
-    )
-    hw = Hardware(name="t", cpus=1, memory="256m", shm_size="16m", pids=32, gpus=0, time_limit_secs=5)
-    (tmp_path / "public").mkdir()
-    c = cell("titanic-lite", "dummy", agent, hw, 0, tmp_path / "public", tmp_path / "out", Path.cwd())
-    with pytest.raises(ConfigError, match=f"network '{network}' is not available under the podman runner"):
-        PodmanRunner(DockerSettings()).run(c)

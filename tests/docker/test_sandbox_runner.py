@@ -76,3 +76,28 @@ def test_an_ordinary_users_sandbox_holds_pids_and_says_what_it_did_not_hold(tita
 
     reason = SandboxRunRecord.from_json(record).unisolated()
     assert "cpus" in reason and "memory (no swap)" in reason
+
+
+@pytest.mark.parametrize("network", ["egress", "llm"])
+def test_a_proxied_network_without_squid_is_refused_with_the_fix(tmp_path, monkeypatch, network) -> None:
+    """Networks egress and llm leave through the cell's own squid on the host: without one, a config error."""
+    from cells import cell
+
+    from mlebench.execution import host_proxy
+    from mlebench.execution.sandbox import SandboxRunner
+    from mlebench_spec.errors import ConfigError
+    from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
+
+    monkeypatch.setattr(host_proxy, "squid_binary", lambda: None)
+    agent = AgentConfig(
+        path="agents/dummy",
+        command=["python", "main.py"],
+        network=network,
+        endpoints=["192.0.2.1:443"] if network == "llm" else [],
+    )
+    hw = Hardware(name="t", cpus=1, memory="256m", shm_size="16m", pids=32, gpus=0, time_limit_secs=5)
+    (tmp_path / "public").mkdir()
+    c = cell("titanic-lite", "dummy", agent, hw, 0, tmp_path / "public", tmp_path / "out", Path.cwd())
+    wanted = f"network '{network}' under the sandbox runner.*apt-get install squid"
+    with pytest.raises(ConfigError, match=wanted):
+        SandboxRunner(DockerSettings()).run(c)

@@ -159,6 +159,8 @@ class ContainerRunRecord(RunRecord):
             if self.egress["endpoints"]:
                 found["agent_endpoints"] = ",".join(self.egress["endpoints"])
             found["proxy_image_id"] = self.egress["proxy_image"]["id"]
+            if self.egress.get("route"):
+                found["agent_network_route"] = self.egress["route"]
         return {**found, "agent_network": self.network}
 
 
@@ -185,6 +187,25 @@ class Engine:
     def limits_enforced(self, client: docker.DockerClient) -> list[str]:
         """Return the limits the engine holds the agent to (all of :data:`LIMITS_ENFORCED` here)."""
         return list(LIMITS_ENFORCED)
+
+    route = egress.ROUTE
+    """How this engine holds a proxied agent to its proxy (run.json's ``egress.route``)."""
+
+    def egress(
+        self,
+        client: docker.DockerClient,
+        proxy: ImageRef,
+        relay: ImageRef,
+        endpoints: list[str],
+        cell_label: str,
+        proxy_log: Path,
+        allow_all: bool,
+    ) -> Any:
+        """Return the context manager that makes (and removes) a proxied cell's way out: Docker's networks.
+
+        ``relay`` is an image with Python (the env image), for engines whose way out needs one.
+        """
+        return egress.egress(client, proxy, endpoints, cell_label, proxy_log, allow_all)
 
 
 DOCKER = Engine()
@@ -317,7 +338,7 @@ def run_docker(
             "agent": agent_ref.lineage(),
         }
         if proxy_ref is not None:
-            egress_facts = egress.lineage(proxy_ref, agent.endpoints, agent.network == "egress")
+            egress_facts = egress.lineage(proxy_ref, agent.endpoints, agent.network == "egress", engine.route)
         for attempt in range(settings.infra_retries + 1):
             attempts = attempt + 1
             try:
@@ -329,8 +350,9 @@ def run_docker(
                     settings.runtime,
                     proxy_ref,
                     secret,
-                    env_ref.id,
+                    env_ref,
                     storage_opt,
+                    engine,
                 )
                 break
             except Exception as exc:  # noqa: BLE001 - engine failures are retried, anything else re-raised
@@ -404,16 +426,19 @@ def _attempt(
     runtime: str,
     proxy: ImageRef | None = None,
     secret: Secret | None = None,
-    collector: str = "",
+    env: ImageRef | None = None,
     storage_opt: dict[str, str] | None = None,
+    engine: Engine = DOCKER,
 ) -> _Outcome:
     agent = cell.running()[0]
+    collector = env.id if env is not None else ""
     if proxy is None:
         return _run_container(client, image, cell, spec, runtime, secret, None, collector, storage_opt)
     t0 = time.monotonic()
     allow_all = agent.network == "egress"
     log = cell.run_dir / PROXY_LOG
-    with egress.egress(client, proxy, agent.endpoints, _cell_label(cell), log, allow_all) as sealed:
+    way_out = engine.egress(client, proxy, env or image, agent.endpoints, _cell_label(cell), log, allow_all)
+    with way_out as sealed:
         setup = time.monotonic() - t0
         outcome = _run_container(client, image, cell, spec, runtime, secret, sealed, collector, storage_opt)
         t1 = time.monotonic()
@@ -429,7 +454,7 @@ def _run_container(
     spec: dict[str, Any] | None,
     runtime: str,
     secret: Secret | None,
-    sealed: egress.Egress | None,
+    sealed: egress.WayOut | None,
     collector: str = "",
     storage_opt: dict[str, str] | None = None,
 ) -> _Outcome:
@@ -448,6 +473,8 @@ def _run_container(
             container.put_archive("/", _runtime_files(agent, spec, instructions_file(cell)))
         with _timed(spent, "start"):
             container.start()
+            if sealed is not None:
+                sealed.started(container, outcome.notes)
             _start_validator(container, outcome.notes)
         started = time.monotonic()
         outcome.started_at = utc_now()
@@ -547,7 +574,7 @@ def _create_kwargs(
     cell: Cell,
     runtime: str = "runc",
     secret: Secret | None = None,
-    sealed: egress.Egress | None = None,
+    sealed: egress.WayOut | None = None,
 ) -> dict[str, Any]:
     from docker.types import DeviceRequest, LogConfig, Mount
 
@@ -561,7 +588,7 @@ def _create_kwargs(
     environment["MLEBENCH_VALIDATION_SERVER"] = "external"  # _start_validator starts it, as its own user
     kwargs: dict[str, Any] = dict(
         image=image.id,
-        entrypoint=[ENTRYPOINT],
+        entrypoint=sealed.entrypoint([ENTRYPOINT]) if sealed is not None else [ENTRYPOINT],
         command=list(agent.command),
         working_dir=CONTRACT_DIRS["AGENT_DIR"],
         user=AGENT_USER,
@@ -583,6 +610,7 @@ def _create_kwargs(
             # The writable outputs are (anonymous) volumes, so the collector can read them by size alone
             # after the agent stops (:mod:`.collect`); removed with the container.
             *(Mount(target=CONTRACT_DIRS[d], source=None, type="volume") for d in OUTPUT_DIRS),
+            *(sealed.mounts() if sealed is not None else []),
         ],
         nano_cpus=int(hardware.cpus * 1e9),
         mem_limit=hardware.memory,
@@ -593,7 +621,7 @@ def _create_kwargs(
         security_opt=["no-new-privileges:true"],
         log_config=LogConfig(type="json-file", config={"max-size": "32m", "max-file": "2"}),
     )
-    if sealed is None:  # in the sandbox's namespace, the sandbox's hostname ("agent") is the agent's
+    if sealed is None or sealed.own_namespace():  # in the sandbox's namespace, its hostname ("agent")
         kwargs["hostname"] = "agent"
     if hardware.gpus > 0:
         assigned = [g for g in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if g]
@@ -605,7 +633,7 @@ def _create_kwargs(
     return kwargs
 
 
-def _network_mode(policy: str, sealed: egress.Egress | None) -> str:
+def _network_mode(policy: str, sealed: egress.WayOut | None) -> str:
     if policy in PROXIED:
         if sealed is None:
             raise ValueError(f"network {policy!r} needs the cell's egress sandbox")

@@ -33,6 +33,7 @@ and the scheduler's reaper when a stage was killed).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import socket
 import time
@@ -41,7 +42,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mlebench.execution.docker.engine import InfraError, is_engine_failure, read_only_files_tar
 from mlebench.execution.docker.images import ENVIRONMENT, BuildContext, ImageRef, base_image_id, ensure_image
@@ -103,23 +104,37 @@ loopback, link-local, shared and reserved ranges, where other cells, the host's 
 gateways and a TCP engine socket live."""
 
 
-def squid_config(endpoints: list[str], clients: str, allow_all: bool = False) -> str:
+def squid_config(
+    endpoints: list[str],
+    clients: str,
+    allow_all: bool = False,
+    listen: str = str(PROXY_PORT),
+    log_dir: str = "",
+    refused: tuple[str, ...] = (),
+) -> str:
     """Return squid's configuration for requests from ``clients`` (a CIDR).
 
     Without ``allow_all`` (``llm``): the ``host:port`` endpoints only. With it (``egress``): any public
     destination, every private one (:data:`PRIVATE_NETS`) refused. The endpoints are checked by
     :class:`mlebench_spec.params.AgentConfig` (a DNS name or IPv4, a port), so nothing in them can add a
-    directive. The whole policy is in this text, so any engine's runner can use it.
+    directive. The whole policy is in this text, so any engine's runner can use it. ``listen`` is squid's
+    ``http_port`` (``[address:]port``); the logs go to standard output and error, or to ``access.log`` and
+    ``cache.log`` in ``log_dir`` (a squid started as root writes them as its own unprivileged user).
+    ``refused`` adds addresses to the private ones under ``egress``: the host's own (:func:`local_addresses`)
+    where the proxy reaches them as the host does (on the host, or on a user-mode network).
     """
+    access, cache = ("/dev/stdout", "/dev/stderr")
+    if log_dir:
+        access, cache = f"{log_dir}/access.log", f"{log_dir}/cache.log"
     lines = [
         "# Written by the runner for one cell: what its agent may reach, and nothing else.",
-        f"http_port {PROXY_PORT}",
+        f"http_port {listen}",
         "connect_timeout 15 seconds",
         "pid_filename none",
         "cache deny all",
         "cache_mem 8 MB",
-        "cache_log stdio:/dev/stderr",
-        "access_log stdio:/dev/stdout",
+        f"cache_log stdio:{cache}",
+        f"access_log stdio:{access}",
         "logfile_rotate 0",
         "coredump_dir /tmp",
         "pinger_enable off",
@@ -141,12 +156,38 @@ def squid_config(endpoints: list[str], clients: str, allow_all: bool = False) ->
         ]
     if allow_all:
         lines += [
-            f"acl private dst {' '.join(PRIVATE_NETS)}",
+            f"acl private dst {' '.join((*PRIVATE_NETS, *refused))}",
             "http_access deny private",
             "http_access allow agent",
         ]
     lines += ["http_access deny all", ""]
     return "\n".join(lines)
+
+
+def local_addresses() -> tuple[str, ...]:
+    """Return this host's own addresses (IPv4 from ``/proc/net/fib_trie``, IPv6 from ``/proc/net/if_inet6``).
+
+    A proxy that reaches the host as the host does (squid on the host, or on slirp4netns) reaches its
+    services at any of them, public ones included, so under ``egress`` they are refused with the private ones.
+    """
+    found: set[str] = set()
+    try:
+        last = ""
+        for line in Path("/proc/net/fib_trie").read_text().splitlines():
+            text = line.strip()
+            if text.startswith(("|--", "+--")):
+                last = text.split()[-1]
+            elif text == "/32 host LOCAL" and last:
+                found.add(last)
+    except OSError:
+        pass
+    try:
+        for line in Path("/proc/net/if_inet6").read_text().splitlines():
+            raw = line.split()[0]
+            found.add(str(ipaddress.IPv6Address(bytes.fromhex(raw))))
+    except (OSError, ValueError, IndexError):
+        pass
+    return tuple(sorted(found))
 
 
 def sandbox_script(proxy_ip: str) -> str:
@@ -165,6 +206,34 @@ ip6tables -w -A OUTPUT -j REJECT
 echo {_SANDBOX_READY}
 exec sleep infinity
 """
+
+
+class WayOut(Protocol):
+    """A proxied cell's way out, as the agent's container sees it.
+
+    Docker's sealed network (:class:`Egress`), or a relay over a UNIX socket (:mod:`.relayed`, for engines
+    that cannot make that network).
+    """
+
+    notes: list[str]
+
+    def env(self) -> dict[str, str]:
+        """Return the proxy variables of the agent's environment."""
+
+    def network_mode(self) -> str:
+        """Return the agent container's ``network_mode``."""
+
+    def own_namespace(self) -> bool:
+        """Whether the agent's container has a network namespace (and so a hostname) of its own."""
+
+    def mounts(self) -> list[Any]:
+        """Return the mounts the agent's container needs for its way out."""
+
+    def entrypoint(self, entry: list[str]) -> list[str]:
+        """Return the agent container's entry point, wrapped as the way out needs."""
+
+    def started(self, container: Any, notes: list[str]) -> None:
+        """Do what the way out needs once the agent's container runs, before its command starts."""
 
 
 @dataclass
@@ -194,6 +263,21 @@ class Egress:
     def network_mode(self) -> str:
         """Return the agent container's ``network_mode``: the sandbox's namespace."""
         return f"container:{self.sandbox.id}"
+
+    def own_namespace(self) -> bool:
+        """Whether the agent's container has a network namespace of its own (here: no, the sandbox's)."""
+        return False
+
+    def mounts(self) -> list[Any]:
+        """Return what the agent's container mounts for its way out (nothing here: a network)."""
+        return []
+
+    def entrypoint(self, entry: list[str]) -> list[str]:
+        """Return the agent container's entry point (unchanged: the network is up before it starts)."""
+        return entry
+
+    def started(self, container: Any, notes: list[str]) -> None:
+        """Do what the way out needs once the agent's container runs (nothing here)."""
 
 
 def owner() -> str:
@@ -262,7 +346,8 @@ def egress(
             detach=True,
         )
         net.connect(state.proxy, aliases=[PROXY_ALIAS])
-        config = squid_config(endpoints, subnet, allow_all)
+        # its bridge reaches the host's own addresses (through the engine's NAT): refused with the private
+        config = squid_config(endpoints, subnet, allow_all, refused=local_addresses())
         state.proxy.put_archive("/", read_only_files_tar({SQUID_CONF: config}))
         state.proxy.start()
         _wait_for(state.proxy, _SQUID_READY, "the egress proxy")
@@ -300,7 +385,10 @@ def egress(
 def sweep(client: docker.DockerClient) -> list[str]:
     """Remove the containers and networks of runs whose owner process has ended; return their names."""
     removed = []
-    for container in client.containers.list(all=True, filters={"label": OWNER}):
+    found = client.containers.list(all=True, filters={"label": OWNER})
+    # proxies last: a container in a proxy's network namespace (Podman's relay) must go before it
+    found.sort(key=lambda c: c.labels.get(ROLE, "") == "egress-proxy")
+    for container in found:
         if owner_gone(container.labels.get(OWNER, "")):
             _remove(container.remove, container.name, [], force=True)
             removed.append(container.name)
@@ -308,19 +396,31 @@ def sweep(client: docker.DockerClient) -> list[str]:
         if owner_gone(net.attrs.get("Labels", {}).get(OWNER, "")):
             _remove(net.remove, net.name, [])
             removed.append(net.name)
+    for volume in client.volumes.list(filters={"label": OWNER}):  # the relayed way's sockets (Podman)
+        if owner_gone((volume.attrs.get("Labels") or {}).get(OWNER, "")):
+            _remove(volume.remove, volume.name, [], force=True)
+            removed.append(volume.name)
     return removed
 
 
-def lineage(image: ImageRef, endpoints: list[str], allow_all: bool = False) -> dict[str, Any]:
-    """Return what run.json keeps of a cell's egress: what it allows, the proxy image, the access log."""
+ROUTE = "sealed network: an internal network, no default route, a firewall open only to the proxy"
+"""How the Docker runner holds the agent to its proxy (run.json: ``egress.route``; the grading lineage's
+``agent_network_route``)."""
+
+
+def lineage(
+    image: ImageRef | None, endpoints: list[str], allow_all: bool = False, route: str = ROUTE
+) -> dict[str, Any]:
+    """Return what run.json keeps of a cell's egress.
+
+    What it allows, the proxy (and its image), the access log, and ``route``: how the agent was held to
+    the proxy, its only way out.
+    """
     allowed = "any public host (private networks refused)" if allow_all else "the endpoints"
-    return {
-        "endpoints": list(endpoints),
-        "allows": allowed,
-        "proxy": "squid",
-        "proxy_image": image.lineage(),
-        "access_log": "proxy_access.log",
-    }
+    found: dict[str, Any] = {"endpoints": list(endpoints), "allows": allowed, "proxy": "squid"}
+    if image is not None:
+        found["proxy_image"] = image.lineage()
+    return {**found, "access_log": "proxy_access.log", "route": route}
 
 
 def _wait_for(container: Any, marker: str, what: str) -> None:
@@ -368,11 +468,3 @@ def _start_time(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
     except (OSError, IndexError):
         return ""
-
-
-if __name__ == "__main__":  # the reaper's hook: python -m mlebench.execution.docker.egress
-    from mlebench.execution.docker.engine import connect, engine_problem
-
-    if engine_problem() is None:
-        for name in sweep(connect()):
-            print(f"removed {name} (its run was killed)")

@@ -9,8 +9,9 @@ left under it. It then exits as the command did (re-raising a killing signal), s
 a killed command from a failed one.
 
 A killed command cannot clean up after itself: when it was killed (or this reaper was), the reaper then
-runs the Docker runner's sweep (``python -m mlebench.execution.docker.egress``), which removes the agent
-containers, egress proxies, sandboxes and networks whose owner process is gone (bounded in time; a
+runs the container runners' sweep (``python -m mlebench.execution.sweep``: Docker's engine and the user's
+Podman), which removes the agent containers, egress proxies, relays, sandboxes, networks and socket volumes
+whose owner process is gone (bounded in time; a
 machine without an engine is a no-op).
 """
 
@@ -71,7 +72,7 @@ def sweep_containers(timeout_secs: float = 60.0) -> None:
     """Remove what the killed command left in the Docker engine (see the module); never raise."""
     try:
         subprocess.run(
-            [sys.executable, "-m", "mlebench.execution.docker.egress"],
+            [sys.executable, "-m", "mlebench.execution.sweep"],
             stdin=subprocess.DEVNULL,
             timeout=timeout_secs,
             check=False,

@@ -216,13 +216,17 @@ def llm() -> None:
             return "connected"
 
     proxy_host, proxy_port = _proxy()
+    relayed = proxy_host.startswith("127.")  # the proxy is a relay on this loopback: no bridge, no DNS
     gateway = proxy_host.rsplit(".", 1)[0] + ".1"  # the internal network's bridge, the host's side of it
-    around = [[proxy_host, 22], [proxy_host, 80], [gateway, 22], [gateway, proxy_port]]
+    around = [[proxy_host, 22], [proxy_host, 80]]
+    if not relayed:
+        around += [[gateway, 22], [gateway, proxy_port]]
     for host, port in [*KWARGS.get("tcp", []), *around]:
         attempt(f"direct tcp {host}:{port}", lambda h=host, p=port: tcp(h, p))
     for name in KWARGS.get("dns", []):
         attempt(f"dns {name}", lambda n=name: socket.getaddrinfo(n, 443))
-    attempt("allowed dns of the proxy", lambda: socket.gethostbyname("egress-proxy"))
+    if not relayed:
+        attempt("allowed dns of the proxy", lambda: socket.gethostbyname("egress-proxy"))
     for host, port in KWARGS.get("udp", []):
 
         def udp(host: str = host, port: int = port) -> str:
@@ -245,7 +249,8 @@ def llm() -> None:
         if os.path.exists("/proc/net/ipv6_route")
         else []
     )
-    RESULT["resolv_conf"] = Path("/etc/resolv.conf").read_text()
+    resolv = Path("/etc/resolv.conf")
+    RESULT["resolv_conf"] = resolv.read_text() if resolv.is_file() else ""
     RESULT["instructions"] = Path(os.environ["INSTRUCTIONS_FILE"]).read_text()
     shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
 
@@ -603,8 +608,56 @@ def limits() -> None:
     )
 
 
+def relay() -> None:
+    """Relayed (podman, sandbox): stop the relay to the proxy, take its port, look for another way out.
+
+    Kills every relay it sees, binds the proxy's port itself, then asks the proxy through the UNIX socket
+    directly (which must still answer: it is the same proxy) and tries the network straight (which must not).
+    """
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and pid != str(os.getpid()):
+            try:
+                if b"relay.py" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    found.append(int(pid))
+            except OSError:
+                pass
+    RESULT["relay_pids"] = found
+    for pid in found:
+        attempt(f"kill relay {pid}", lambda pid=pid: os.kill(pid, 9))
+    time.sleep(0.5)
+    held = []
+
+    def bind() -> str:
+        s = socket.socket()
+        s.bind(("127.0.0.1", 3128))
+        s.listen(1)
+        held.append(s)
+        return "bound"
+
+    attempt("bind 127.0.0.1:3128", bind)
+
+    def via_socket() -> str:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(10)
+            s.connect(KWARGS["socket"])
+            s.sendall(b"GET http://10.1.2.3/ HTTP/1.1\r\nHost: 10.1.2.3\r\nConnection: close\r\n\r\n")
+            return s.recv(200).split(b"\r\n")[0].decode("latin-1")
+
+    attempt("proxy through the socket", via_socket)
+    for host, port in KWARGS.get("tcp", []):
+        attempt(f"tcp {host}:{port}", lambda h=host, p=port: socket.create_connection((h, p), 3).close())
+    for name in KWARGS.get("dns", []):
+        attempt(f"dns {name}", lambda n=name: socket.getaddrinfo(n, 443))
+    RESULT["interfaces"] = [
+        line.split(":")[0].strip() for line in Path("/proc/net/dev").read_text().splitlines()[2:]
+    ]
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
+
+
 ATTACKS = {
     "env": env,
+    "relay": relay,
     "read_answers": read_answers,
     "network": network,
     "llm": llm,
