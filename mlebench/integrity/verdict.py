@@ -25,11 +25,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mlebench.integrity.checks import CHECKS, Context
+from mlebench.integrity.checks import CHECKS, CheckResult, Context
 from mlebench.integrity.judge import judge
 from mlebench.integrity.patterns import Budget, BudgetExceeded
 from mlebench.integrity.plagiarism import plagiarism, references
 from mlebench.integrity.run_view import RunView
+from mlebench.reporting.reproduction import ReproductionRecord
 from mlebench_spec.cell import Cell
 from mlebench_spec.declarations import load_competition
 from mlebench_spec.files import utc_now, write_json
@@ -94,8 +95,36 @@ def _host_paths(cell: Cell) -> tuple[str, ...]:
     return (str(cell.private.resolve()), *(str(root / p) for p in ("data/prepared", "runs", "grades")))
 
 
-def check_cell(cell: Cell, agent: AgentConfig, settings: IntegritySettings) -> dict[str, Any]:
-    """Check the cell's run folder and write its ``integrity.json`` atomically; return the verdict."""
+def reproduction_check(reproduction: ReproductionRecord) -> CheckResult:
+    """Flag a cell whose kept code, re-run by its declared command, wrote a submission that ``differs``.
+
+    Only ``differs`` is evidence against the submission's provenance: a re-run that failed (a shorter time
+    limit, no network) or was not declared is reported by the process section, not flagged here.
+    """
+    found = reproduction.verdict == "differs"
+    evidence = (
+        [
+            f"the kept code re-run by {' '.join(reproduction.command)!r} ({reproduction.declared_by}) scored "
+            f"{reproduction.score} against the submission's {reproduction.original_score} (delta "
+            f"{reproduction.delta}; tolerance {reproduction.tolerance})"
+        ]
+        if found
+        else []
+    )
+    return CheckResult("reproduction", found, evidence, reproduction.summary())
+
+
+def check_cell(
+    cell: Cell,
+    agent: AgentConfig,
+    settings: IntegritySettings,
+    reproduction: ReproductionRecord | None = None,
+) -> dict[str, Any]:
+    """Check the cell's run folder and write its ``integrity.json`` atomically; return the verdict.
+
+    ``reproduction`` (the plan reproduces the cell and ``reproduce.flag_integrity`` is on) adds the
+    ``reproduction`` check (:func:`reproduction_check`).
+    """
     ctx = Context(
         run=RunView.load(cell.run_dir),
         competition=load_competition(cell.competition_id, cell.root),
@@ -105,5 +134,9 @@ def check_cell(cell: Cell, agent: AgentConfig, settings: IntegritySettings) -> d
         budget=Budget(settings.time_budget_secs),
     )
     verdict = check_run(ctx, kernels_dir(cell.competition_id, cell.root))
-    write_json(cell.integrity_path, verdict)
+    if reproduction is not None:
+        found = reproduction_check(reproduction)
+        verdict["checks"].append(found.to_json())
+        if found.flagged and verdict["verdict"] == "clean":
+            verdict["verdict"] = "flagged"
     return verdict
