@@ -17,7 +17,9 @@ from mlebench_spec.params import AgentConfig, IntegritySettings, stage_params
 
 def main(argv: list[str] | None = None) -> int:
     """Check runs/<agent>/<id>/<seed>/ into integrity/<agent>/<id>/<seed>/integrity.json."""
-    args = cell_args(__doc__ or "", argv, flags={"--reproduction": "flag the cell if its code's re-run differs"})
+    args = cell_args(
+        __doc__ or "", argv, flags={"--reproduction": "flag the cell if its code's re-run differs"}
+    )
     params = stage_params([f"agent.{args.agent}", "integrity"])
     cell = Cell.planned(args.competition, args.agent, args.seed)
     verdict = check_cell(

@@ -1,4 +1,4 @@
-"""What an agent's kept code is like: size, files, ruff's findings per 1,000 lines, whether it says how to run.
+"""What an agent's kept code is like: size, files, ruff findings per 1,000 lines, whether it says how to run.
 
 Reported with every reproduction (:mod:`mlebench.execution.reproduce`) and summed per agent in the report;
 never a gate. Ruff runs with ``--isolated`` (no configuration from the agent's code or this checkout) and a
@@ -41,7 +41,11 @@ def code_quality(code_dir: Path, declared_by: str = "") -> dict[str, Any]:
     ``{version, select, findings, per_kloc, rules}`` (the five most frequent rules), or ``{error}`` when
     ruff is missing or fails.
     """
-    files = [p for p in sorted(code_dir.rglob("*")) if p.is_file() and not p.is_symlink()] if code_dir.is_dir() else []
+    files = (
+        [p for p in sorted(code_dir.rglob("*")) if p.is_file() and not p.is_symlink()]
+        if code_dir.is_dir()
+        else []
+    )
     code = [p for p in files if p.suffix.lower() in CODE_SUFFIXES]
     python = [p for p in code if p.suffix.lower() == ".py"]
     readme = any(p.parent == code_dir and p.name.lower().startswith("readme") for p in files)
@@ -68,10 +72,22 @@ def _ruff(code_dir: Path, python_lines: int) -> dict[str, Any]:
     if binary is None:
         return {"error": "ruff is not installed here (it is a dependency of this package: pip install -e .)"}
     try:
-        version = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30, check=True)
+        version = subprocess.run(
+            [binary, "--version"], capture_output=True, text=True, timeout=30, check=True
+        )
         found = subprocess.run(
-            [binary, "check", "--isolated", "--no-cache", "--exit-zero", "--output-format", "json",
-             "--select", RUFF_SELECT, "."],
+            [
+                binary,
+                "check",
+                "--isolated",
+                "--no-cache",
+                "--exit-zero",
+                "--output-format",
+                "json",
+                "--select",
+                RUFF_SELECT,
+                ".",
+            ],
             cwd=code_dir,
             capture_output=True,
             text=True,

@@ -90,6 +90,8 @@ def run_local(cell: Cell) -> RunRecord:
         shutil.copytree(agent_dir, dirs["agent"], ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         shutil.copy(instructions_file(cell), home / "instructions.txt")
         env = agent_env(cell, home, dirs)
+        # `python` in what the agent starts (its scripts, a reproduce.sh) is this interpreter, as in its argv
+        env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env["PATH"]])
         if secret is not None:
             env.update(secret.env())
         command = [sys.executable if part == "python" else part for part in agent.command]

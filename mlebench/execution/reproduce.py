@@ -42,12 +42,16 @@ GRADE_FILE = "grade.json"
 
 
 def declared_command(code_dir: Path, agent: AgentConfig) -> tuple[list[str], str]:
-    """Return the argv that re-runs the kept code (run in ``$CODE_DIR``) and who declared it; ``[]``, "" if none."""
+    """Return the argv that re-runs the kept code (in ``$CODE_DIR``) and who declared it ([], "": none)."""
     if agent.reproduce:
         return list(agent.reproduce), "agent config"
     if (code_dir / SCRIPT).is_file() and not (code_dir / SCRIPT).is_symlink():
         return ["sh", SCRIPT], f"code/{SCRIPT}"
-    scripts = sorted(p for p in code_dir.glob("*.py") if p.is_file() and not p.is_symlink()) if code_dir.is_dir() else []
+    scripts = (
+        sorted(p for p in code_dir.glob("*.py") if p.is_file() and not p.is_symlink())
+        if code_dir.is_dir()
+        else []
+    )
     if len(scripts) == 1:
         return ["python", scripts[0].name], DEFAULT
     return [], ""
@@ -65,8 +69,11 @@ def sampled(agent: str, competition_id: str, seed: int, fraction: float) -> bool
     return int.from_bytes(digest[:8], "big") / 2**64 < fraction
 
 
-def reproduction_cell(cell: Cell, command: list[str], time_limit_secs: int) -> Cell:
-    """Return the cell that re-runs ``cell``'s kept code: its folder, the declared command, no network, no key."""
+def reproduction_cell(cell: Cell, command: list[str], time_limit_secs: int, out: Path | None = None) -> Cell:
+    """Return the cell that re-runs ``cell``'s kept code: its code, the declared command, no network or key.
+
+    The re-run goes to ``<out>/run`` (``out`` defaults to the cell's reproduction folder).
+    """
     agent, hardware = cell.running()
     wrapped = ["sh", "-c", 'cd "$CODE_DIR" && exec "$@"', "reproduce", *command]
     rerun = agent.model_copy(
@@ -74,7 +81,7 @@ def reproduction_cell(cell: Cell, command: list[str], time_limit_secs: int) -> C
     )
     return dataclasses.replace(
         cell,
-        run_dir=cell.reproduction_dir / RUN_SUBDIR,
+        run_dir=(out or cell.reproduction_dir) / RUN_SUBDIR,
         agent_config=rerun,
         hardware=hardware.model_copy(update={"time_limit_secs": time_limit_secs}),
         snapshots=type(cell.snapshots)(),
@@ -83,20 +90,30 @@ def reproduction_cell(cell: Cell, command: list[str], time_limit_secs: int) -> C
 
 
 def reproduce_cell(
-    cell: Cell, settings: ReproduceSettings, docker: DockerSettings, mode: str = "v1"
+    cell: Cell,
+    settings: ReproduceSettings,
+    docker: DockerSettings,
+    mode: str = "v1",
+    *,
+    grade_path: Path | None = None,
+    out: Path | None = None,
 ) -> ReproductionRecord:
     """Re-run the cell's kept code and grade it; return the reproduction record (the caller writes it).
 
     ``cell`` is the planned cell with its agent config, hardware and answers (``private``); its run and
-    grading record must exist. A runner that cannot run here is a ConfigError naming it.
+    grading record (``grade_path``, default the cell's) must exist. The re-run and its grading record go to
+    ``out`` (default the cell's reproduction folder), which is emptied first. A runner that cannot run here is
+    a ConfigError naming it.
     """
     agent, hardware = cell.running()
+    folder = out or cell.reproduction_dir
+    graded_at = grade_path or cell.grade_path
     run = _read(cell.run_dir / "run.json", "run record", "the run_agent stage")
-    original = _read(cell.grade_path, "grading record", "the grade stage")
+    original = _read(graded_at, "grading record", "the grade stage")
     code_dir = cell.run_dir / "code"
     command, declared_by = declared_command(code_dir, agent)
     limit = max(1, int(hardware.time_limit_secs * settings.time_fraction))
-    _clear(cell.reproduction_dir)
+    _clear(folder)
     base = {
         "competition_id": cell.competition_id,
         "agent": cell.agent,
@@ -111,7 +128,7 @@ def reproduce_cell(
         "runner": str(run.get("runner", "")),
         "code_quality": code_quality(code_dir, declared_by),
     }
-    lineage = {"original": _original_lineage(cell, original, code_dir)}
+    lineage = {"original": _original_lineage(cell, original, code_dir, graded_at)}
     if not command:
         return ReproductionRecord(
             **base,
@@ -132,11 +149,11 @@ def reproduce_cell(
             f"{cell.label}: the reproduce stage re-runs the cell under its own runner {runner.name!r}, which "
             f"cannot run here: {problem}; run it where the cell ran, or turn reproduce.enabled off"
         )
-    rerun = reproduction_cell(cell, command, limit)
+    rerun = reproduction_cell(cell, command, limit, folder)
     record = runner.run(rerun)
     record.write(rerun.run_dir)
     graded = grade_cell(rerun, mode=mode)
-    graded.write(cell.reproduction_dir / GRADE_FILE)
+    graded.write(folder / GRADE_FILE)
     again = graded.to_json()
     lower = bool(again.get("is_lower_better"))
     verdict, delta = judge(
@@ -162,15 +179,15 @@ def reproduce_cell(
     )
 
 
-def _original_lineage(cell: Cell, original: dict, code_dir: Path) -> dict:
+def _original_lineage(cell: Cell, original: dict, code_dir: Path, graded_at: Path) -> dict:
     kept = original.get("lineage") or {}
     picked = ("submission_sha256", "agent_sha256", "config_sha256", "public_sha256", "agent_image_id")
     return {
         **{k: kept[k] for k in picked if k in kept},
         "code_sha256": sha256_tree(code_dir) if code_dir.is_dir() else None,
-        "grade_record": cell.grade_path.relative_to(cell.root).as_posix()
-        if cell.grade_path.is_relative_to(cell.root)
-        else str(cell.grade_path),
+        "grade_record": graded_at.relative_to(cell.root).as_posix()
+        if graded_at.is_relative_to(cell.root)
+        else str(graded_at),
     }
 
 

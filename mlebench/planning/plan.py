@@ -229,7 +229,7 @@ def render(plan: Plan, root: Path | None = None) -> dict[Path, str]:
 
 
 def reproduced_cells(plan: Plan) -> list[Cell]:
-    """The cells the plan reproduces: none unless ``reproduce.enabled``, else the sampled ``fraction``."""
+    """Return the cells the plan reproduces: none unless ``reproduce.enabled``, else the sampled fraction."""
     settings = plan.reproduce
     if not settings.enabled:
         return []
@@ -399,7 +399,12 @@ def _competition_pipelines(plan: Plan, cid: str, root: Path) -> dict[Path, dict[
                     StageIdentity("integrity", cid, agent, seed),
                     code,
                     integrity_files + [run] + ([again] if flags else []),
-                    params=[f"agent.{agent}", "integrity", *integrity_params] + (["reproduce"] if flags else []),
+                    params=[
+                        f"agent.{agent}",
+                        "integrity",
+                        *integrity_params,
+                        *(["reproduce"] if flags else []),
+                    ],
                     outs=[_rel(integrity_path(agent, cid, seed, _HERE))],
                     wdir=_CELL_WDIR,
                     args=["--reproduction"] if flags else None,

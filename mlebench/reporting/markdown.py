@@ -46,7 +46,13 @@ def to_markdown(report: dict[str, Any]) -> str:
         for agent, entry in report["agents"].items()
     ]
     lines += ["", NETWORK_NOTE]
-    lines += _as_scored(report) + _integrity(report) + process_lines(report) + _disclosures(report) + _usage(report)
+    lines += (
+        _as_scored(report)
+        + _integrity(report)
+        + process_lines(report)
+        + _disclosures(report)
+        + _usage(report)
+    )
     lines += _statuses(report) + _comparisons(report) + _cells(report)
     lines += _mode_differences(report)
     lines += ["", *anytime_lines(report)]
@@ -142,7 +148,7 @@ def _integrity(report: dict[str, Any]) -> list[str]:
 
 
 def process_lines(report: dict[str, Any]) -> list[str]:
-    """The process section: does each agent's kept code reproduce its submission, and what is that code like.
+    """Return the process section: does each agent's kept code reproduce its submission, what is it like.
 
     Empty when the plan reproduces no cell (``reproduce.enabled`` off).
     """
@@ -153,12 +159,16 @@ def process_lines(report: dict[str, Any]) -> list[str]:
         "",
         "## Process: reproduction and code",
         "",
-        "Each reproduced cell's kept code was re-run by its declared command (fresh container, same image and "
+        "Each reproduced cell's kept code was re-run by its declared command (fresh container, same image "
+        "and "
         "hardware, no network) and graded as the original. Headline: "
-        + ("a medal counts only where the code reproduced it." if process.get("headline") == "reproduced"
-           else "reproduction is reported, not counted."),
+        + (
+            "a medal counts only where the code reproduced it."
+            if process.get("headline") == "reproduced"
+            else "reproduction is reported, not counted."
+        ),
         "",
-        "| agent | cells | reproduced | differs | failed | not declared | reproduced % | max \|delta\| "
+        "| agent | cells | reproduced | differs | failed | not declared | reproduced % | max \\|delta\\| "
         "| re-run s | run s |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -187,7 +197,8 @@ def process_lines(report: dict[str, Any]) -> list[str]:
     lines.append("|---|---|---|---|---|---|---|---|---|")
     for c in process["cells"]:
         lines.append(
-            f"| {c['agent']}/{c['competition_id']}/seed {c['seed']} | {c['verdict']} | {c['status'] or '-'} | "
+            f"| {c['agent']}/{c['competition_id']}/seed {c['seed']} | {c['verdict']} | "
+            f"{c['status'] or '-'} | "
             f"{_num(c['original_score'])} | {_num(c['score'])} | {_num(c['delta'])} | {_num(c['seconds'])} | "
             f"{_num(c['run_seconds'])} | {c['declared_by'] or '-'} |"
         )

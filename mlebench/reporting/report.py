@@ -210,7 +210,8 @@ def aggregate(
         k: c for k, r in by_cell.items() if (c := counted(r, verdicts.get(k), count_flagged)) is not None
     }
     if reproduced_only:
-        headline_cells = {k: counted_reproduced(c, (reproductions or {}).get(k)) for k, c in headline_cells.items()}
+        again = reproductions or {}
+        headline_cells = {k: counted_reproduced(c, again.get(k)) for k, c in headline_cells.items()}
     groups = _groups(set_name, competition_ids, complexity)
     report: dict[str, Any] = {
         "competition_set": set_name,

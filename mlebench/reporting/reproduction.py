@@ -1,8 +1,9 @@
-"""A cell's reproduction (process evaluation) as a typed record, its verdict, and the report's process section.
+"""A cell's reproduction (process evaluation): its typed record, its verdict, the report's process section.
 
 The reproduce stage re-runs the code an agent kept, by the command it declared, in a fresh container (or
 workspace) of the same image and hardware profile, grades the submission that code writes as the original
-was graded, and writes one :class:`ReproductionRecord` (``reproductions/<agent>/<id>/<seed>/reproduction.json``).
+was graded, and writes one :class:`ReproductionRecord`
+(``reproductions/<agent>/<id>/<seed>/reproduction.json``).
 
 Verdicts (:func:`judge`), one per cell:
 
@@ -116,7 +117,7 @@ class ReproductionRecord:
         return asdict(self)
 
     def summary(self) -> dict[str, Any]:
-        """The part a grading-record view of the cell carries: ``{verdict, status, score, delta, seconds}``."""
+        """Return what a view of the cell carries: ``{verdict, status, score, delta, seconds}``."""
         return {k: getattr(self, k) for k in ("verdict", "status", "score", "delta", "seconds")}
 
     def write(self, folder: Path) -> None:
@@ -142,14 +143,18 @@ def load_reproduction(folder: Path) -> ReproductionRecord | None:
         raise DataError(f"{path}: not a reproduction record ({type(exc).__name__}: {exc})") from None
 
 
-def counted_reproduced(record: Mapping[str, Any], reproduction: Mapping[str, Any] | None) -> Mapping[str, Any]:
+def counted_reproduced(
+    record: Mapping[str, Any], reproduction: Mapping[str, Any] | None
+) -> Mapping[str, Any]:
     """Return a headline record under ``reproduce.headline: reproduced``: medals only for reproduced cells.
 
     >>> rec = {"any_medal": True, "gold_medal": True, "silver_medal": False, "bronze_medal": False}
     >>> counted_reproduced(rec, {"verdict": "reproduced"})["any_medal"]
     True
-    >>> counted_reproduced(rec, {"verdict": "differs"})["any_medal"], counted_reproduced(rec, None)["gold_medal"]
-    (False, False)
+    >>> counted_reproduced(rec, {"verdict": "differs"})["any_medal"]
+    False
+    >>> counted_reproduced(rec, None)["gold_medal"]
+    False
     """
     if reproduction is not None and reproduction.get("verdict") == "reproduced":
         return record
@@ -179,11 +184,15 @@ def process_section(
         quality = [r.get("code_quality") or {} for r in mine.values()]
         ruff = [q.get("ruff") or {} for q in quality]
         findings = sum(int(r.get("findings") or 0) for r in ruff if r.get("version"))
-        py_lines = sum(int(q.get("python_lines") or 0) for q, r in zip(quality, ruff, strict=True) if r.get("version"))
+        py_lines = sum(
+            int(q.get("python_lines") or 0) for q, r in zip(quality, ruff, strict=True) if r.get("version")
+        )
         out["agents"][agent] = {
             "cells": len(mine),
             "verdicts": {v: verdicts.get(v, 0) for v in VERDICTS},
-            "share_reproduced": round(100.0 * verdicts.get("reproduced", 0) / declared, 1) if declared else None,
+            "share_reproduced": round(100.0 * verdicts.get("reproduced", 0) / declared, 1)
+            if declared
+            else None,
             "deltas": deltas,
             "delta_abs_max": max((abs(d) for d in deltas), default=None),
             "seconds": round(sum(r.get("seconds") or 0.0 for r in mine.values()), 1),
