@@ -261,9 +261,11 @@ def test_flagged_and_unisolated_cells_do_not_count_in_the_row(checkout: Path, tm
 
 
 def test_reproductions_are_bundled_and_may_gate_the_row(checkout: Path, tmp_path: Path) -> None:
-    """Issue 42: with reproduction on, each cell's reproduction.json travels with it, submission.json holds the
-    agent's process section, and under headline `reproduced` the gold of seed 0 (its code did not reproduce
-    it) no longer counts, in the bundle's row and in the row verify-bundle recomputes.
+    """Issue 42: reproductions travel with their cells and may gate the leaderboard row.
+
+    Each cell's reproduction.json is bundled, submission.json holds the agent's process section, and under
+    headline `reproduced` the gold of seed 0 (its code did not reproduce it) no longer counts, in the
+    bundle's row and in the row verify-bundle recomputes.
     """
     from mlebench.reporting.reproduction import ReproductionRecord
 
