@@ -33,7 +33,7 @@ from mlebench.integrity.run_view import RunView
 from mlebench.reporting.reproduction import ReproductionRecord
 from mlebench_spec.cell import Cell
 from mlebench_spec.declarations import load_competition
-from mlebench_spec.files import utc_now
+from mlebench_spec.files import utc_now, write_json
 from mlebench_spec.hashing import sha256_json
 from mlebench_spec.params import AgentConfig, IntegritySettings
 from mlebench_spec.paths import kernels_dir
@@ -139,4 +139,5 @@ def check_cell(
         verdict["checks"].append(found.to_json())
         if found.flagged and verdict["verdict"] == "clean":
             verdict["verdict"] = "flagged"
+    write_json(cell.integrity_path, verdict)
     return verdict
