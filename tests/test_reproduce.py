@@ -320,3 +320,26 @@ def test_three_agents_reproduce_differ_and_declare_nothing_under_the_local_runne
     else:
         assert record.delta is not None and abs(record.delta) > 0.1  # most vs least frequent class
         assert reproduction_check(record).flagged
+
+
+def test_the_integrity_stage_flags_the_typed_in_cell_and_passes_the_honest_one(
+    prepare_once, tmp_path: Path
+) -> None:
+    """The integrity verdict, given the cell's reproduction, flags a submission its code does not write."""
+    from mlebench.integrity.verdict import check_cell
+    from mlebench_spec.params import IntegritySettings
+
+    root = tmp_path / "checkout"
+    root.mkdir()
+    (root / "competitions").symlink_to(ROOT / "competitions")
+    prepared = prepare_once(CID)
+    for mode, verdict in (("typed", "flagged"), ("honest", "clean")):
+        record = run_and_reproduce(prepared, tmp_path, mode, "local")
+        cell = Cell(
+            CID, mode, 0, root, prepared.public, prepared.private, tmp_path / mode / "run", _agent(), HW
+        )
+        written = check_cell(cell, _agent(), IntegritySettings(), reproduction=record)
+        on_disk = json.loads(cell.integrity_path.read_text(encoding="utf-8"))
+        assert written == on_disk and on_disk["verdict"] == verdict, on_disk
+        (check,) = [c for c in on_disk["checks"] if c["check"] == "reproduction"]
+        assert check["flagged"] == (mode == "typed") and check["details"]["verdict"] == record.verdict
