@@ -343,3 +343,28 @@ def test_the_integrity_stage_flags_the_typed_in_cell_and_passes_the_honest_one(
         assert written == on_disk and on_disk["verdict"] == verdict, on_disk
         (check,) = [c for c in on_disk["checks"] if c["check"] == "reproduction"]
         assert check["flagged"] == (mode == "typed") and check["details"]["verdict"] == record.verdict
+
+
+def test_the_baseline_kept_code_reproduces_its_submission(prepare_once, tmp_path: Path) -> None:
+    """The baseline copies its source to CODE_DIR; run there by its declaration, it writes the same file."""
+    prepared = prepare_once(CID)
+    agent = AgentConfig(
+        path="agents/baseline",
+        command=["python", "main.py"],
+        kwargs={"max_train_rows": 2000},
+        reproduce=["python", "main.py"],
+    )
+    cell = Cell(CID, "baseline", 0, ROOT, prepared.public, prepared.private, tmp_path / "run", agent, HW)
+    assert run_cell(cell, "local", DockerSettings()).status == "ok"
+    grade_cell(cell).write(tmp_path / "grade.json")
+    record = reproduce_cell(
+        cell,
+        ReproduceSettings(enabled=True),
+        DockerSettings(),
+        grade_path=tmp_path / "grade.json",
+        out=tmp_path / "again",
+    )
+    assert (record.verdict, record.status, record.declared_by) == ("reproduced", "ok", "agent config")
+    assert record.delta == 0.0 and record.score == record.original_score is not None
+    assert record.code_quality["readme"] and record.code_quality["python_files"] > 10
+    assert record.code_quality["ruff"]["version"] and record.code_quality["ruff"]["per_kloc"] is not None
