@@ -331,8 +331,10 @@ class ReproduceSettings(_Strict):
     ``time_fraction``: the reproduction's time limit as a fraction of the hardware profile's.
     ``tolerance``: :class:`Tolerance`. ``headline``: ``all`` (reproduction is reported only) or
     ``reproduced`` (the headline counts a cell's medal only when its code reproduced it).
-    ``flag_integrity``: the integrity verdict flags a cell whose code produced a submission that
-    ``differs`` from its own. Off, the plan writes no ``reproduce`` key, so no stage's params change.
+    ``flag``: the reproduction verdicts the integrity verdict flags (check ``reproduction``): by default
+    ``differs`` (the code wrote a valid submission far from the cell's own); add ``failed`` to flag code that
+    writes none at all, ``not_declared`` to require a declaration; ``[]`` flags nothing. Off, the plan writes
+    no ``reproduce`` key, so no stage's params change.
     """
 
     enabled: bool = False
@@ -340,7 +342,14 @@ class ReproduceSettings(_Strict):
     time_fraction: float = Field(default=0.5, gt=0, le=1)
     tolerance: Tolerance = Tolerance()
     headline: Literal["all", "reproduced"] = "all"
-    flag_integrity: bool = True
+    flag: list[Literal["differs", "failed", "not_declared"]] = ["differs"]
+
+    @field_validator("flag")
+    @classmethod
+    def _distinct(cls, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise ValueError(f"reproduce.flag must name each verdict once, got {value}")
+        return value
 
 
 class ForbiddenPattern(_Strict):

@@ -12,7 +12,7 @@ from mlebench.integrity.verdict import check_cell
 from mlebench.reporting.reproduction import load_reproduction
 from mlebench.stage import cell_args, run_stage
 from mlebench_spec.cell import Cell
-from mlebench_spec.params import AgentConfig, IntegritySettings, stage_params
+from mlebench_spec.params import AgentConfig, IntegritySettings, ReproduceSettings, stage_params
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,13 +20,14 @@ def main(argv: list[str] | None = None) -> int:
     args = cell_args(
         __doc__ or "", argv, flags={"--reproduction": "flag the cell if its code's re-run differs"}
     )
-    params = stage_params([f"agent.{args.agent}", "integrity"])
+    params = stage_params([f"agent.{args.agent}", "integrity", *(["reproduce"] if args.reproduction else [])])
     cell = Cell.planned(args.competition, args.agent, args.seed)
     verdict = check_cell(
         cell,
         AgentConfig.model_validate(params[f"agent.{args.agent}"]),
         IntegritySettings.model_validate(params["integrity"]),
         reproduction=load_reproduction(cell.reproduction_dir) if args.reproduction else None,
+        flag=ReproduceSettings.model_validate(params["reproduce"]).flag if args.reproduction else (),
     )
     flagged = [c["check"] for c in verdict["checks"] if c["flagged"]]
     print(f"{cell.label}: {verdict['verdict']}" + (f" ({', '.join(flagged)})" if flagged else ""))

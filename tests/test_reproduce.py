@@ -221,11 +221,17 @@ def test_ruff_findings_are_counted_per_thousand_lines_with_its_version(tmp_path:
     assert code_quality(tmp_path / "none", "")["files"] == 0
 
 
-def test_the_integrity_check_flags_only_a_reproduction_that_differs() -> None:
+def test_the_integrity_check_flags_what_reproduce_flag_names() -> None:
     assert reproduction_check(_record("differs", -0.3)).flagged
     assert "scored 0.8" in reproduction_check(_record("differs", -0.3)).evidence[0]
-    for verdict in ("reproduced", "failed", "not_declared"):
+    for verdict in ("reproduced", "failed", "not_declared"):  # by default only `differs`
         assert not reproduction_check(_record(verdict, None)).flagged
+    strict = ("differs", "failed", "not_declared")
+    failed = reproduction_check(_record("failed", None, status="agent_error", reason="exit 1"), strict)
+    assert failed.flagged and "wrote no gradable submission (agent_error: exit 1)" in failed.evidence[0]
+    assert reproduction_check(_record("not_declared", None), strict).flagged
+    assert not reproduction_check(_record("reproduced"), strict).flagged
+    assert not reproduction_check(_record("differs", -0.3), ()).flagged
 
 
 def test_reproduction_off_changes_no_pipeline_and_on_plans_a_stage_per_sampled_cell() -> None:

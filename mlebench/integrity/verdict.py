@@ -22,6 +22,7 @@ flagged one (:func:`mlebench.reporting.verdicts.counted`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -95,23 +96,26 @@ def _host_paths(cell: Cell) -> tuple[str, ...]:
     return (str(cell.private.resolve()), *(str(root / p) for p in ("data/prepared", "runs", "grades")))
 
 
-def reproduction_check(reproduction: ReproductionRecord) -> CheckResult:
-    """Flag a cell whose kept code, re-run by its declared command, wrote a submission that ``differs``.
+def reproduction_check(reproduction: ReproductionRecord, flag: Sequence[str] = ("differs",)) -> CheckResult:
+    """Flag a cell whose kept code, re-run by its declared command, does not write its submission.
 
-    Only ``differs`` is evidence against the submission's provenance: a re-run that failed (a shorter time
-    limit, no network) or was not declared is reported by the process section, not flagged here.
+    ``flag`` names the reproduction verdicts that count (``reproduce.flag``). ``differs`` is direct evidence
+    against the submission's provenance: its code writes a valid submission far from it. ``failed`` (no
+    submission at all) may also come from the re-run's shorter limit or missing network, so it is flagged
+    only when asked for; so is ``not_declared``.
     """
-    found = reproduction.verdict == "differs"
-    evidence = (
-        [
-            f"the kept code re-run by {' '.join(reproduction.command)!r} ({reproduction.declared_by}) scored "
-            f"{reproduction.score} against the submission's {reproduction.original_score} (delta "
-            f"{reproduction.delta}; tolerance {reproduction.tolerance})"
-        ]
-        if found
-        else []
+    found = reproduction.verdict in flag
+    how = f"{' '.join(reproduction.command)!r} ({reproduction.declared_by})"
+    evidence = {
+        "differs": f"the kept code re-run by {how} scored {reproduction.score} against the submission's "
+        f"{reproduction.original_score} (delta {reproduction.delta}; tolerance {reproduction.tolerance})",
+        "failed": f"the kept code re-run by {how} wrote no gradable submission ({reproduction.status}: "
+        f"{reproduction.reason})",
+        "not_declared": "the agent declared no way to re-run its code",
+    }
+    return CheckResult(
+        "reproduction", found, [evidence[reproduction.verdict]] if found else [], reproduction.summary()
     )
-    return CheckResult("reproduction", found, evidence, reproduction.summary())
 
 
 def check_cell(
@@ -119,11 +123,12 @@ def check_cell(
     agent: AgentConfig,
     settings: IntegritySettings,
     reproduction: ReproductionRecord | None = None,
+    flag: Sequence[str] = ("differs",),
 ) -> dict[str, Any]:
     """Check the cell's run folder and write its ``integrity.json`` atomically; return the verdict.
 
-    ``reproduction`` (the plan reproduces the cell and ``reproduce.flag_integrity`` is on) adds the
-    ``reproduction`` check (:func:`reproduction_check`).
+    ``reproduction`` (the plan reproduces the cell and ``reproduce.flag`` names verdicts to flag: ``flag``)
+    adds the ``reproduction`` check (:func:`reproduction_check`).
     """
     ctx = Context(
         run=RunView.load(cell.run_dir),
@@ -135,7 +140,7 @@ def check_cell(
     )
     verdict = check_run(ctx, kernels_dir(cell.competition_id, cell.root))
     if reproduction is not None:
-        found = reproduction_check(reproduction)
+        found = reproduction_check(reproduction, flag)
         verdict["checks"].append(found.to_json())
         if found.flagged and verdict["verdict"] == "clean":
             verdict["verdict"] = "flagged"

@@ -376,7 +376,7 @@ def _competition_pipelines(plan: Plan, cid: str, root: Path) -> dict[Path, dict[
         for seed in plan.seeds:
             run = _rel(run_dir(agent, cid, seed, _HERE))
             again = _rel(reproduction_dir(agent, cid, seed, _HERE)) if (agent, seed) in reproduced else ""
-            flags = bool(again) and plan.reproduce.flag_integrity
+            flags = bool(again) and bool(plan.reproduce.flag)
             cell = [
                 _stage(
                     StageIdentity("run_agent", cid, agent, seed),
