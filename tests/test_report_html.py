@@ -156,6 +156,7 @@ def _reproduction(agent: str, cid: str, seed: int, verdict: str, delta: float | 
         "run_seconds": 12.5,
         "declared_by": "agent config" if verdict != "not_declared" else "",
         "reason": "",
+        "identical": verdict == "reproduced" and delta == 0.0,
         "code_quality": {
             "files": 4,
             "lines": 250,

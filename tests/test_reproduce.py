@@ -319,6 +319,7 @@ def test_three_agents_reproduce_differ_and_declare_nothing_under_the_local_runne
     assert record.lineage["reproduction"]["submission_sha256"] == again["lineage"]["submission_sha256"]
     run = json.loads((tmp_path / mode / "again" / "run" / "run.json").read_text(encoding="utf-8"))
     assert run["time_limit_secs"] == 60 and run["status"] == "ok" and record.seconds == run["agent_seconds"]
+    assert record.identical == (verdict == "reproduced")
     if verdict == "reproduced":
         assert record.delta == 0.0
         assert record.lineage["reproduction"]["submission_sha256"] == original["lineage"]["submission_sha256"]

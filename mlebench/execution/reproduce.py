@@ -166,12 +166,14 @@ def reproduce_cell(
         settings.tolerance.better,
     )
     lineage["reproduction"] = {**again["lineage"], "code_sha256": sha256_tree(code_dir)}
+    written = lineage["reproduction"].get("submission_sha256")
     return ReproductionRecord(
         **{**base, "is_lower_better": lower},
         verdict=verdict,
         status=again["status"],
         score=again.get("score"),
         delta=delta,
+        identical=None if written is None else written == lineage["original"].get("submission_sha256"),
         seconds=record.agent_seconds,
         reason=again.get("reason") or "",
         created_at=utc_now(),

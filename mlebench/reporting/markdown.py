@@ -168,15 +168,16 @@ def process_lines(report: dict[str, Any]) -> list[str]:
             else "reproduction is reported, not counted."
         ),
         "",
-        "| agent | cells | reproduced | differs | failed | not declared | reproduced % | max \\|delta\\| "
-        "| re-run s | run s |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| agent | cells | reproduced | differs | failed | not declared | reproduced % | same file "
+        "| max \\|delta\\| | re-run s | run s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for agent, p in process["agents"].items():
         v = p["verdicts"]
         lines.append(
             f"| {agent} | {p['cells']} | {v['reproduced']} | {v['differs']} | {v['failed']} | "
-            f"{v['not_declared']} | {_num(p['share_reproduced'])} | {_num(p['delta_abs_max'])} | "
+            f"{v['not_declared']} | {_num(p['share_reproduced'])} | {p.get('identical', 0)} | "
+            f"{_num(p['delta_abs_max'])} | "
             f"{p['seconds']} | {p['run_seconds']} |"
         )
     lines += [
@@ -193,16 +194,25 @@ def process_lines(report: dict[str, Any]) -> list[str]:
             f"{_num(q['ruff_findings_per_kloc'])} | {', '.join(q['ruff_versions']) or 'n/a'} | "
             f"{q['says_how_to_run']}/{p['cells']} | {q['documented']}/{p['cells']} |"
         )
-    lines += ["", "| cell | verdict | status | original | re-run | delta | re-run s | run s | declared by |"]
-    lines.append("|---|---|---|---|---|---|---|---|---|")
+    lines += [
+        "",
+        "| cell | verdict | status | original | re-run | delta | same file | re-run s | run s "
+        "| declared by |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for c in process["cells"]:
         lines.append(
             f"| {c['agent']}/{c['competition_id']}/seed {c['seed']} | {c['verdict']} | "
             f"{c['status'] or '-'} | "
-            f"{_num(c['original_score'])} | {_num(c['score'])} | {_num(c['delta'])} | {_num(c['seconds'])} | "
+            f"{_num(c['original_score'])} | {_num(c['score'])} | {_num(c['delta'])} | "
+            f"{_same(c.get('identical'))} | {_num(c['seconds'])} | "
             f"{_num(c['run_seconds'])} | {c['declared_by'] or '-'} |"
         )
     return lines
+
+
+def _same(identical: bool | None) -> str:
+    return "" if identical is None else ("yes" if identical else "no")
 
 
 def _disclosures(report: dict[str, Any]) -> list[str]:

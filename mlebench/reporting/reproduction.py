@@ -81,7 +81,8 @@ class ReproductionRecord:
     (the re-run's wall-clock time) beside ``run_seconds`` (the original run's) and ``time_limit_secs`` (the
     re-run's limit); ``command`` (the argv run in ``$CODE_DIR``) and ``declared_by`` (``agent config``,
     ``code/reproduce.sh``, ``default: the one *.py in code/``, or empty); ``tolerance`` used;
-    ``is_lower_better``; ``reason`` (why it failed or was not declared); ``runner``; ``lineage``: of the
+    ``is_lower_better``; ``identical`` (the re-run wrote byte for byte the original submission; null when
+    it wrote none); ``reason`` (why it failed or was not declared); ``runner``; ``lineage``: of the
     ``original`` (the run's submission, code and image) and of the ``reproduction`` (its grading record's
     lineage: submission, image, config, grader); ``code_quality`` (:mod:`mlebench.execution.code_quality`),
     reported, never gating; ``created_at``.
@@ -107,6 +108,7 @@ class ReproductionRecord:
     created_at: str
     lineage: dict = field(default_factory=dict)
     code_quality: dict = field(default_factory=dict)
+    identical: bool | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -190,6 +192,7 @@ def process_section(
         out["agents"][agent] = {
             "cells": len(mine),
             "verdicts": {v: verdicts.get(v, 0) for v in VERDICTS},
+            "identical": sum(1 for r in mine.values() if r.get("identical")),
             "share_reproduced": round(100.0 * verdicts.get("reproduced", 0) / declared, 1)
             if declared
             else None,
@@ -216,6 +219,7 @@ def process_section(
                 "original_score": r.get("original_score"),
                 "score": r.get("score"),
                 "delta": r.get("delta"),
+                "identical": r.get("identical"),
                 "seconds": r.get("seconds"),
                 "run_seconds": r.get("run_seconds"),
                 "declared_by": r.get("declared_by", ""),
