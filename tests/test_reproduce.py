@@ -375,3 +375,23 @@ def test_the_baseline_kept_code_reproduces_its_submission(prepare_once, tmp_path
     assert record.delta == 0.0 and record.score == record.original_score is not None
     assert record.code_quality["readme"] and record.code_quality["python_files"] > 10
     assert record.code_quality["ruff"]["version"] and record.code_quality["ruff"]["per_kloc"] is not None
+
+
+def test_a_declared_command_that_writes_nothing_is_failed_with_the_runner_status(
+    prepare_once, tmp_path: Path
+) -> None:
+    prepared = prepare_once(CID)
+    agent = _agent(kwargs={"mode": "silent"}, reproduce=["python", "solve.py"])  # it kept no solve.py
+    cell = Cell(CID, "silent", 0, ROOT, prepared.public, prepared.private, tmp_path / "run", agent, HW)
+    assert run_cell(cell, "local", DockerSettings()).status == "ok"
+    grade_cell(cell).write(tmp_path / "grade.json")
+    record = reproduce_cell(
+        cell,
+        ReproduceSettings(enabled=True),
+        DockerSettings(),
+        grade_path=tmp_path / "grade.json",
+        out=tmp_path / "a",
+    )
+    assert (record.verdict, record.status, record.declared_by) == ("failed", "agent_error", "agent config")
+    assert record.score is None and record.delta is None and record.identical is None
+    assert "exited with code" in record.reason

@@ -85,7 +85,7 @@ def reproduction_cell(cell: Cell, command: list[str], time_limit_secs: int, out:
         agent_config=rerun,
         hardware=hardware.model_copy(update={"time_limit_secs": time_limit_secs}),
         snapshots=type(cell.snapshots)(),
-        code_from=cell.run_dir / "code",
+        code_from=cell.run_dir / "code" if (cell.run_dir / "code").is_dir() else None,  # none kept: empty
     )
 
 
