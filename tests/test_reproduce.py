@@ -1,7 +1,7 @@
 """Process evaluation (issue 42): the reproduction verdict, its record, the plan, the report, and the flow.
 
-The flow runs the reproduce test agent (tests/docker/repro_agent) under the local runner, which needs no
-engine: one whose code reproduces its submission, one whose submission was typed in (its code writes
+The flow runs the reproduce test agent (tests/docker/repro_agent) under the runners that need no engine
+(local, and sandbox where bubblewrap works): one whose code reproduces its submission, one whose submission was typed in (its code writes
 something else) and one that declares nothing. tests/docker/test_docker_reproduce.py runs the same three
 under Docker.
 """
@@ -298,11 +298,19 @@ def run_and_reproduce(prepared: object, tmp_path: Path, mode: str, runner: str) 
         ("silent", "not_declared", ""),
     ],
 )
-def test_three_agents_reproduce_differ_and_declare_nothing_under_the_local_runner(
-    prepare_once, tmp_path: Path, mode: str, verdict: str, declared_by: str
+@pytest.mark.parametrize("runner", ["local", "sandbox"])
+def test_three_agents_reproduce_differ_and_declare_nothing_without_an_engine(
+    prepare_once, tmp_path: Path, mode: str, verdict: str, declared_by: str, runner: str
 ) -> None:
-    record = run_and_reproduce(prepare_once(CID), tmp_path, mode, "local")
-    assert (record.verdict, record.declared_by, record.runner) == (verdict, declared_by, "local")
+    """The same three under the runners that need no engine: local, and sandbox where bubblewrap works."""
+    if runner != "local":
+        from mlebench.execution.runners import get_runner
+
+        problem = get_runner(runner, DockerSettings()).problem()
+        if problem:
+            pytest.skip(f"the {runner} runner cannot run here: {problem}")
+    record = run_and_reproduce(prepare_once(CID), tmp_path, mode, runner)
+    assert (record.verdict, record.declared_by, record.runner) == (verdict, declared_by, runner)
     assert record.time_limit_secs == HW.time_limit_secs // 2 and record.run_seconds is not None
     original = json.loads((tmp_path / mode / "grade.json").read_text(encoding="utf-8"))
     assert record.original_score == original["score"] is not None
