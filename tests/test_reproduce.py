@@ -1,9 +1,9 @@
 """Process evaluation (issue 42): the reproduction verdict, its record, the plan, the report, and the flow.
 
 The flow runs the reproduce test agent (tests/docker/repro_agent) under the runners that need no engine
-(local, and sandbox where bubblewrap works): one whose code reproduces its submission, one whose submission was typed in (its code writes
-something else) and one that declares nothing. tests/docker/test_docker_reproduce.py runs the same three
-under Docker.
+(local, and sandbox where bubblewrap works): one whose code reproduces its submission, one whose submission
+was typed in (its code writes something else) and one that declares nothing.
+tests/docker/test_docker_reproduce.py runs the same three under Docker.
 """
 
 from __future__ import annotations
