@@ -77,7 +77,7 @@ def project_images() -> list[str]:
 def stage_kind(stage: str) -> str:
     """``run_agent-baseline-s0`` -> ``run_agent (baseline)``; a competition's data stage keeps its name."""
     m = CELL_SUFFIX.match(stage)
-    if m and m["kind"] in {"run_agent", "grade", "integrity"}:
+    if m and m["kind"] in {"run_agent", "grade", "reproduce", "integrity"}:
         return f"{m['kind']} ({m['agent']})"
     return stage
 

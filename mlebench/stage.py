@@ -20,11 +20,18 @@ def run_stage(main: Callable[[list[str] | None], int], argv: list[str] | None = 
         return EXIT_CONFIG
 
 
-def cell_args(description: str, argv: list[str] | None, cell: bool = True) -> argparse.Namespace:
-    """Parse the arguments every per-competition stage takes (and, for cells, agent and seed)."""
+def cell_args(
+    description: str, argv: list[str] | None, cell: bool = True, flags: dict[str, str] | None = None
+) -> argparse.Namespace:
+    """Parse the arguments every per-competition stage takes (and, for cells, agent and seed).
+
+    ``flags`` maps a stage's own on/off options (``--name``) to their help.
+    """
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--competition", "-c", required=True, help="competition id")
     if cell:
         parser.add_argument("--agent", required=True, help="agent name (a key of params.yaml's agent)")
         parser.add_argument("--seed", required=True, type=int, help="seed of this cell")
+    for flag, text in (flags or {}).items():
+        parser.add_argument(flag, action="store_true", help=text)
     return parser.parse_args(argv)

@@ -6,7 +6,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mlebench_spec.params import AgentConfig, Hardware, SnapshotSettings, TextSettings
-from mlebench_spec.paths import grade_path, integrity_path, private_dir, public_dir, repo_root, run_dir
+from mlebench_spec.paths import (
+    grade_path,
+    integrity_path,
+    private_dir,
+    public_dir,
+    repo_root,
+    reproduction_dir,
+    run_dir,
+)
 
 
 @dataclass(frozen=True)
@@ -29,6 +37,9 @@ class Cell:
         Whose general instructions the agent gets (``descriptions`` in ``params.yaml``; default ours).
     snapshots
         When the runner copies the submission while the agent runs (``snapshots``; default: never).
+    code_from
+        A folder the runner copies into ``CODE_DIR`` before the agent starts (the kept code of an earlier
+        run, for the reproduce stage); None (the default): ``CODE_DIR`` starts empty.
 
     """
 
@@ -43,6 +54,7 @@ class Cell:
     hardware: Hardware | None = None
     texts: TextSettings = TextSettings()
     snapshots: SnapshotSettings = SnapshotSettings()
+    code_from: Path | None = None
 
     @classmethod
     def planned(
@@ -81,6 +93,11 @@ class Cell:
     def integrity_path(self) -> Path:
         """Where the cell's integrity verdict goes (``integrity/<agent>/<id>/<seed>/integrity.json``)."""
         return integrity_path(self.agent, self.competition_id, self.seed, self.root)
+
+    @property
+    def reproduction_dir(self) -> Path:
+        """Where the cell's reproduction goes (``reproductions/<agent>/<id>/<seed>/``)."""
+        return reproduction_dir(self.agent, self.competition_id, self.seed, self.root)
 
     @property
     def label(self) -> str:

@@ -70,6 +70,10 @@ class AgentConfig(_Strict):
     holds (:class:`Plan`), optional here only so a test can build a bare config to run.
     ``prices`` (optional, :class:`Prices`) prices the tokens the agent's usage file reports: run.json's
     ``usage.cost`` (:mod:`mlebench.reporting.usage`).
+    ``reproduce`` (optional): the argv that re-runs the agent's kept code in ``$CODE_DIR`` to write
+    ``$SUBMISSION_DIR/submission.csv`` again (the reproduce stage, :mod:`mlebench.execution.reproduce`);
+    without it the kept code may declare itself (``code/reproduce.sh``) or fall to the documented default.
+    Serialised only when set.
     """
 
     path: str
@@ -80,6 +84,7 @@ class AgentConfig(_Strict):
     api_key_env: str | None = None
     disclosures: Disclosures | None = None
     prices: Prices | None = None
+    reproduce: list[str] = []
 
     @model_validator(mode="after")
     def _endpoints_for_llm(self) -> AgentConfig:
@@ -118,6 +123,8 @@ class AgentConfig(_Strict):
                 data.pop(key, None)
         if not self.endpoints:
             data.pop("endpoints", None)
+        if not self.reproduce:
+            data.pop("reproduce", None)
         return data
 
 
@@ -304,6 +311,47 @@ class SnapshotSettings(_Strict):
         return bool(self.every_secs or self.fractions)
 
 
+class Tolerance(_Strict):
+    """How far a reproduced score may lie from the original and still count as reproduced.
+
+    Relative to the original score's magnitude (``max(|original|, 1e-9)``), per metric direction:
+    ``worse`` bounds a reproduced score that is worse than the original (lower for a higher-is-better
+    metric, higher for a lower-is-better one), ``better`` one that is better.
+    """
+
+    worse: float = Field(default=0.01, ge=0)
+    better: float = Field(default=0.01, ge=0)
+
+
+class ReproduceSettings(_Strict):
+    """The reproduce stage (process evaluation; off by default): re-run each cell's kept code, grade it.
+
+    ``enabled``: plan a reproduce stage per sampled cell. ``fraction``: the share of cells sampled (by a
+    hash of agent, competition and seed, so a larger fraction keeps the cells a smaller one had).
+    ``time_fraction``: the reproduction's time limit as a fraction of the hardware profile's.
+    ``tolerance``: :class:`Tolerance`. ``headline``: ``all`` (reproduction is reported only) or
+    ``reproduced`` (the headline counts a cell's medal only when its code reproduced it).
+    ``flag``: the reproduction verdicts the integrity verdict flags (check ``reproduction``): by default
+    ``differs`` (the code wrote a valid submission far from the cell's own); add ``failed`` to flag code that
+    writes none at all, ``not_declared`` to require a declaration; ``[]`` flags nothing. Off, the plan writes
+    no ``reproduce`` key, so no stage's params change.
+    """
+
+    enabled: bool = False
+    fraction: float = Field(default=1.0, gt=0, le=1)
+    time_fraction: float = Field(default=0.5, gt=0, le=1)
+    tolerance: Tolerance = Tolerance()
+    headline: Literal["all", "reproduced"] = "all"
+    flag: list[Literal["differs", "failed", "not_declared"]] = ["differs"]
+
+    @field_validator("flag")
+    @classmethod
+    def _distinct(cls, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise ValueError(f"reproduce.flag must name each verdict once, got {value}")
+        return value
+
+
 class ForbiddenPattern(_Strict):
     """One entry of the shared forbidden-resource list: a case-insensitive regex and why it is forbidden."""
 
@@ -377,12 +425,15 @@ class Plan(_Strict):
     grading: GradingSettings = GradingSettings()
     integrity: IntegritySettings = IntegritySettings()
     snapshots: SnapshotSettings = SnapshotSettings()
+    reproduce: ReproduceSettings = ReproduceSettings()
 
     @model_serializer(mode="wrap")
     def _snapshots_only_when_on(self, handler: Any) -> dict[str, Any]:
         data = handler(self)
         if not self.snapshots.enabled:
             data.pop("snapshots", None)
+        if not self.reproduce.enabled:
+            data.pop("reproduce", None)
         return data
 
     @field_validator("agent")

@@ -89,6 +89,15 @@ def integrity_path(agent: str, competition_id: str, seed: int, root: Path | None
     return (root or repo_root()) / "integrity" / agent / competition_id / str(seed) / "integrity.json"
 
 
+def reproduction_dir(agent: str, competition_id: str, seed: int, root: Path | None = None) -> Path:
+    """One cell's reproduction: ``reproduction.json``, the re-run in ``run/`` and its grade (``grade.json``).
+
+    The reproduce stage's output (process evaluation); outside ``runs/`` for the same reason as
+    :func:`integrity_path`.
+    """
+    return (root or repo_root()) / "reproductions" / agent / competition_id / str(seed)
+
+
 def kernels_dir(competition_id: str, root: Path | None = None) -> Path:
     """Return a competition's reference notebooks as code, pulled once and pinned (for plagiarism)."""
     return (root or repo_root()) / "data" / "kernels" / competition_id

@@ -16,8 +16,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--integrity", action="store_true", help="read each cell's integrity verdict (the plan checks them)"
     )
+    parser.add_argument(
+        "--reproduce", action="store_true", help="read each reproduced cell's reproduction (process section)"
+    )
     args = parser.parse_args(argv)
-    params = stage_params(["competition_set", "seeds", "report"])
+    params = stage_params(["competition_set", "seeds", "report", *(["reproduce"] if args.reproduce else [])])
     report = write_report(
         args.agents.split(","),
         params["competition_set"],
@@ -25,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
         pad_missing=params["report"]["pad_missing"],
         count_flagged=params["report"]["count_flagged"],
         integrity=args.integrity,
+        reproduce=params["reproduce"]["headline"] if args.reproduce else "",
     )
     print(summary(report))
     return 0

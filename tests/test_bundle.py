@@ -258,3 +258,54 @@ def test_flagged_and_unisolated_cells_do_not_count_in_the_row(checkout: Path, tm
         assert verify_bundle(tmp_path / "local", checkout).row == submission["leaderboard_row"]
     finally:
         grade.write_text(original)
+
+
+def test_reproductions_are_bundled_and_may_gate_the_row(checkout: Path, tmp_path: Path) -> None:
+    """Issue 42: reproductions travel with their cells and may gate the leaderboard row.
+
+    Each cell's reproduction.json is bundled, submission.json holds the agent's process section, and under
+    headline `reproduced` the gold of seed 0 (its code did not reproduce it) no longer counts, in the
+    bundle's row and in the row verify-bundle recomputes.
+    """
+    from mlebench.reporting.reproduction import ReproductionRecord
+
+    for seed in SEEDS:
+        cell = Cell.planned(CID, "dummy", seed, root=checkout)
+        ReproductionRecord(
+            competition_id=CID,
+            agent="dummy",
+            seed=seed,
+            verdict="differs" if seed == 0 else "reproduced",
+            status="ok",
+            score=0.6,
+            original_score=1.0 if seed == 0 else 0.6,
+            delta=-0.4 if seed == 0 else 0.0,
+            seconds=1.0,
+            run_seconds=2.0,
+            time_limit_secs=450,
+            command=["python", "main.py"],
+            declared_by="default: the one *.py in code/",
+            tolerance={"worse": 0.01, "better": 0.01},
+            is_lower_better=False,
+            reason="",
+            runner="docker",
+            created_at=utc_now(),
+        ).write(cell.reproduction_dir)
+    data = _plan().model_dump(mode="json")
+    reported = validate_plan({**data, "reproduce": {"enabled": True}}, "test plan")
+    gated = validate_plan({**data, "reproduce": {"enabled": True, "headline": "reproduced"}}, "test plan")
+    plain = build_bundle(reported, "dummy", tmp_path / "reported", checkout, CAPS)
+    assert plain["process"]["verdicts"] == {"reproduced": 2, "differs": 1, "failed": 0, "not_declared": 0}
+    assert plain["process"]["deltas"] == [-0.4, 0.0, 0.0] and plain["process"]["headline"] == "all"
+    assert plain["leaderboard_row"].endswith("Embedded 33.33 ± 33.33")
+    assert (
+        json.loads((tmp_path / "reported" / "cells" / CID / "0" / "reproduction.json").read_text())["delta"]
+        == -0.4
+    )
+    out = tmp_path / "gated.tar.gz"
+    submission = build_bundle(gated, "dummy", out, checkout, CAPS)
+    assert submission["leaderboard_row"].endswith("Embedded 0.00 ± 0.00")
+    result = verify_bundle(out, checkout)
+    assert result.ok, result.problems
+    assert result.row == submission["leaderboard_row"]
+    assert "process" not in build_bundle(_plan(), "dummy", tmp_path / "off", checkout, CAPS)

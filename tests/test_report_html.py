@@ -138,3 +138,67 @@ def test_one_agent_one_competition_still_renders(ids: list[str]) -> None:
     report = aggregate(records, ["smart"], ids, [0, 1], "tiny", COMPLEXITY)
     html = to_html(report)
     assert html.count('<svg class="chart"') == 3 and "nothing to compare" in html
+
+
+def _reproduction(agent: str, cid: str, seed: int, verdict: str, delta: float | None) -> dict:
+    graded = next(r for r in RECORDS if (r["agent"], r["competition_id"], r["seed"]) == (agent, cid, seed))
+    score = None if verdict in ("failed", "not_declared") else (graded["score"] or 0.0) + (delta or 0.0)
+    return {
+        "competition_id": cid,
+        "agent": agent,
+        "seed": seed,
+        "verdict": verdict,
+        "status": "ok" if score is not None else ("agent_timeout" if verdict == "failed" else ""),
+        "score": score,
+        "original_score": graded["score"],
+        "delta": delta,
+        "seconds": 4.0,
+        "run_seconds": 12.5,
+        "declared_by": "agent config" if verdict != "not_declared" else "",
+        "reason": "",
+        "identical": verdict == "reproduced" and delta == 0.0,
+        "code_quality": {
+            "files": 4,
+            "lines": 250,
+            "python_lines": 200,
+            "readme": True,
+            "says_how_to_run": True,
+            "ruff": {"version": "0.8.0", "findings": 3},
+        },
+    }
+
+
+def test_the_process_section_renders_in_chromium(tmp_path: Path) -> None:
+    """Issue 42: per agent the share reproduced, deltas, cost and code figures; a `differs` cell is marked."""
+    again = {
+        ("smart", "alpha", 0): _reproduction("smart", "alpha", 0, "reproduced", 0.0),
+        ("smart", "alpha", 1): _reproduction("smart", "alpha", 1, "reproduced", -0.004),
+        ("smart", "gamma", 0): _reproduction("smart", "gamma", 0, "differs", -3.0),
+        ("dummy", "alpha", 0): _reproduction("dummy", "alpha", 0, "not_declared", None),
+        ("dummy", "alpha", 1): _reproduction("dummy", "alpha", 1, "failed", None),
+    }
+    report = aggregate(
+        RECORDS, ["dummy", "smart"], list(COMPLEXITY), [0, 1], "mixed", COMPLEXITY, reproductions=again
+    )
+    page_file = tmp_path / "report.html"
+    page_file.write_text(to_html(report), encoding="utf-8")
+    page = open_page(
+        page_file,
+        {
+            "agents": "[...document.querySelectorAll('#process-agents tr')].slice(1).map(r => "
+            "[...r.cells].map(c => c.textContent))",
+            "code": "document.querySelector('#process-code').rows.length",
+            "cells": "document.querySelector('#process-cells').rows.length",
+            "flagged": "[...document.querySelectorAll('#process-cells tr.flag')]"
+            ".map(r => r.cells[0].textContent)",
+            "visible": "document.getElementById('process').getBoundingClientRect().height > 0",
+        },
+    )
+    assert page.errors == [] and page.requests == []
+    rows = {r[0]: r for r in page.values["agents"]}
+    # agent, cells, reproduced, differs, failed, not declared, reproduced %, max |delta|, re-run s, run s
+    assert rows["smart"][1:8] == ["3", "2", "1", "0", "0", "66.7", "3"]
+    assert rows["dummy"][1:7] == ["2", "0", "0", "1", "1", "0"]
+    assert rows["smart"][8:] == ["12", "37.5"]
+    assert page.values["code"] == 3 and page.values["cells"] == 1 + len(again)
+    assert page.values["flagged"] == ["smart/gamma/seed 0"] and page.values["visible"]

@@ -456,3 +456,24 @@ def test_a_path_lock_file_a_kill_left_empty_is_started_afresh_and_rewritten_whol
     finally:
         pipelines.close()
     assert dvc_status().returncode == 0
+
+
+def test_a_reproduce_stage_takes_an_agent_slot_under_the_hardware_profile() -> None:
+    """Issue 42: re-running a cell's kept code runs agent code, so it is scheduled as an agent run is."""
+    from mlebench.scheduling.dvc_stages import PlannedStage
+    from mlebench.scheduling.executors.base import Settings
+    from mlebench.scheduling.scheduler import AGENT_KINDS, Scheduler
+    from mlebench_spec.identity import StageIdentity
+    from mlebench_spec.params import Hardware
+
+    hardware = Hardware(name="cpu", cpus=2, memory="4g", shm_size="1g", pids=64, gpus=0, time_limit_secs=900)
+    scheduler = Scheduler.__new__(Scheduler)  # only the settings and the profile: no DVC repository needed
+    scheduler.settings, scheduler.hardware = Settings(), hardware
+
+    def stage(kind: str) -> PlannedStage:
+        return PlannedStage(f"p:{kind}", kind, StageIdentity(kind, "c", "a", 0), "true", Path("."), ())
+
+    agent = Resources(2.0, 4 << 30, 0, 900, 1)
+    assert scheduler._resources(stage("reproduce")) == scheduler._resources(stage("run_agent")) == agent
+    assert scheduler._resources(stage("grade")) == Resources(1.0, 1 << 30, 0, 3600)
+    assert AGENT_KINDS == {"run_agent", "reproduce"}

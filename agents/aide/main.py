@@ -47,6 +47,17 @@ COMPETITION INSTRUCTIONS
 ------
 
 """
+REPRODUCE = """#!/bin/sh
+# Re-run AIDE's best solution (solution.py) as AIDE ran it: a workspace with the public data in ./input and
+# the predictions in ./working/submission.csv, which is then copied to $SUBMISSION_DIR/submission.csv.
+set -eu
+work=$(mktemp -d)
+ln -s "$DATA_DIR" "$work/input"
+mkdir "$work/working"
+cp solution.py "$work/solution.py"
+(cd "$work" && python solution.py)
+cp "$work/working/submission.csv" "$SUBMISSION_DIR/submission.csv"
+"""
 
 
 class Usage:
@@ -187,6 +198,7 @@ def main() -> int:
                 shutil.copyfile(working / "submission.csv", tmp)
                 tmp.replace(dirs["SUBMISSION_DIR"] / "submission.csv")
                 (dirs["CODE_DIR"] / "solution.py").write_text(node.code, encoding="utf-8")
+                (dirs["CODE_DIR"] / "reproduce.sh").write_text(REPRODUCE, encoding="utf-8")
             state = "buggy" if node.is_buggy else f"metric {node.metric.value}"
             print(f"aide adapter: step {node.step} ({node.stage_name}): {state}; kept: {kept}", flush=True)
             usage.write(dirs["LOGS_DIR"])

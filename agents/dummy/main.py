@@ -71,8 +71,9 @@ def main() -> int:
     target = submission_dir / "submission.csv"
     shutil.copyfile(sample, target)
     lines.append(f"copied {sample} -> {target}")
-    shutil.copyfile(Path(__file__), code_dir / "main.py")
-    lines.append(f"saved own source to {code_dir / 'main.py'}")
+    if Path(__file__).resolve() != (code_dir / "main.py").resolve():  # re-run from CODE_DIR: already there
+        shutil.copyfile(Path(__file__), code_dir / "main.py")
+        lines.append(f"saved own source to {code_dir / 'main.py'}")
     _write_log(logs_dir, lines)
     return 0
 

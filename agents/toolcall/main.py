@@ -76,6 +76,8 @@ TOOLS = [
 SYSTEM = """You are an autonomous machine-learning engineer working alone in a Linux container.
 Competition: {competition}. Work only through the tools: write your code under $CODE_DIR with
 `write_file`, run it with `run`, check the submission with `validate`, then call `finish`.
+Keep the code that writes your final submission, and write $CODE_DIR/reproduce.sh: the shell commands that,
+run in $CODE_DIR, write $SUBMISSION_DIR/submission.csv again from the data (it may be re-run to check).
 Paths: DATA_DIR={data}, CODE_DIR={code}, SUBMISSION_DIR={submission}. Python is `python`.
 
 {instructions}"""

@@ -86,9 +86,12 @@ def run_local(cell: Cell) -> RunRecord:
         _make_read_only(dirs["data"])
         for name in ("submission", "code", "logs"):
             dirs[name].mkdir()
+        seed_code(cell, dirs["code"])
         shutil.copytree(agent_dir, dirs["agent"], ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         shutil.copy(instructions_file(cell), home / "instructions.txt")
         env = agent_env(cell, home, dirs)
+        # `python` in what the agent starts (its scripts, a reproduce.sh) is this interpreter, as in its argv
+        env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env["PATH"]])
         if secret is not None:
             env.update(secret.env())
         command = [sys.executable if part == "python" else part for part in agent.command]
@@ -127,6 +130,26 @@ def run_local(cell: Cell) -> RunRecord:
         public_sha256=split_sha256(cell.public),
         python=sys.version.split()[0],
     )
+
+
+def seed_code(cell: Cell, code_dir: Path) -> None:
+    """Copy ``cell.code_from`` (kept code to re-run: the reproduce stage) into the empty ``code_dir``.
+
+    Regular files and folders only: a symlink in the kept code is left out (the runners never collect one).
+    """
+    if cell.code_from is None:
+        return
+    if not cell.code_from.is_dir():
+        raise ConfigError(f"{cell.label}: the kept code {cell.code_from} to re-run is not a folder")
+    for item in sorted(cell.code_from.rglob("*")):
+        rel = item.relative_to(cell.code_from)
+        if item.is_symlink():
+            continue
+        if item.is_dir():
+            (code_dir / rel).mkdir(parents=True, exist_ok=True)
+        elif item.is_file():
+            (code_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(item, code_dir / rel)
 
 
 def instructions_file(cell: Cell) -> Path:

@@ -64,6 +64,7 @@ from mlebench.execution.local import (
     _snapshot_copy,
     _supervise,
     instructions_file,
+    seed_code,
 )
 from mlebench.execution.secrets import agent_secret, redact_run
 from mlebench.execution.snapshots import snapshotting
@@ -568,6 +569,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
             work = Path(tmp)
             for name in ("submission", "code", "logs"):
                 (work / name).mkdir()
+            seed_code(cell, work / "code")
             shutil.copytree(agent_dir, work / "agent", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
             _system_files(work)
             _contract_files(cell, work)

@@ -22,14 +22,16 @@ flagged one (:func:`mlebench.reporting.verdicts.counted`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mlebench.integrity.checks import CHECKS, Context
+from mlebench.integrity.checks import CHECKS, CheckResult, Context
 from mlebench.integrity.judge import judge
 from mlebench.integrity.patterns import Budget, BudgetExceeded
 from mlebench.integrity.plagiarism import plagiarism, references
 from mlebench.integrity.run_view import RunView
+from mlebench.reporting.reproduction import ReproductionRecord
 from mlebench_spec.cell import Cell
 from mlebench_spec.declarations import load_competition
 from mlebench_spec.files import utc_now, write_json
@@ -94,8 +96,40 @@ def _host_paths(cell: Cell) -> tuple[str, ...]:
     return (str(cell.private.resolve()), *(str(root / p) for p in ("data/prepared", "runs", "grades")))
 
 
-def check_cell(cell: Cell, agent: AgentConfig, settings: IntegritySettings) -> dict[str, Any]:
-    """Check the cell's run folder and write its ``integrity.json`` atomically; return the verdict."""
+def reproduction_check(reproduction: ReproductionRecord, flag: Sequence[str] = ("differs",)) -> CheckResult:
+    """Flag a cell whose kept code, re-run by its declared command, does not write its submission.
+
+    ``flag`` names the reproduction verdicts that count (``reproduce.flag``). ``differs`` is direct evidence
+    against the submission's provenance: its code writes a valid submission far from it. ``failed`` (no
+    submission at all) may also come from the re-run's shorter limit or missing network, so it is flagged
+    only when asked for; so is ``not_declared``.
+    """
+    found = reproduction.verdict in flag
+    how = f"{' '.join(reproduction.command)!r} ({reproduction.declared_by})"
+    evidence = {
+        "differs": f"the kept code re-run by {how} scored {reproduction.score} against the submission's "
+        f"{reproduction.original_score} (delta {reproduction.delta}; tolerance {reproduction.tolerance})",
+        "failed": f"the kept code re-run by {how} wrote no gradable submission ({reproduction.status}: "
+        f"{reproduction.reason})",
+        "not_declared": "the agent declared no way to re-run its code",
+    }
+    return CheckResult(
+        "reproduction", found, [evidence[reproduction.verdict]] if found else [], reproduction.summary()
+    )
+
+
+def check_cell(
+    cell: Cell,
+    agent: AgentConfig,
+    settings: IntegritySettings,
+    reproduction: ReproductionRecord | None = None,
+    flag: Sequence[str] = ("differs",),
+) -> dict[str, Any]:
+    """Check the cell's run folder and write its ``integrity.json`` atomically; return the verdict.
+
+    ``reproduction`` (the plan reproduces the cell and ``reproduce.flag`` names verdicts to flag: ``flag``)
+    adds the ``reproduction`` check (:func:`reproduction_check`).
+    """
     ctx = Context(
         run=RunView.load(cell.run_dir),
         competition=load_competition(cell.competition_id, cell.root),
@@ -105,5 +139,10 @@ def check_cell(cell: Cell, agent: AgentConfig, settings: IntegritySettings) -> d
         budget=Budget(settings.time_budget_secs),
     )
     verdict = check_run(ctx, kernels_dir(cell.competition_id, cell.root))
+    if reproduction is not None:
+        found = reproduction_check(reproduction, flag)
+        verdict["checks"].append(found.to_json())
+        if found.flagged and verdict["verdict"] == "clean":
+            verdict["verdict"] = "flagged"
     write_json(cell.integrity_path, verdict)
     return verdict

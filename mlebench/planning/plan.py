@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from mlebench.data.selfcheck import gate_path
 from mlebench.execution.grading import grade_image_sources
 from mlebench.execution.local import V1_INSTRUCTIONS
+from mlebench.execution.reproduce import sampled
 from mlebench.execution.runners import run_image_sources, runner_names
 from mlebench_spec.cell import Cell
 from mlebench_spec.datadir import answers_dir
@@ -50,6 +51,7 @@ from mlebench_spec.paths import (
     raw_dir,
     repo_root,
     report_dir,
+    reproduction_dir,
     run_dir,
     selfcheck_path,
 )
@@ -76,7 +78,15 @@ def stage_code(kind: str, root: Path, scripts: tuple[str, ...] = ()) -> list[str
     return sorted(files)
 
 
-_IMAGE_SOURCES = {"run_agent": run_image_sources, "grade": grade_image_sources}
+def _reproduce_image_sources(root: Path) -> list[str]:
+    return sorted(set(run_image_sources(root)) | set(grade_image_sources(root)))
+
+
+_IMAGE_SOURCES = {
+    "run_agent": run_image_sources,
+    "grade": grade_image_sources,
+    "reproduce": _reproduce_image_sources,  # re-runs in the agent's image, grades in the grader's
+}
 """The stages that build images: their files are the stages' deps as much as the code they import."""
 
 
@@ -227,8 +237,23 @@ def render(plan: Plan, root: Path | None = None) -> dict[Path, str]:
         for path, pipeline in _competition_pipelines(plan, cid, base).items():
             outs |= _outs(pipeline)
             files[path] = _yaml_text(pipeline)
-    files[base / "dvc.yaml"] = _yaml_text(_root_pipeline(plan, base, integrity_deps(plan, outs)))
+    root_pipeline = _root_pipeline(plan, base, integrity_deps(plan, outs), reproduction_deps(plan, outs))
+    files[base / "dvc.yaml"] = _yaml_text(root_pipeline)
     return files
+
+
+def reproduced_cells(plan: Plan) -> list[Cell]:
+    """Return the cells the plan reproduces: none unless ``reproduce.enabled``, else the sampled fraction."""
+    settings = plan.reproduce
+    if not settings.enabled:
+        return []
+    return [c for c in cells(plan) if sampled(c.agent, c.competition_id, c.seed, settings.fraction)]
+
+
+def reproduction_deps(plan: Plan, outs: set[str]) -> list[str]:
+    """Each cell's reproduction folder that some stage of the plan writes: the report reads those too."""
+    paths = [_rel(reproduction_dir(c.agent, c.competition_id, c.seed, _HERE)) for c in cells(plan)]
+    return [p for p in paths if p in outs]
 
 
 def integrity_deps(plan: Plan, outs: set[str]) -> list[str]:
@@ -360,9 +385,12 @@ def _competition_pipelines(plan: Plan, cid: str, root: Path) -> dict[Path, dict[
         )
         integrity_files.append(kernels)
     files = {pipeline_file(cid, root): {"stages": stages}}
+    reproduced = {(c.agent, c.seed) for c in reproduced_cells(plan) if c.competition_id == cid}
     for agent, cfg in plan.agent.items():
         for seed in plan.seeds:
             run = _rel(run_dir(agent, cid, seed, _HERE))
+            again = _rel(reproduction_dir(agent, cid, seed, _HERE)) if (agent, seed) in reproduced else ""
+            flags = bool(again) and bool(plan.reproduce.flag)
             cell = [
                 _stage(
                     StageIdentity("run_agent", cid, agent, seed),
@@ -384,12 +412,32 @@ def _competition_pipelines(plan: Plan, cid: str, root: Path) -> dict[Path, dict[
                 _stage(
                     StageIdentity("integrity", cid, agent, seed),
                     code,
-                    integrity_files + [run],
-                    params=[f"agent.{agent}", "integrity", *integrity_params],
+                    integrity_files + [run] + ([again] if flags else []),
+                    params=[
+                        f"agent.{agent}",
+                        "integrity",
+                        *integrity_params,
+                        *(["reproduce"] if flags else []),
+                    ],
                     outs=[_rel(integrity_path(agent, cid, seed, _HERE))],
                     wdir=_CELL_WDIR,
+                    args=["--reproduction"] if flags else None,
                 ),
             ]
+            if again:  # process evaluation: re-run the kept code, grade it (before integrity, which reads it)
+                cell.insert(
+                    2,
+                    _stage(
+                        StageIdentity("reproduce", cid, agent, seed),
+                        code,
+                        [cfg.path, run, _rel(grade_path(agent, cid, seed, _HERE)), public, answers]
+                        + ([] if plan.data.dir else [manifest]),
+                        params=[f"agent.{agent}", "hardware", "docker", "descriptions", "data", "grading"]
+                        + ["reproduce"],
+                        outs=[again],
+                        wdir=_CELL_WDIR,
+                    ),
+                )
             files[cell_pipeline_file(cid, agent, seed, root)] = {"stages": dict(cell)}
     return files
 
@@ -418,7 +466,9 @@ def _v1_text_deps(plan: Plan, comp: Competition) -> tuple[list[str], list[str]]:
     return description, instructions
 
 
-def _root_pipeline(plan: Plan, root: Path, integrity: list[str]) -> dict[str, Any]:
+def _root_pipeline(
+    plan: Plan, root: Path, integrity: list[str], reproductions: list[str] | None = None
+) -> dict[str, Any]:
     grades = [_rel(grade_path(c.agent, c.competition_id, c.seed, _HERE)) for c in cells(plan)]
     audits = [_rel(audit_path(cid, _HERE)) for cid in plan.competition_set.ids]
     # The report counts each split's competitions among all declarations (its coverage), so it reads every
@@ -428,11 +478,15 @@ def _root_pipeline(plan: Plan, root: Path, integrity: list[str]) -> dict[str, An
     name, report = _stage(
         StageIdentity("report"),
         {"report": folded(stage_code("report", root), root)},
-        grades + integrity + audits + declarations,
-        params=["competition_set", "seeds", "report"],
+        grades + integrity + (reproductions or []) + audits + declarations,
+        params=["competition_set", "seeds", "report"] + (["reproduce"] if reproductions else []),
         outs=[_rel(out / name) for name in ("report.json", "report.md", "report.html", "headline.csv")],
         wdir=None,
-        args=[f"--agents {','.join(plan.agent)}", *(["--integrity"] if integrity else [])],
+        args=[
+            f"--agents {','.join(plan.agent)}",
+            *(["--integrity"] if integrity else []),
+            *(["--reproduce"] if reproductions else []),
+        ],
     )
     report["metrics"] = [_rel(out / "metrics.json")]
     plots = [
@@ -536,6 +590,8 @@ __all__ = [
     "stage_code",
     "cells",
     "integrity_deps",
+    "reproduced_cells",
+    "reproduction_deps",
     "check_plan",
     "compose",
     "planned",

@@ -8,7 +8,8 @@ Layout of a bundle (a folder, or the same as a deterministic ``.tar.gz``)::
     run_group_experiments.csv          MLE-bench's experiment_id,run_group listing
     runs/<agent>_seed<S>/grading_report.json     MLE-bench v1 grading report, one per seed (run group)
     cells/<competition>/<seed>/        grade.json (the record with lineage), run.json, submission.csv,
-                                       integrity.json (when checked), code/ and logs, capped per cell
+                                       integrity.json (when checked), reproduction.json (when
+                                       reproduced), code/ and logs, capped per cell
 
 The figures and the leaderboard row count cells as the report's headline does
 (:func:`mlebench.reporting.verdicts.counted`): unisolated cells are left out (listed in
@@ -17,7 +18,10 @@ The figures and the leaderboard row count cells as the report's headline does
 Submissions are never capped: re-grading needs them whole. Logs beyond the cap keep their last bytes;
 code files that do not fit are left out. Either way the original's size and sha256 stay in the manifest.
 ``disclosures.json`` is what the agent config declares (every plan's agents must: models,
-uses_test_feedback, web_search).
+uses_test_feedback, web_search). ``submission.json``'s ``process`` (when the plan reproduces cells) is the
+agent's process section: reproduction verdicts, deltas, re-run cost and what its code is like
+(:func:`mlebench.reporting.reproduction.process_section`); under ``reproduce.headline: reproduced`` the
+figures count a medal only where the agent's code reproduced it.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mlebench.reporting.reproduction import RECORD, counted_reproduced, process_section
 from mlebench.reporting.stats import agent_figures, leaderboard_row
 from mlebench.reporting.v1 import entry, grading_report
 from mlebench.reporting.verdicts import counted, is_isolated, load_verdict
@@ -39,7 +44,7 @@ from mlebench_spec.errors import ConfigError
 from mlebench_spec.files import replace_dir, staging_dir, utc_now, write_json, write_text
 from mlebench_spec.hashing import sha256_file
 from mlebench_spec.params import Plan
-from mlebench_spec.paths import grade_path, integrity_path, repo_root, run_dir
+from mlebench_spec.paths import grade_path, integrity_path, repo_root, reproduction_dir, run_dir
 
 FORMAT = "mlebench-dvc bundle 1"
 MANIFEST = "manifest.json"
@@ -77,6 +82,7 @@ def build_bundle(
         notes: dict[str, dict[str, dict[str, Any]]] = {"truncated": {}, "omitted": {}}
         records, missing = [], []
         verdicts: dict[tuple[str, int], dict[str, Any]] = {}
+        again: dict[tuple[str, str, int], dict[str, Any]] = {}
         for cid in ids:
             for seed in seeds:
                 path = grade_path(agent, cid, seed, base)
@@ -89,6 +95,10 @@ def build_bundle(
                 verdicts[(cid, seed)] = load_verdict(verdict)
                 if verdict.is_file():
                     shutil.copyfile(verdict, staging / "cells" / cid / str(seed) / INTEGRITY)
+                reproduced = reproduction_dir(agent, cid, seed, base) / RECORD
+                if plan.reproduce.enabled and reproduced.is_file():
+                    again[(agent, cid, seed)] = json.loads(reproduced.read_text(encoding="utf-8"))
+                    shutil.copyfile(reproduced, staging / "cells" / cid / str(seed) / RECORD)
         for seed in seeds:
             entries = [
                 entry(r, f"cells/{r['competition_id']}/{seed}/submission.csv")
@@ -106,6 +116,11 @@ def build_bundle(
             for r in records
             if (c := counted(r, verdicts[(r["competition_id"], r["seed"])], flagged_count)) is not None
         ]
+        if plan.reproduce.enabled and plan.reproduce.headline == "reproduced":
+            headline_records = [
+                counted_reproduced(r, again.get((agent, r["competition_id"], r["seed"])))
+                for r in headline_records
+            ]
         figures = agent_figures(headline_records, agent, complexity, ids, plan.report.pad_missing)
         disclosures = config.disclosures.model_dump() if config.disclosures else {}  # a plan requires them
         hardware = {
@@ -134,6 +149,16 @@ def build_bundle(
                 for (cid, seed), v in sorted(verdicts.items())
                 if v["verdict"] == "flagged"
             ],
+            **(
+                {
+                    "process": {
+                        **process_section(again, [agent])["agents"].get(agent, {}),
+                        "headline": plan.reproduce.headline,
+                    }
+                }
+                if plan.reproduce.enabled
+                else {}
+            ),
             "figures": figures,
             "leaderboard_row": leaderboard_row(figures),
             "missing_cells": missing,

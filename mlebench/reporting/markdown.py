@@ -46,7 +46,13 @@ def to_markdown(report: dict[str, Any]) -> str:
         for agent, entry in report["agents"].items()
     ]
     lines += ["", NETWORK_NOTE]
-    lines += _as_scored(report) + _integrity(report) + _disclosures(report) + _usage(report)
+    lines += (
+        _as_scored(report)
+        + _integrity(report)
+        + process_lines(report)
+        + _disclosures(report)
+        + _usage(report)
+    )
     lines += _statuses(report) + _comparisons(report) + _cells(report)
     lines += _mode_differences(report)
     lines += ["", *anytime_lines(report)]
@@ -139,6 +145,74 @@ def _integrity(report: dict[str, Any]) -> list[str]:
         lines += ["", f"Left out of the headline, unisolated ({len(excluded)} cells):", ""]
         lines += [f"- {e['agent']}/{e['competition_id']}/seed {e['seed']}: {e['reason']}" for e in excluded]
     return lines
+
+
+def process_lines(report: dict[str, Any]) -> list[str]:
+    """Return the process section: does each agent's kept code reproduce its submission, what is it like.
+
+    Empty when the plan reproduces no cell (``reproduce.enabled`` off).
+    """
+    process = report.get("process")
+    if process is None:
+        return []
+    lines = [
+        "",
+        "## Process: reproduction and code",
+        "",
+        "Each reproduced cell's kept code was re-run by its declared command (fresh container, same image "
+        "and "
+        "hardware, no network) and graded as the original. Headline: "
+        + (
+            "a medal counts only where the code reproduced it."
+            if process.get("headline") == "reproduced"
+            else "reproduction is reported, not counted."
+        ),
+        "",
+        "| agent | cells | reproduced | differs | failed | not declared | reproduced % | same file "
+        "| max \\|delta\\| | re-run s | run s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for agent, p in process["agents"].items():
+        v = p["verdicts"]
+        lines.append(
+            f"| {agent} | {p['cells']} | {v['reproduced']} | {v['differs']} | {v['failed']} | "
+            f"{v['not_declared']} | {_num(p['share_reproduced'])} | {p.get('identical', 0)} | "
+            f"{_num(p['delta_abs_max'])} | "
+            f"{p['seconds']} | {p['run_seconds']} |"
+        )
+    lines += [
+        "",
+        "Code (reported, never gating; ruff findings per 1,000 Python lines):",
+        "",
+        "| agent | median lines | median files | ruff / kLOC | ruff | says how to run | README |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for agent, p in process["agents"].items():
+        q = p["code_quality"]
+        lines.append(
+            f"| {agent} | {_num(q['median_lines'])} | {_num(q['median_files'])} | "
+            f"{_num(q['ruff_findings_per_kloc'])} | {', '.join(q['ruff_versions']) or 'n/a'} | "
+            f"{q['says_how_to_run']}/{p['cells']} | {q['documented']}/{p['cells']} |"
+        )
+    lines += [
+        "",
+        "| cell | verdict | status | original | re-run | delta | same file | re-run s | run s "
+        "| declared by |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for c in process["cells"]:
+        lines.append(
+            f"| {c['agent']}/{c['competition_id']}/seed {c['seed']} | {c['verdict']} | "
+            f"{c['status'] or '-'} | "
+            f"{_num(c['original_score'])} | {_num(c['score'])} | {_num(c['delta'])} | "
+            f"{_same(c.get('identical'))} | {_num(c['seconds'])} | "
+            f"{_num(c['run_seconds'])} | {c['declared_by'] or '-'} |"
+        )
+    return lines
+
+
+def _same(identical: bool | None) -> str:
+    return "" if identical is None else ("yes" if identical else "no")
 
 
 def _disclosures(report: dict[str, Any]) -> list[str]:

@@ -37,6 +37,7 @@ from mlebench.reporting.compare import paired_comparison
 from mlebench.reporting.html import to_html
 from mlebench.reporting.markdown import to_markdown
 from mlebench.reporting.records import STATUSES
+from mlebench.reporting.reproduction import counted_reproduced, load_reproduction, process_section
 from mlebench.reporting.stats import (
     anytime_curves,
     declared_sizes,
@@ -51,7 +52,14 @@ from mlebench_spec.declarations import all_competition_ids, load_competition
 from mlebench_spec.files import write_json, write_text
 from mlebench_spec.leaderboards import threshold_state
 from mlebench_spec.params import load_plan
-from mlebench_spec.paths import audit_path, grade_path, integrity_path, repo_root, report_dir
+from mlebench_spec.paths import (
+    audit_path,
+    grade_path,
+    integrity_path,
+    repo_root,
+    report_dir,
+    reproduction_dir,
+)
 from mlebench_spec.yamlio import load_yaml
 
 __all__ = [
@@ -78,7 +86,7 @@ def write_planned_report(root: Path | None = None) -> dict[str, Any]:
     plan = load_plan(base)
     pipeline = base / "dvc.yaml"
     stages = ((load_yaml(pipeline) or {}).get("stages") or {}) if pipeline.is_file() else {}
-    integrity = "--integrity" in str((stages.get("report") or {}).get("cmd", "")).split()
+    command = str((stages.get("report") or {}).get("cmd", "")).split()
     return write_report(
         list(plan.agent),
         plan.competition_set.model_dump(),
@@ -86,7 +94,8 @@ def write_planned_report(root: Path | None = None) -> dict[str, Any]:
         base,
         pad_missing=plan.report.pad_missing,
         count_flagged=plan.report.count_flagged,
-        integrity=integrity,
+        integrity="--integrity" in command,
+        reproduce=plan.reproduce.headline if "--reproduce" in command else "",
     )
 
 
@@ -103,11 +112,14 @@ def write_report(
     pad_missing: bool = False,
     count_flagged: bool = False,
     integrity: bool = False,
+    reproduce: str = "",
 ) -> dict[str, Any]:
     """Aggregate every grading record of the plan into ``report/``: json, md, html, metrics, headline.csv.
 
     With ``integrity`` (the plan has an integrity stage, so its files are the report's deps) each cell's
-    integrity.json gives its verdict; without, every cell is ``unchecked``.
+    integrity.json gives its verdict; without, every cell is ``unchecked``. ``reproduce`` (the plan has
+    reproduce stages) is ``reproduce.headline`` (``all`` or ``reproduced``): each reproduced cell's
+    reproduction.json is read into the process section; empty: none is.
     """
     ids = competition_set["ids"]
     records = load_records([grade_path(a, c, s, root) for a in agents for c in ids for s in seeds])
@@ -117,6 +129,13 @@ def write_report(
         for c in ids
         for s in seeds
         if integrity
+    }
+    reproductions = {
+        (a, c, s): found.to_json()
+        for a in agents
+        for c in ids
+        for s in seeds
+        if reproduce and (found := load_reproduction(reproduction_dir(a, c, s, root))) is not None
     }
     complexity = {c: load_competition(c, root).complexity for c in ids}
     leaks = {c: known_leaks(json.loads(audit_path(c, root).read_text(encoding="utf-8"))) for c in ids}
@@ -136,6 +155,8 @@ def write_report(
         thresholds=thresholds,
         verdicts=verdicts,
         count_flagged=count_flagged,
+        reproductions=reproductions if reproduce else None,
+        reproduced_only=reproduce == "reproduced",
     )
     out = report_dir(root)
     write_json(out / "report.json", report)
@@ -160,6 +181,8 @@ def aggregate(
     thresholds: dict[str, str] | None = None,
     verdicts: dict[tuple[str, str, int], dict[str, Any]] | None = None,
     count_flagged: bool = False,
+    reproductions: dict[tuple[str, str, int], dict[str, Any]] | None = None,
+    reproduced_only: bool = False,
 ) -> dict[str, Any]:
     """Build the report for every agent over one competition set and the leaderboard splits it covers.
 
@@ -175,13 +198,20 @@ def aggregate(
     ``thresholds`` gives each competition's :func:`threshold_state`; each group counts its members' states.
     The report's ``task_texts`` counts the graded cells whose agent read v1's texts (``mlebench``) or ours.
     ``verdicts`` are the cells' integrity verdicts (:func:`mlebench.reporting.verdicts.load_verdict`;
-    absent: unchecked).
+    absent: unchecked). ``reproductions`` (the plan reproduces cells; None: it does not) are the cells'
+    reproduction records: the report's ``process`` section
+    (:func:`mlebench.reporting.reproduction.process_section`) and each cell row's ``reproduction``; with
+    ``reproduced_only`` (``reproduce.headline: reproduced``) the headline counts a medal only for a cell whose
+    code reproduced it.
     """
     by_cell = {(r["agent"], r["competition_id"], r["seed"]): r for r in records}
     verdicts = verdicts or {}
     headline_cells = {
         k: c for k, r in by_cell.items() if (c := counted(r, verdicts.get(k), count_flagged)) is not None
     }
+    if reproduced_only:
+        again = reproductions or {}
+        headline_cells = {k: counted_reproduced(c, again.get(k)) for k, c in headline_cells.items()}
     groups = _groups(set_name, competition_ids, complexity)
     report: dict[str, Any] = {
         "competition_set": set_name,
@@ -206,7 +236,8 @@ def aggregate(
         "task_texts": task_texts(records),
         "count_flagged": count_flagged,
         "headline_rule": "isolated cells only; flagged cells "
-        + ("count as scored (report.count_flagged)" if count_flagged else "count as no medal"),
+        + ("count as scored (report.count_flagged)" if count_flagged else "count as no medal")
+        + ("; a medal counts only where the agent's code reproduced it" if reproduced_only else ""),
         "integrity": [
             {"agent": k[0], "competition_id": k[1], "seed": k[2], **flag}
             for k in sorted(by_cell)
@@ -237,7 +268,12 @@ def aggregate(
         entry["usage"] = sum_usage(agent_records)
         for cid in competition_ids:
             entry["per_competition"][cid] = [
-                _cell_row(by_cell.get((agent, cid, s)), s, verdicts.get((agent, cid, s), UNCHECKED))
+                _cell_row(
+                    by_cell.get((agent, cid, s)),
+                    s,
+                    verdicts.get((agent, cid, s), UNCHECKED),
+                    (reproductions or {}).get((agent, cid, s)),
+                )
                 for s in seeds
             ]
         report["agents"][agent] = entry
@@ -252,6 +288,11 @@ def aggregate(
     ]
     points = snapshots or curve_points([r for r in by_cell.values() if r["agent"] in agents])
     report["anytime"] = anytime_curves(points, agents, competition_ids, seeds)
+    if reproductions is not None:
+        report["process"] = {
+            **process_section(reproductions, agents),
+            "headline": "reproduced" if reproduced_only else "all",
+        }
     members = {name: m for name, (_, m) in groups.items()}
     table = (by_cell, verdicts, agents, members, seeds, pad_missing, count_flagged)
     report["anytime_table"] = anytime_table(*table)
@@ -385,14 +426,25 @@ _ROW_KEYS = (
 )
 
 
-def _cell_row(record: dict[str, Any] | None, seed: int, verdict: dict[str, Any]) -> dict[str, Any]:
+def _cell_row(
+    record: dict[str, Any] | None,
+    seed: int,
+    verdict: dict[str, Any],
+    reproduction: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    again = (
+        {"reproduction": {k: reproduction.get(k) for k in ("verdict", "status", "score", "delta", "seconds")}}
+        if reproduction
+        else {}
+    )
     if record is None:
         row: dict[str, Any] = {"seed": seed, "medal": "", **{k: None for k in _ROW_KEYS}}
         row.update(status="missing", reason="", hardware="", lineage={}, timings={})
         row.update(isolation=None, verdict=None, flags=[])
-        return row
+        return {**row, **again}
     medal = next((m for m in ("gold", "silver", "bronze") if record.get(f"{m}_medal")), "")
     return {
+        **again,
         "seed": seed,
         "medal": medal,
         **{k: record.get(k) for k in _ROW_KEYS},

@@ -13,7 +13,9 @@ Checks, each problem naming the file it is about:
   and the run record's agent and config hashes;
 - the claimed per-split figures against those recomputed from the re-graded results, counted as the
   headline counts them (unisolated cells left out, flagged ones as no medal unless the bundle says
-  ``count_flagged``; isolation from each cell's grade.json, the verdict from its integrity.json).
+  ``count_flagged``; isolation from each cell's grade.json, the verdict from its integrity.json; under
+  a ``process.headline`` of ``reproduced``, a medal only where the cell's reproduction.json says
+  ``reproduced``: that record is checked by its hash, not re-run, which needs the agent's image).
 
 The leaderboard row printed on success is computed from the re-graded results, not from the claims.
 """
@@ -33,6 +35,7 @@ from typing import Any
 from graders.grade import grade
 from mlebench.reporting.bundle import INTEGRITY, MANIFEST, file_hashes, run_group
 from mlebench.reporting.records import competition_hash
+from mlebench.reporting.reproduction import RECORD, counted_reproduced
 from mlebench.reporting.stats import agent_figures, leaderboard_row
 from mlebench.reporting.v1 import ENTRY_FIELDS, totals
 from mlebench.reporting.verdicts import counted, load_verdict
@@ -118,6 +121,11 @@ class _Verifier:
             for r in regraded
             if (c := counted(r, self.verdicts[(r["competition_id"], r["seed"])], flagged_count)) is not None
         ]
+        if (submission.get("process") or {}).get("headline") == "reproduced":
+            headline = [  # reproductions are taken as recorded (hashed), not re-run: that needs the image
+                counted_reproduced(r, self._reproduction(f"cells/{r['competition_id']}/{r['seed']}"))
+                for r in headline
+            ]
         figures = agent_figures(headline, agent, complexity, known, pad)
         if pad == submission.get("pad_missing", False):
             for split, claimed in submission.get("figures", {}).items():
@@ -128,6 +136,10 @@ class _Verifier:
                         f"{claimed['metrics']['any_medal']['per_seed']}, re-graded {ours}"
                     )
         return Verification(self.problems, figures, leaderboard_row(figures), len(regraded), files)
+
+    def _reproduction(self, cell: str) -> dict[str, Any] | None:
+        path = self.folder / cell / RECORD
+        return self._json(f"{cell}/{RECORD}") if path.is_file() else None
 
     def _json(self, rel: str, why: str = "missing") -> Any:
         path = self.folder / rel

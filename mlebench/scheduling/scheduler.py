@@ -55,7 +55,9 @@ from mlebench_spec.params import Hardware
 from mlebench_spec.paths import grade_path
 
 AGENT_RUN = "run_agent"
-"""The stage kind that takes the ``slots`` (the hardware profile's resources); others take stage slots."""
+AGENT_KINDS = frozenset({AGENT_RUN, "reproduce"})
+"""The stage kinds that take the ``slots`` (the hardware profile's resources: the agent's run and the re-run
+of its kept code); others take stage slots."""
 FIRST = "grade"
 """The kind offered first among the others, so grading keeps pace with the runs; the rest in plan order."""
 _POLL_SECS = 0.2
@@ -328,7 +330,7 @@ class Scheduler:
     def _make_ready(self, st: _State, key: str) -> None:
         """Queue a pending stage whose upstream stages are all done, by priority, then by arrival."""
         st.order[key] = st.rank[key] if key not in st.order else len(st.rank) + len(st.order)  # a retry: last
-        agent = st.by_key[key].kind == AGENT_RUN
+        agent = st.by_key[key].kind in AGENT_KINDS
         heapq.heappush(st.ready[agent], (_priority(st.by_key[key]), st.order[key], key))
 
     def _done_with(self, st: _State, key: str) -> None:
@@ -348,13 +350,13 @@ class Scheduler:
         wait, primed, for the next free slots (the next wave of runs then starts without waiting for DVC).
         """
         now = time.monotonic()
-        busy = Counter(st.by_key[k].kind == AGENT_RUN for k in st.running)
+        busy = Counter(st.by_key[k].kind in AGENT_KINDS for k in st.running)
         cap = {True: self.settings.slots, False: self.settings.stage_slots}
         free = {agent: cap[agent] - busy[agent] for agent in cap}
         while True:
             chosen: list[str] = []
             later: list[tuple[int, int, str]] = []
-            primed = Counter(st.by_key[k].kind == AGENT_RUN for k in st.snapshots if k in st.pending)
+            primed = Counter(st.by_key[k].kind in AGENT_KINDS for k in st.snapshots if k in st.pending)
             for agent, heap in st.ready.items():
                 want = free[agent] + (max(0, cap[agent] - primed[agent]) if may_begin and ahead else 0)
                 while want > 0 and heap:
@@ -394,7 +396,7 @@ class Scheduler:
             chosen.sort(key=lambda k: (_priority(st.by_key[k]), st.order[k]))
             refused = set()
             for key in chosen:
-                agent = st.by_key[key].kind == AGENT_RUN
+                agent = st.by_key[key].kind in AGENT_KINDS
                 if free[agent] <= 0:  # primed ahead: it waits, snapshotted, for a slot
                     later.append((_priority(st.by_key[key]), st.order[key], key))
                     continue
@@ -416,7 +418,7 @@ class Scheduler:
                     inputs=st.snapshots[key],
                 )
             for item in later:
-                heapq.heappush(st.ready[st.by_key[item[2]].kind == AGENT_RUN], item)
+                heapq.heappush(st.ready[st.by_key[item[2]].kind in AGENT_KINDS], item)
             if not skipped or refused:  # a skipped stage freed its slot (and maybe readied others): refill
                 return
 
@@ -431,11 +433,11 @@ class Scheduler:
         }
         log = events_path(self.root).parent / "logs" / stage.pipeline / f"{stage.name}.log"
         env = {JOB_ENV: json.dumps(info, sort_keys=True)}
-        nice = 0 if stage.kind == AGENT_RUN else self.settings.stage_nice
+        nice = 0 if stage.kind in AGENT_KINDS else self.settings.stage_nice
         return Job(stage.address, attempt, stage.cmd, str(stage.wdir), str(log), res, env, nice)
 
     def _resources(self, stage: PlannedStage) -> Resources:
-        if stage.kind == AGENT_RUN:
+        if stage.kind in AGENT_KINDS:
             hw = self.hardware
             memory = parse_memory(hw.memory, "hardware.memory")
             return Resources(hw.cpus, memory, hw.gpus, hw.time_limit_secs, hw.gpu_sharing)

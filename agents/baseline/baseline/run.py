@@ -40,8 +40,15 @@ def setup_logging(logs_dir: Path) -> None:
 
 
 def save_code(code_dir: Path) -> None:
-    """Copy the agent's own source (main.py, the package, requirements, README) into ``CODE_DIR``."""
+    """Copy the agent's own source (main.py, the package, requirements, README) into ``CODE_DIR``.
+
+    The copy re-runs as it is: ``python main.py`` in ``CODE_DIR`` with the contract's variables writes the
+    submission again (the reproduce stage, declared as ``reproduce`` in conf/agent/baseline.yaml). Run from
+    there, the source already is the kept code, and nothing is copied.
+    """
     code_dir.mkdir(parents=True, exist_ok=True)
+    if AGENT_ROOT.resolve() == code_dir.resolve():
+        return
     for name in ("main.py", "requirements.txt", "README.md"):
         if (AGENT_ROOT / name).is_file():
             shutil.copyfile(AGENT_ROOT / name, code_dir / name)

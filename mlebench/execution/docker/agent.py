@@ -471,6 +471,8 @@ def _run_container(
                 kwargs["storage_opt"] = storage_opt
             container = client.containers.create(**kwargs)
             container.put_archive("/", _runtime_files(agent, spec, instructions_file(cell)))
+            if cell.code_from is not None:  # the kept code to re-run (the reproduce stage)
+                container.put_archive(CONTRACT_DIRS["CODE_DIR"], code_tar(cell.code_from))
         with _timed(spent, "start"):
             container.start()
             if sealed is not None:
@@ -672,6 +674,33 @@ def _runtime_files(
     if spec is not None:
         files[VALIDATION_SPEC_PATH] = json.dumps(spec, indent=2, sort_keys=True) + "\n"
     return read_only_files_tar(files)
+
+
+def code_tar(folder: Path) -> bytes:
+    """Return a tar of ``folder``'s regular files and folders, owned by the agent's user, for ``CODE_DIR``.
+
+    Symlinks and special files are left out (the runners never collect them into a run's ``code/``).
+    """
+    import io
+    import tarfile
+
+    if not folder.is_dir():
+        raise ConfigError(f"the kept code {folder} to re-run is not a folder")
+    uid, gid = (int(part) for part in AGENT_USER.split(":"))
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for item in sorted(folder.rglob("*")):
+            if item.is_symlink() or not (item.is_dir() or item.is_file()):
+                continue
+            info = tar.gettarinfo(str(item), arcname=item.relative_to(folder).as_posix())
+            info.uid, info.gid, info.uname, info.gname = uid, gid, "agent", "agent"
+            info.mode = 0o755 if item.is_dir() else 0o644
+            if item.is_dir():
+                tar.addfile(info)
+            else:
+                with item.open("rb") as fh:
+                    tar.addfile(info, fh)
+    return buf.getvalue()
 
 
 def _wait(container: Any, limit: int, started: float) -> bool:

@@ -1,0 +1,58 @@
+"""DVC stage `reproduce`: re-run one cell's kept code by its declared command and grade what it writes.
+
+Process evaluation (``params.yaml: reproduce``, off by default): a fresh container of the same image and
+hardware profile, the public split read-only, no network, under ``reproduce.time_fraction`` of the time
+limit; the re-run is graded as the original was and judged against it (reproduced / differs / failed /
+not_declared), with the code's size, files and ruff findings beside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mlebench.execution.reproduce import reproduce_cell
+from mlebench.stage import cell_args, run_stage
+from mlebench_spec.cell import Cell
+from mlebench_spec.datadir import answers_dir
+from mlebench_spec.params import (
+    AgentConfig,
+    DataSettings,
+    DockerSettings,
+    Hardware,
+    ReproduceSettings,
+    TextSettings,
+    stage_params,
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Reproduce runs/<agent>/<id>/<seed>/ into reproductions/<agent>/<id>/<seed>/reproduction.json."""
+    args = cell_args(__doc__ or "", argv)
+    keys = [f"agent.{args.agent}", "hardware", "docker", "descriptions", "data", "grading", "reproduce"]
+    params = stage_params(keys)
+    cell = Cell.planned(
+        args.competition,
+        args.agent,
+        args.seed,
+        agent_config=AgentConfig.model_validate(params[f"agent.{args.agent}"]),
+        hardware=Hardware.model_validate(params["hardware"]),
+        texts=TextSettings.model_validate(params["descriptions"]),
+    )
+    data = DataSettings.model_validate(params["data"])
+    cell = replace(cell, private=answers_dir(cell.competition_id, data, cell.root))
+    record = reproduce_cell(
+        cell,
+        ReproduceSettings.model_validate(params["reproduce"]),
+        DockerSettings.model_validate(params["docker"]),
+        params["grading"]["mode"],
+    )
+    record.write(cell.reproduction_dir)
+    print(
+        f"{cell.label}: {record.verdict} ({record.status or 'not run'}) score={record.score} "
+        f"original={record.original_score} delta={record.delta} in {record.seconds} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_stage(main))
