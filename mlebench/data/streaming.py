@@ -90,7 +90,7 @@ def stream_train_test_split(
         raise ValueError(f"{source}: cannot hold out {test_size} of {n} rows")
     permutation = np.random.RandomState(random_state).permutation(n)
     position = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
-    position[permutation] = np.arange(n, dtype=position.dtype) - test_size
+    position[permutation] = np.arange(-test_size, n - test_size, dtype=position.dtype)  # no temporary
     del permutation
     n_buckets = -(-(n - test_size) // bucket_rows)
     header = _plain_header(source, dtype) if verbatim and transform_train is _unchanged else None
