@@ -117,3 +117,17 @@ def test_canonical_floats_pass_through_exactly_as_pandas_writes_them() -> None:
     frame = pd.read_csv(io.StringIO("a\n" + "\n".join(accepted) + "\n"), dtype={"a": "float64"})
     assert frame["a"].tolist() == [float(t) for t in accepted]
     assert frame.to_csv(index=False).splitlines()[1:] == accepted
+
+
+@pytest.mark.parametrize("body", [b"h\n1.5\n\n2.5\n3.5\n", b"h,g\n1.5,1\n\n2.5,2\n3.5,3\n"])
+def test_a_blank_line_is_refused_not_passed_through(tmp_path: Path, body: bytes) -> None:
+    """A blank line (which pandas skips) makes the row count wrong: an error on either path."""
+    (tmp_path / "a.csv").write_bytes(body)
+    with pytest.raises(ValueError, match="row"):
+        stream_train_test_split(
+            tmp_path / "a.csv",
+            tmp_path / "o.csv",
+            test_size=1,
+            random_state=0,
+            dtype={"h": "float64", "g": "int64"} if b"g" in body else {"h": "float64"},
+        )
