@@ -449,7 +449,7 @@ def table(shapes: list[Shape]) -> str:
     for s in shapes:
         rows.append(
             f"| {s.name} ({s.note}) | {s.download_mb:,.0f} | {s.floor_s:.1f} | "
-            f"{s.v1_s:.1f} ({s.v1_prepare_s:.1f}) | "
+            f"{f'{s.v1_s:.1f} ({s.v1_prepare_s:.1f})' if s.v1_s else '—'} | "
             f"{s.committed_s:.1f} ({s.fetch_s:.1f} / {s.prepare_s:.1f} / {s.commit_s:.1f}) | "
             f"{ratio(s.committed_s, s.floor_s)} | {ratio(s.committed_s, s.v1_s)} | "
             f"{ratio(s.prepare_s, s.v1_s)} | {s.prepare_rss_mb:,.0f} / {s.v1_rss_mb:,.0f} | "
