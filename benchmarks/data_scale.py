@@ -29,7 +29,8 @@ Lite (158 GB) and All (3.3 TB) from the measured seconds per GB. Everything is m
 (default: a temporary folder) and deleted shape by shape.
 
 Usage: ``python benchmarks/data_scale.py --v1-checkout PATH [--shapes many,csv,archives] [--taxi-rows N]
-[--archive-gb G] [--images N] [--json OUT]``.
+[--archive-gb G] [--images N] [--json OUT]``; ``--no-v1`` instead of ``--v1-checkout`` leaves v1 out (for the
+taxi file's real 55M rows, whose whole frame v1 would hold in about 27 GB of RAM).
 """
 
 from __future__ import annotations
@@ -395,6 +396,7 @@ def measure_shape(kind: str, args: argparse.Namespace, work: Path, s3) -> Shape:
     folder = work / kind
     folder.mkdir()
     started = time.perf_counter()
+    extra: dict = {}
     if kind == "many":
         cid = DOGS
         download = synth_dogs(folder, args.images, args.image_kb)
@@ -403,22 +405,26 @@ def measure_shape(kind: str, args: argparse.Namespace, work: Path, s3) -> Shape:
         cid = TAXI
         download = synth_taxi(folder, args.taxi_rows)
         note = f"{args.taxi_rows:,} rows (real: 55M)"
+        extra = {"rows": args.taxi_rows}
     else:
         cid = GESTURE
         download = synth_gesture(folder, args.archive_gb)
         note = f"{args.archive_gb:g} GB of archives"
-    shape = Shape(kind, cid, download.stat().st_size / 1e6, note)
+    shape = Shape(kind, cid, download.stat().st_size / 1e6, note, extra=extra)
     print(
         f"[{kind}] synthesized {shape.download_mb:,.0f} MB in {time.perf_counter() - started:.0f} s",
         flush=True,
     )
     shape.floor_s = copy_floor(download, folder / "floor", kind)
     print(f"[{kind}] copy floor {shape.floor_s:.1f} s", flush=True)
-    v1 = run_v1(args.v1_checkout, cid, download, folder / "v1")
-    shape.v1_s, shape.v1_prepare_s, shape.v1_rss_mb = v1["seconds"], v1["prepare_s"], v1["rss_mb"]
-    shape.v1_footprint_mb = v1["footprint_mb"]
-    shutil.rmtree(folder / "v1")
-    print(f"[{kind}] v1 {shape.v1_s:.1f} s", flush=True)
+    if args.no_v1:
+        shape.note += "; v1 not run (--no-v1)"
+    else:
+        v1 = run_v1(args.v1_checkout, cid, download, folder / "v1")
+        shape.v1_s, shape.v1_prepare_s, shape.v1_rss_mb = v1["seconds"], v1["prepare_s"], v1["rss_mb"]
+        shape.v1_footprint_mb = v1["footprint_mb"]
+        shutil.rmtree(folder / "v1")
+        print(f"[{kind}] v1 {shape.v1_s:.1f} s", flush=True)
     run_ours(cid, download, folder / "ours", s3, shape)
     for bucket in ("storage", "answers"):
         s3.client(bucket).rm(f"{bucket}/{cid}", recursive=True)
@@ -436,17 +442,28 @@ def table(shapes: list[Shape]) -> str:
         "| status |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
+
+    def ratio(a: float, b: float) -> str:
+        return f"{a / b:.2f}x" if b else "—"
+
     for s in shapes:
         rows.append(
             f"| {s.name} ({s.note}) | {s.download_mb:,.0f} | {s.floor_s:.1f} | "
-            f"{s.v1_s:.1f} ({s.v1_prepare_s:.1f}) | "
+            f"{f'{s.v1_s:.1f} ({s.v1_prepare_s:.1f})' if s.v1_s else '—'} | "
             f"{s.committed_s:.1f} ({s.fetch_s:.1f} / {s.prepare_s:.1f} / {s.commit_s:.1f}) | "
-            f"{s.committed_s / s.floor_s:.2f}x | {s.committed_s / s.v1_s:.2f}x | "
-            f"{s.prepare_s / s.v1_s:.2f}x | {s.prepare_rss_mb:,.0f} / {s.v1_rss_mb:,.0f} | "
-            f"{s.footprint_mb:,.0f} / {s.v1_footprint_mb:,.0f} ({s.footprint_mb / s.v1_footprint_mb:.2f}x) | "
+            f"{ratio(s.committed_s, s.floor_s)} | {ratio(s.committed_s, s.v1_s)} | "
+            f"{ratio(s.prepare_s, s.v1_s)} | {s.prepare_rss_mb:,.0f} / {s.v1_rss_mb:,.0f} | "
+            f"{s.footprint_mb:,.0f} / {s.v1_footprint_mb:,.0f} "
+            f"({ratio(s.footprint_mb, s.v1_footprint_mb)}) | "
             f"{s.pushed_mb / s.push_s:.0f} | {s.pushed_mb / s.pull_s:.0f} | "
             f"{'clean' if s.status_clean else 'NOT CLEAN'} |"
         )
+    for s in shapes:
+        if s.name == "csv" and s.extra.get("rows"):
+            per_row = [f"ours prepare {s.prepare_s / s.extra['rows'] * 1e6:.2f} µs/row"]
+            if s.v1_s:
+                per_row.append(f"v1 extract + prepare {s.v1_s / s.extra['rows'] * 1e6:.2f} µs/row")
+            rows += ["", f"CSV at {s.extra['rows']:,} rows: " + "; ".join(per_row)]
     rows += ["", "Projection from the measured seconds per GB of download (each shape's rate; hours):", ""]
     rows += [
         "| shape | committed s/GB | push s/GB | pull s/GB | Lite 158 GB: committed / push / pull h | "
@@ -460,7 +477,7 @@ def table(shapes: list[Shape]) -> str:
         full = " / ".join(f"{p * ALL_GB / 3600:.1f}" for p in per)
         rows.append(
             f"| {s.name} | {per[0]:.0f} | {per[1]:.0f} | {per[2]:.0f} | {lite} | {full} | "
-            f"{s.footprint_mb / s.v1_footprint_mb:.2f}x |"
+            f"{ratio(s.footprint_mb, s.v1_footprint_mb)} |"
         )
     return "\n".join(rows)
 
@@ -475,15 +492,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--v1-checkout", type=Path, required=True)
+    parser.add_argument(
+        "--v1-checkout", type=Path, default=None, help="MLE-bench v1's source (a scratch folder)"
+    )
     parser.add_argument("--shapes", default="many,csv,archives")
     parser.add_argument("--images", type=int, default=25_000)
     parser.add_argument("--image-kb", type=float, default=22.7)
     parser.add_argument("--taxi-rows", type=int, default=8_000_000)
     parser.add_argument("--archive-gb", type=float, default=2.0)
     parser.add_argument("--work", type=Path, default=None)
+    parser.add_argument(
+        "--no-v1",
+        action="store_true",
+        help="leave v1 out (its whole-frame pandas holds ~0.5 KB per taxi row: ~27 GB at 55M rows)",
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
+    if args.v1_checkout is None and not args.no_v1:
+        parser.error("--v1-checkout PATH is required (or --no-v1)")
     from authoring.seaweedfs import SeaweedS3
 
     base = Path(tempfile.mkdtemp(prefix="mlebench-data-scale-", dir=args.work))

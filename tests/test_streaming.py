@@ -56,3 +56,78 @@ def test_a_split_larger_than_the_file_is_refused(tmp_path: Path) -> None:
         stream_train_test_split(
             tmp_path / "a.csv", tmp_path / "o.csv", test_size=5, random_state=0, dtype={"h": "int64"}
         )
+
+
+NASTY = [
+    "k1,5.,2009-06-15 17:26:21 UTC,-73.844311,40.721319,-73.84161,40.712278,1",  # "5." is written 5.0
+    "k2,1e-05,2009-06-15 17:26:21 UTC,-73.9,40.7,,40.712278,2",  # exponent; an empty float
+    "k3,0.00001,NA,-73.9,40.7,-73.8,40.7,3",  # below 1e-4 is written 1e-05; NA is missing
+    "k4,4.50,x,-073.9,+40.7,-73.8,40.7,007",  # superfluous zeros and signs
+    'k5,0.30000000000000004,"a, quoted",-73.9,40.7,-73.8,40.7,1',  # 17 digits; a quoted comma
+    "k6,123456789012345.6,héllo,-73.9,40.7,-73.8,40.7,-0",  # 16 digits; non-ASCII; -0
+    "k7,nan,null,-0.0,0.0,0.0001,40.7,1\r",  # a missing float word; CR LF line end
+    "k8,2.5,2009-06-15 17:26:21 UTC,-73.9,40.7,-73.8,40.7,1",  # canonical
+]
+
+
+@pytest.mark.parametrize("final_newline", [True, False])
+def test_the_verbatim_path_writes_what_pandas_writes_for_every_kind_of_line(
+    tmp_path: Path, final_newline: bool
+) -> None:
+    """Lines pandas would rewrite go through pandas; canonical ones pass verbatim; bytes equal both ways."""
+    source = tmp_path / "train.csv"
+    rides = _taxi_module("fixture").taxi_rides(600, np.random.default_rng(5)).to_csv(index=False).splitlines()
+    lines = rides[:1] + [line for pair in zip(rides[1:], NASTY * 75, strict=True) for line in pair]
+    source.write_text("\n".join(lines) + ("\n" if final_newline else ""), encoding="utf-8")
+    dtype = _taxi_module("prepare").DTYPE
+    outs = {}
+    for verbatim in (True, False):
+        out = tmp_path / f"out-{verbatim}.csv"
+        test = stream_train_test_split(
+            source, out, test_size=50, random_state=1, dtype=dtype, bucket_rows=97, verbatim=verbatim
+        )
+        outs[verbatim] = (out.read_bytes(), test.to_csv(index=False))
+    whole_train, whole_test = train_test_split(pd.read_csv(source, dtype=dtype), test_size=50, random_state=1)
+    assert outs[True] == outs[False]
+    assert outs[True][0] == whole_train.to_csv(index=False).encode()
+    assert outs[True][1] == whole_test.to_csv(index=False)
+    assert b"k8,2.5,2009-06-15 17:26:21 UTC,-73.9,40.7,-73.8,40.7,1\n" in outs[True][0]
+    assert b"k1,5.0," in outs[True][0] and b"k4,4.5,x,-73.9,40.7," in outs[True][0]
+
+
+def test_canonical_floats_pass_through_exactly_as_pandas_writes_them() -> None:
+    """Every decimal the verbatim path accepts is parsed exactly and written back unchanged by pandas."""
+    import io
+    import re
+
+    from mlebench.data.streaming import _float_field
+
+    rng = np.random.default_rng(0)
+    texts = []
+    for _ in range(100_000):
+        digits = "".join(rng.choice(list("0123456789"), rng.integers(1, 18)))
+        cut = rng.integers(0, len(digits) + 1)
+        text = (digits[:cut].lstrip("0") or "0") + "." + (digits[cut:] or "0")
+        texts.append(("-" if rng.random() < 0.3 else "") + text)
+    places = rng.integers(0, 9, 50_000)
+    centred = rng.normal(-73.9, 0.1, 50_000)
+    texts += [repr(round(float(x), int(d))) for x, d in zip(centred, places, strict=True)]
+    accepted = [t for t in texts if re.fullmatch(_float_field(), t)]
+    assert len(accepted) > 50_000
+    frame = pd.read_csv(io.StringIO("a\n" + "\n".join(accepted) + "\n"), dtype={"a": "float64"})
+    assert frame["a"].tolist() == [float(t) for t in accepted]
+    assert frame.to_csv(index=False).splitlines()[1:] == accepted
+
+
+@pytest.mark.parametrize("body", [b"h\n1.5\n\n2.5\n3.5\n", b"h,g\n1.5,1\n\n2.5,2\n3.5,3\n"])
+def test_a_blank_line_is_refused_not_passed_through(tmp_path: Path, body: bytes) -> None:
+    """A blank line (which pandas skips) makes the row count wrong: an error on either path."""
+    (tmp_path / "a.csv").write_bytes(body)
+    with pytest.raises(ValueError, match="row"):
+        stream_train_test_split(
+            tmp_path / "a.csv",
+            tmp_path / "o.csv",
+            test_size=1,
+            random_state=0,
+            dtype={"h": "float64", "g": "int64"} if b"g" in body else {"h": "float64"},
+        )

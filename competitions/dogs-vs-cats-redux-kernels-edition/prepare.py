@@ -30,7 +30,7 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     bytes as v1's copies, written once.
     """
     with tempfile.TemporaryDirectory(dir=public.parent) as tmp:
-        extract_zip(raw / "train.zip", Path(tmp), progress_label="extracting train.zip")
+        extract_zip(raw / "train.zip", Path(tmp), progress_label="extracting train.zip", hashes=True)
         train, test = _split(sorted((Path(tmp) / "train").glob("*.jpg")), comp)
         (public / "train").mkdir()
         (public / "test").mkdir()

@@ -8,8 +8,11 @@ import zipfile
 from pathlib import Path
 
 from mlebench_spec.errors import DataError
+from mlebench_spec.hashing import PARALLEL_MIN, ContentHashes, remember_hashes
 
 __all__ = ["FETCH_RECORD", "extract_zip", "read_fetch_record", "write_zip"]
+
+_CHUNK = 4 << 20
 
 FETCH_RECORD = "fetched.json"
 """Written by the pipeline's fetch stage beside a Kaggle archive it keeps unextracted.
@@ -45,10 +48,13 @@ def write_zip(files: list[Path], root: Path, archive: Path) -> None:
                 shutil.copyfileobj(src, dst, 1 << 20)
 
 
-def extract_zip(archive: Path, dest: Path, *, progress_label: str = "") -> None:
+def extract_zip(archive: Path, dest: Path, *, progress_label: str = "", hashes: bool = False) -> None:
     """Extract ``archive`` into ``dest``, refusing members that would land outside it.
 
-    With ``progress_label``, a progress bar in bytes is drawn on stderr (on a terminal only).
+    With ``progress_label``, a progress bar in bytes is drawn on stderr (on a terminal only). With
+    ``hashes``, each file's sha256 and md5 are taken from the bytes as they are written and remembered for
+    this process (:func:`mlebench_spec.hashing.remember_hashes`), so a manifest of files published from the
+    extraction (hard links keep them valid) does not read them again.
     """
     dest.mkdir(parents=True, exist_ok=True)
     root = dest.resolve()
@@ -58,15 +64,37 @@ def extract_zip(archive: Path, dest: Path, *, progress_label: str = "") -> None:
             target = (dest / member.filename).resolve()
             if target != root and root not in target.parents:
                 raise DataError(f"{archive}: member {member.filename!r} would extract outside {dest}")
-        if not progress_label:
+        if not progress_label and not hashes:
             zf.extractall(dest)
             return
         from tqdm import tqdm
 
         total = sum(m.file_size for m in members)
         with tqdm(
-            total=total, desc=progress_label, unit="B", unit_scale=True, disable=None, leave=False
+            total=total,
+            desc=progress_label,
+            unit="B",
+            unit_scale=True,
+            disable=not progress_label or None,
+            leave=False,
         ) as bar:
             for member in members:
-                zf.extract(member, dest)
-                bar.update(member.file_size)
+                if hashes and not member.is_dir():
+                    _extract_hashed(zf, member, dest, bar.update)
+                else:
+                    zf.extract(member, dest)
+                    bar.update(member.file_size)
+
+
+def _extract_hashed(zf: zipfile.ZipFile, member: zipfile.ZipInfo, dest: Path, progress) -> None:  # noqa: ANN001
+    # The member's path as ZipFile.extract maps it on POSIX: empty, "." and ".." parts dropped.
+    parts = [part for part in member.filename.split("/") if part not in ("", ".", "..")]
+    target = dest.joinpath(*parts)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    digests = ContentHashes(parallel=member.file_size >= PARALLEL_MIN)
+    with zf.open(member) as src, target.open("wb") as out:  # ZipExtFile checks the CRC at the end
+        while chunk := src.read(_CHUNK):
+            digests.update(chunk)
+            out.write(chunk)
+            progress(len(chunk))
+    remember_hashes(target, *digests.hexdigests())

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
-import os
 import shutil
 import sys
 from collections import Counter
@@ -44,6 +43,7 @@ from mlebench.data.dvc_state import record_md5s
 from mlebench_spec.declarations import Competition, Submission
 from mlebench_spec.errors import ConfigError, DataError
 from mlebench_spec.files import published, staging_dir
+from mlebench_spec.hashing import hard_link
 from mlebench_spec.manifest import write_manifest
 from mlebench_spec.params import TextSettings
 from mlebench_spec.texts import description_file
@@ -125,7 +125,9 @@ def raw_tree(raw: Path, prepared: Path) -> Iterator[Path]:
     record = read_fetch_record(record_path)
     tree = staging_dir(prepared.with_name(f"{prepared.name}.raw"))
     try:
-        extract_zip(raw / record["archive"], tree, progress_label=f"extracting {record['archive']}")
+        extract_zip(
+            raw / record["archive"], tree, progress_label=f"extracting {record['archive']}", hashes=True
+        )
         for name in record["extras"]:
             shutil.copyfile(raw / name, tree / name)
         yield tree
@@ -255,7 +257,7 @@ def link_or_copy(src: Path, dest: Path) -> None:
     """
     dest.parent.mkdir(parents=True, exist_ok=True)
     try:
-        os.link(src, dest)
+        hard_link(src, dest)  # hashes taken while extracting ``src`` stay valid for ``dest``
     except OSError:
         shutil.copyfile(src, dest)
 
