@@ -51,6 +51,7 @@ from mlebench.scheduling.events import EventLog, events_path, read_events, unfin
 from mlebench.scheduling.executors.base import JOB_ENV, Done, Executor, Job, Resources, Settings, parse_memory
 from mlebench.scheduling.progress import Progress
 from mlebench_spec.errors import ConfigError
+from mlebench_spec.identity import STAGES_PACKAGE, stage_kinds
 from mlebench_spec.params import Hardware
 from mlebench_spec.paths import grade_path
 
@@ -157,12 +158,19 @@ class Scheduler:
         """Run every stale stage and what depends on it; return the outcome."""
         t0 = time.monotonic()
         outcome = Outcome()
+        preload = getattr(self.executor, "preload", None)  # a local pool's zygote imports the stage modules
+        if preload is not None and (self.root / STAGES_PACKAGE).is_dir():
+            # while DVC loads the stage graph (seconds in a large grid): the runs' module, then grading's
+            kinds = sorted(stage_kinds(self.root), key=lambda k: (k != AGENT_RUN, k != FIRST, k))
+            preload([f"{STAGES_PACKAGE}.{kind}" for kind in kinds])
         stages = self.pipelines.stages()
         by_key = {s.address: s for s in stages}
+        warm_up = getattr(self.executor, "warm_up", None)  # the local pool imports what will run
+        if warm_up is not None:  # the cells' stage modules load while DVC checks what is stale
+            warm_up([(s.cmd, str(s.wdir)) for s in stages if s.cell is not None])
         outcome.recovered = self._recover(by_key)
         todo = self._stale(stages)
-        warm_up = getattr(self.executor, "warm_up", None)  # the local pool imports what will run, no more
-        if warm_up is not None:
+        if warm_up is not None:  # and those of the other stages that will run
             warm_up([(by_key[k].cmd, str(by_key[k].wdir)) for k in todo])
         self._check_fits([by_key[k] for k in todo])
         self.events.emit(

@@ -123,6 +123,11 @@ class LocalExecutor:
         if self._warm is not None:
             self._warm.warm_up(commands)
 
+    def preload(self, modules: list[str]) -> None:
+        """Start importing, in the background, these stage modules (before the commands are known)."""
+        if self._warm is not None:
+            self._warm.preload(modules)
+
     def wait(self, timeout: float) -> list[Done]:
         """Jobs that ended, waiting up to ``timeout`` s for the first (or for a start, or :meth:`wake`)."""
         out = []

@@ -161,6 +161,7 @@ class WarmStarter:
         self.root = root.resolve()
         self._zygote: _Zygote | None = None
         self._cold: set[str] = set()
+        self._preloading: set[str] = set()
         self._lock = threading.Lock()
         # A zygote dies with the thread that started it (PR_SET_PDEATHSIG follows the creating thread, not
         # the process), so one long-lived thread starts them all, never a job's thread, which ends.
@@ -207,7 +208,12 @@ class WarmStarter:
         so the first wave of runs waits for its own module only.
         """
         found = (warm_parts(cmd, cwd, {}, self.root) for cmd, cwd in commands)
-        modules = [m for m, _ in Counter(parts[0] for parts in found if parts).most_common()]
+        self.preload([m for m, _ in Counter(parts[0] for parts in found if parts).most_common()])
+
+    def preload(self, modules: list[str]) -> None:
+        """Have the zygote import these modules, in this order, in the background (each once)."""
+        modules = [m for m in dict.fromkeys(modules) if m not in self._preloading]  # asked for already
+        self._preloading.update(modules)
 
         def load() -> None:
             zygote = self._current()
