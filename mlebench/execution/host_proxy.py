@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mlebench.execution import relay
-from mlebench.execution.docker.egress import READY_SECS, local_addresses, squid_config
+from mlebench.execution.docker.egress import READY_SECS, local_addresses, proxy_env, squid_config
 from mlebench_spec.errors import ConfigError
 
 SOCKET_DIR = "/run/mlebench-egress"
@@ -70,11 +70,7 @@ class HostProxy:
 
     def env(self) -> dict[str, str]:
         """Return the proxy variables of the agent's environment (upper and lower case: clients differ)."""
-        env = {}
-        for name in ("HTTP_PROXY", "HTTPS_PROXY"):
-            env[name] = env[name.lower()] = f"http://{AGENT_PROXY}"
-        env["NO_PROXY"] = env["no_proxy"] = "localhost,127.0.0.1,::1"
-        return env
+        return proxy_env(f"http://{AGENT_PROXY}")
 
     def relay_command(self, python: str, relay: str) -> list[str]:
         """Return the command that starts the relay in the sandbox; the agent's command follows it."""

@@ -236,6 +236,15 @@ class WayOut(Protocol):
         """Do what the way out needs once the agent's container runs, before its command starts."""
 
 
+def proxy_env(url: str) -> dict[str, str]:
+    """Return the agent's proxy variables for ``url`` (both cases: clients differ); loopback goes direct."""
+    env = {}
+    for name in ("HTTP_PROXY", "HTTPS_PROXY"):
+        env[name] = env[name.lower()] = url
+    env["NO_PROXY"] = env["no_proxy"] = "localhost,127.0.0.1,::1"
+    return env
+
+
 @dataclass
 class Egress:
     """One cell's egress: the internal network, the proxy, the sandbox whose namespace the agent joins."""
@@ -254,11 +263,7 @@ class Egress:
 
     def env(self) -> dict[str, str]:
         """Return the proxy variables of the agent's environment (upper and lower case: clients differ)."""
-        env = {}
-        for name in ("HTTP_PROXY", "HTTPS_PROXY"):
-            env[name] = env[name.lower()] = self.proxy_url
-        env["NO_PROXY"] = env["no_proxy"] = "localhost,127.0.0.1,::1"
-        return env
+        return proxy_env(self.proxy_url)
 
     def network_mode(self) -> str:
         """Return the agent container's ``network_mode``: the sandbox's namespace."""

@@ -83,11 +83,7 @@ class Relayed:
 
     def env(self) -> dict[str, str]:
         """Return the proxy variables of the agent's environment (upper and lower case: clients differ)."""
-        env = {}
-        for name in ("HTTP_PROXY", "HTTPS_PROXY"):
-            env[name] = env[name.lower()] = self.proxy_url
-        env["NO_PROXY"] = env["no_proxy"] = "localhost,127.0.0.1,::1"
-        return env
+        return egress.proxy_env(self.proxy_url)
 
     def network_mode(self) -> str:
         """Return the agent container's ``network_mode``: none (a loopback only)."""
