@@ -141,7 +141,10 @@ def test_report_writes_what_the_report_stage_writes(
     assert capsys.readouterr().out.strip() == "summary of the report"
     ((args, kwargs),) = calls
     command = shlex.split(load_yaml(EMBEDDED_ROOT / "dvc.yaml")["stages"]["report"]["cmd"])
-    params = stage_params(["competition_set", "seeds", "report"], EMBEDDED_ROOT)
+    reproduce = "--reproduce" in command
+    params = stage_params(
+        ["competition_set", "seeds", "report", *(["reproduce"] if reproduce else [])], EMBEDDED_ROOT
+    )
     assert args[:3] == (
         command[command.index("--agents") + 1].split(","),
         params["competition_set"],
@@ -151,4 +154,5 @@ def test_report_writes_what_the_report_stage_writes(
         "pad_missing": params["report"]["pad_missing"],
         "count_flagged": params["report"]["count_flagged"],
         "integrity": "--integrity" in command,
+        "reproduce": params["reproduce"]["headline"] if reproduce else "",
     }
