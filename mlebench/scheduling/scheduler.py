@@ -165,12 +165,10 @@ class Scheduler:
             preload([f"{STAGES_PACKAGE}.{kind}" for kind in kinds])
         stages = self.pipelines.stages()
         by_key = {s.address: s for s in stages}
-        warm_up = getattr(self.executor, "warm_up", None)  # the local pool imports what will run
-        if warm_up is not None:  # the cells' stage modules load while DVC checks what is stale
-            warm_up([(s.cmd, str(s.wdir)) for s in stages if s.cell is not None])
         outcome.recovered = self._recover(by_key)
         todo = self._stale(stages)
-        if warm_up is not None:  # and those of the other stages that will run
+        warm_up = getattr(self.executor, "warm_up", None)  # and any other module a stale stage runs
+        if warm_up is not None:
             warm_up([(by_key[k].cmd, str(by_key[k].wdir)) for k in todo])
         self._check_fits([by_key[k] for k in todo])
         self.events.emit(
