@@ -40,6 +40,7 @@ import json
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -78,6 +79,18 @@ print(json.dumps({"extract_s": extracted - started, "prepare_s": done - extracte
                   "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
+_V1_VERIFY = r"""
+import json, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from mlebench.data import generate_checksums, get_checksum
+download, prepared = Path(sys.argv[2]), Path(sys.argv[3])
+started = time.perf_counter()
+get_checksum.__wrapped__(download)  # v1's md5 of the download, without its on-disk memo
+generate_checksums(prepared / "public"), generate_checksums(prepared / "private")
+print(json.dumps({"verify_s": time.perf_counter() - started}))
+"""
+
 
 @dataclass
 class Shape:
@@ -90,6 +103,7 @@ class Shape:
     floor_s: float = 0.0
     v1_s: float = 0.0
     v1_prepare_s: float = 0.0
+    v1_verify_s: float = 0.0
     v1_rss_mb: float = 0.0
     v1_footprint_mb: float = 0.0
     fetch_s: float = 0.0
@@ -103,6 +117,7 @@ class Shape:
     push_s: float = 0.0
     pull_s: float = 0.0
     status_clean: bool = False
+    pairs: list[tuple[float, float]] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
 
 
@@ -266,11 +281,16 @@ def copy_floor(download: Path, work: Path, shape: str) -> float:
     return seconds
 
 
-def run_v1(v1: Path, cid: str, download: Path, work: Path) -> dict:
-    """v1's extract + prepare in its own process; its footprint after removing raw/ as v1 does."""
+def run_v1(v1: Path, cid: str, download: Path, work: Path, *, verify: bool = True) -> dict:
+    """v1's extract + prepare in its own process; its footprint after removing raw/ as v1 does.
+
+    With ``verify``, then v1's default verification (``mlebench prepare`` without ``--skip-verification``)
+    in a second process, its seconds apart (``verify_s``): the run above leaves it out.
+    """
     work.mkdir(parents=True)
     kept = work / download.name
     os.link(download, kept)  # the download v1 keeps beside raw/
+    subprocess.run(["sync"], check=True)  # every timed prepare starts with nothing left to write back
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", _V1, str(v1), cid, str(kept), str(work)],
@@ -284,6 +304,11 @@ def run_v1(v1: Path, cid: str, download: Path, work: Path) -> dict:
     record = json.loads(done.stdout.strip().splitlines()[-1])
     shutil.rmtree(work / "raw")  # v1 without --keep-raw
     record["seconds"] = seconds
+    if verify:  # v1's default checks, timed apart: its md5 of the download and of the prepared tables
+        args = [sys.executable, "-c", _V1_VERIFY, str(v1), str(kept), str(work / "prepared")]
+        _, checked = _timed(args, work)
+        record["verify_s"] = json.loads(checked.stdout.strip().splitlines()[-1])["verify_s"]
+        shutil.rmtree(work / "cache", ignore_errors=True)  # v1's on-disk memo of checksums
     record["footprint_mb"] = footprint_mb(work)
     return record
 
@@ -342,8 +367,11 @@ DVC_YAML = """stages:
 """
 
 
-def run_ours(cid: str, download: Path, work: Path, s3, shape: Shape) -> None:
-    """Fetch, prepare, commit, push and pull ``cid`` in a git + DVC copy of this checkout."""
+def run_ours(cid: str, download: Path, work: Path, s3, shape: Shape) -> tuple[Path, dict]:
+    """Fetch, prepare, commit, push and pull ``cid`` in a git + DVC copy of this checkout.
+
+    Returns the copy and the environment its commands ran in.
+    """
     from checkout_copy import copy_checkout
 
     repo = copy_checkout(work)
@@ -389,6 +417,15 @@ def run_ours(cid: str, download: Path, work: Path, s3, shape: Shape) -> None:
     _, status = _timed([*dvc, "status"], clone, env)
     shape.status_clean = "up to date" in status.stdout
     shape.extra["clone_footprint_mb"] = round(footprint_mb(clone / "data", clone / ".dvc" / "cache"))
+    return repo, env
+
+
+def prepare_again(cid: str, repo: Path, env: dict) -> float:
+    """Our prepare stage once more in its own process, its earlier output removed first; its seconds."""
+    shutil.rmtree(repo / "data" / "prepared" / cid)
+    subprocess.run(["sync"], check=True)
+    seconds, _ = _timed([sys.executable, "-m", "stages.prepare", "--competition", cid], repo, env)
+    return seconds
 
 
 def measure_shape(kind: str, args: argparse.Namespace, work: Path, s3) -> Shape:
@@ -422,10 +459,16 @@ def measure_shape(kind: str, args: argparse.Namespace, work: Path, s3) -> Shape:
     else:
         v1 = run_v1(args.v1_checkout, cid, download, folder / "v1")
         shape.v1_s, shape.v1_prepare_s, shape.v1_rss_mb = v1["seconds"], v1["prepare_s"], v1["rss_mb"]
+        shape.v1_verify_s = v1["verify_s"]
         shape.v1_footprint_mb = v1["footprint_mb"]
         shutil.rmtree(folder / "v1")
         print(f"[{kind}] v1 {shape.v1_s:.1f} s", flush=True)
-    run_ours(cid, download, folder / "ours", s3, shape)
+    repo, env = run_ours(cid, download, folder / "ours", s3, shape)
+    for _ in range(0 if args.no_v1 else args.pairs):  # v1 and our prepare in turn, for a median ratio
+        again = run_v1(args.v1_checkout, cid, download, folder / "v1", verify=False)
+        shutil.rmtree(folder / "v1")
+        shape.pairs.append((again["seconds"], prepare_again(cid, repo, env)))
+        print(f"[{kind}] pair: v1 {shape.pairs[-1][0]:.1f} s, ours {shape.pairs[-1][1]:.1f} s", flush=True)
     for bucket in ("storage", "answers"):
         s3.client(bucket).rm(f"{bucket}/{cid}", recursive=True)
     shutil.rmtree(folder)
@@ -436,23 +479,28 @@ def measure_shape(kind: str, args: argparse.Namespace, work: Path, s3) -> Shape:
 def table(shapes: list[Shape]) -> str:
     """Return the results as a Markdown table, then the projection."""
     rows = [
-        "| shape | download MB | floor s | v1 s (prepare) | ours to committed s (fetch / prepare / commit) "
-        "| vs floor | vs v1 | prepare vs v1 | RSS MB ours / v1 | footprint MB ours / v1 "
-        "| push MB/s | pull MB/s "
-        "| status |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| shape | download MB | floor s | v1 s (prepare; + its verification) "
+        "| ours to committed s (fetch / prepare / commit) "
+        "| vs floor | vs v1 | prepare vs v1 (median of pairs) | fetch + prepare vs v1 + verification "
+        "| RSS MB ours / v1 | footprint MB ours / v1 | push MB/s | pull MB/s | status |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
 
     def ratio(a: float, b: float) -> str:
         return f"{a / b:.2f}x" if b else "—"
 
     for s in shapes:
+        paired = ""
+        if s.pairs:
+            paired = f" ({statistics.median(ours / v1 for v1, ours in s.pairs):.2f}x of {len(s.pairs)})"
         rows.append(
             f"| {s.name} ({s.note}) | {s.download_mb:,.0f} | {s.floor_s:.1f} | "
-            f"{f'{s.v1_s:.1f} ({s.v1_prepare_s:.1f})' if s.v1_s else '—'} | "
+            f"{f'{s.v1_s:.1f} ({s.v1_prepare_s:.1f}; + {s.v1_verify_s:.1f})' if s.v1_s else '—'} | "
             f"{s.committed_s:.1f} ({s.fetch_s:.1f} / {s.prepare_s:.1f} / {s.commit_s:.1f}) | "
             f"{ratio(s.committed_s, s.floor_s)} | {ratio(s.committed_s, s.v1_s)} | "
-            f"{ratio(s.prepare_s, s.v1_s)} | {s.prepare_rss_mb:,.0f} / {s.v1_rss_mb:,.0f} | "
+            f"{ratio(s.prepare_s, s.v1_s)}{paired} | "
+            f"{ratio(s.fetch_s + s.prepare_s, s.v1_s + s.v1_verify_s)} | "
+            f"{s.prepare_rss_mb:,.0f} / {s.v1_rss_mb:,.0f} | "
             f"{s.footprint_mb:,.0f} / {s.v1_footprint_mb:,.0f} "
             f"({ratio(s.footprint_mb, s.v1_footprint_mb)}) | "
             f"{s.pushed_mb / s.push_s:.0f} | {s.pushed_mb / s.pull_s:.0f} | "
@@ -505,6 +553,12 @@ def main(argv: list[str] | None = None) -> int:
         "--no-v1",
         action="store_true",
         help="leave v1 out (its whole-frame pandas holds ~0.5 KB per taxi row: ~27 GB at 55M rows)",
+    )
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=0,
+        help="then run v1's extract + prepare and our prepare stage N more times in turn (median ratio)",
     )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)

@@ -34,8 +34,7 @@ def sha256_md5_file(path: Path, progress: Callable[[int], object] | None = None)
         if progress is not None:
             progress(path.stat().st_size)
         return known
-    hashes = ContentHashes(parallel=path.stat().st_size >= PARALLEL_MIN)
-    with path.open("rb") as fh:
+    with ContentHashes(parallel=path.stat().st_size >= PARALLEL_MIN) as hashes, path.open("rb") as fh:
         while chunk := fh.read(_CHUNK):
             hashes.update(chunk)
             if progress is not None:
@@ -82,11 +81,20 @@ class ContentHashes:
 
     def hexdigests(self) -> tuple[str, str]:
         """Return (sha256, md5) in hex of everything passed; no more chunks may follow."""
+        self._finish()
+        return self._sha.hexdigest(), self._md5.hexdigest()
+
+    def __enter__(self) -> ContentHashes:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._finish()  # the worker stops even when the caller failed half-way, so nothing waits on it
+
+    def _finish(self) -> None:
         if self._queue is not None and self._done is not None:
             self._queue.put(None)
             self._done.result()
             self._queue = None
-        return self._sha.hexdigest(), self._md5.hexdigest()
 
 
 def _pool() -> ThreadPoolExecutor:

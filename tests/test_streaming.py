@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import train_test_split
 
-from mlebench.data.streaming import count_rows, stream_train_test_split
+from mlebench.data.streaming import count_rows, output_positions, stream_train_test_split
 
 TAXI = Path(__file__).resolve().parents[1] / "competitions" / "new-york-city-taxi-fare-prediction"
 
@@ -42,6 +42,17 @@ def test_streamed_split_equals_the_whole_frame_split(
     assert (tmp_path / "train_out.csv").read_bytes() == (tmp_path / "expected.csv").read_bytes()
     assert test.to_csv(index=False) == whole_test.to_csv(index=False)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("mlebench-split-")]  # buckets cleaned
+
+
+@pytest.mark.parametrize(("n", "test_size", "seed"), [(10, 3, 0), (9_000_017, 12_345, 42)])
+def test_output_positions_invert_train_test_splits_permutation(
+    tmp_path: Path, n: int, test_size: int, seed: int
+) -> None:
+    order = np.random.RandomState(seed).permutation(n)  # what train_test_split draws
+    position = output_positions(n, test_size, seed, tmp_path)
+    assert position.dtype == np.int32
+    assert (position[order] == np.arange(-test_size, n - test_size)).all()
+    assert list(tmp_path.iterdir()) == []  # the parked permutation is gone
 
 
 def test_count_rows_handles_a_missing_final_newline(tmp_path: Path) -> None:

@@ -9,9 +9,10 @@ MLE-bench v1 writes them. Reproducing that file without holding the frame takes 
    and send each train row to the bucket file that covers its position (test rows stay in memory);
 3. read the buckets in turn, sort each by position and append it to the output.
 
-Memory is one chunk plus one bucket plus 4 bytes per row for the positions (and, while it is drawn, the
-8-byte-per-row permutation itself). Values are parsed with the dtypes given and written by pandas, so the
-text equals what ``pd.read_csv`` + ``to_csv`` of the whole file gives.
+Memory is one chunk plus one bucket plus 4 bytes per row for the positions (the permutation they are
+inverted from waits in a scratch file meanwhile: :func:`output_positions`). Values are parsed with the
+dtypes given and written by pandas, so the text equals what ``pd.read_csv`` + ``to_csv`` of the whole file
+gives.
 
 **Lines pass through verbatim where pandas would write them back unchanged.** Formatting floats is most of
 pandas' time, and a row whose every field is already in the form pandas writes comes out byte for byte
@@ -49,7 +50,7 @@ import pandas as pd
 
 from mlebench.data.prepare import progress
 
-__all__ = ["count_rows", "stream_train_test_split"]
+__all__ = ["count_rows", "output_positions", "stream_train_test_split"]
 
 _BLOCK = 1 << 24
 
@@ -88,10 +89,7 @@ def stream_train_test_split(
     n = count_rows(source)
     if not 0 < test_size < n:
         raise ValueError(f"{source}: cannot hold out {test_size} of {n} rows")
-    permutation = np.random.RandomState(random_state).permutation(n)
-    position = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
-    position[permutation] = np.arange(-test_size, n - test_size, dtype=position.dtype)  # no temporary
-    del permutation
+    position = output_positions(n, test_size, random_state, train_out.parent)
     n_buckets = -(-(n - test_size) // bucket_rows)
     header = _plain_header(source, dtype) if verbatim and transform_train is _unchanged else None
     if header is not None:
@@ -127,6 +125,29 @@ def stream_train_test_split(
             header = False
     test = pd.concat(tests).sort_values("_position", kind="stable").drop(columns="_position")
     return test.set_axis(range(len(test)))
+
+
+def output_positions(n: int, test_size: int, random_state: int, scratch: Path) -> np.ndarray:
+    """Return each source row's place in ``train_test_split``'s output: ``-test_size..-1`` test, then train.
+
+    The permutation is drawn as ``RandomState(random_state).permutation(n)`` draws it (a shuffle of
+    ``arange(n)``; the draws do not depend on the dtype, so 4-byte indices give the same order), parked in
+    a file under ``scratch`` and read back in blocks while it is inverted, so memory peaks at one array of
+    ``n`` 4-byte positions, not the permutation and its inverse together.
+    """
+    dtype = np.int32 if n < 2**31 else np.int64
+    permutation = np.arange(n, dtype=dtype)
+    np.random.RandomState(random_state).shuffle(permutation)
+    block = 1 << 22
+    with tempfile.TemporaryFile(dir=scratch, prefix="mlebench-permutation-") as parked:
+        permutation.tofile(parked)
+        del permutation
+        position = np.empty(n, dtype=dtype)
+        parked.seek(0)
+        for start in range(0, n, block):
+            rows = np.fromfile(parked, dtype=dtype, count=min(block, n - start))
+            position[rows] = np.arange(start - test_size, start - test_size + len(rows), dtype=dtype)
+    return position
 
 
 def _spill(pieces: list[list[pd.DataFrame]], buckets: list[Path]) -> None:
