@@ -398,6 +398,7 @@ def run_ours(cid: str, download: Path, work: Path, s3, shape: Shape) -> tuple[Pa
     downloads.mkdir(parents=True)
     os.link(download, downloads / download.name)
 
+    subprocess.run(["sync"], check=True)  # as before v1's run
     shape.repro_s, _ = _timed([*dvc, "repro", "--no-commit"], repo, env)
     fetch = json.loads((repo / ".bench" / "fetch.json").read_text())
     prep = json.loads((repo / ".bench" / "prepare.json").read_text())
