@@ -34,7 +34,7 @@ def test_the_worker_stops_when_the_caller_fails_half_way() -> None:
 
 @pytest.mark.parametrize("compression", [zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED])
 def test_extracted_files_carry_the_hashes_of_their_bytes(tmp_path: Path, compression: int) -> None:
-    big, small = os.urandom(PARALLEL_MIN + 12_345), os.urandom(1000)  # one hashed on workers, one inline
+    big, small = os.urandom(PARALLEL_MIN + 12_345), os.urandom(1000)  # md5 on a worker, and inline
     archive = tmp_path / "download.zip"
     with zipfile.ZipFile(archive, "w", compression=compression) as zf:
         zf.writestr("data/big.bin", big)
@@ -46,6 +46,23 @@ def test_extracted_files_carry_the_hashes_of_their_bytes(tmp_path: Path, compres
         assert path.read_bytes() == data
         assert written_hashes(path) == expected
         assert sha256_md5_file(path) == expected
+
+
+def test_a_nested_zip_is_extracted_but_left_for_the_manifest_to_hash(tmp_path: Path) -> None:
+    inner = tmp_path / "train.zip"
+    with zipfile.ZipFile(inner, "w") as zf:
+        zf.writestr("train/cat.1.jpg", os.urandom(500))
+    archive = tmp_path / "download.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.write(inner, "train.zip")
+        zf.writestr("sample.csv", "id,label\n1,0.5\n")
+    extract_zip(archive, tmp_path / "out", hashes=True)
+    assert (tmp_path / "out" / "train.zip").read_bytes() == inner.read_bytes()
+    assert written_hashes(tmp_path / "out" / "train.zip") is None  # a prepare opens it; not hashed on the way
+    assert written_hashes(tmp_path / "out" / "sample.csv") is not None
+    data = inner.read_bytes()
+    expected = (hashlib.sha256(data).hexdigest(), hashlib.md5(data).hexdigest())
+    assert sha256_md5_file(tmp_path / "out" / "train.zip") == expected  # read once if it is published
 
 
 def test_a_member_whose_bytes_do_not_match_its_crc_is_refused(tmp_path: Path) -> None:
