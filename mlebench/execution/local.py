@@ -17,10 +17,10 @@ import signal
 import stat
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
+from mlebench.execution import collector
 from mlebench.execution.secrets import agent_secret, redact_run
 from mlebench.execution.snapshots import SNAPSHOTS_DIR, Copy, snapshotting
 from mlebench.reporting.records import RunRecord
@@ -79,7 +79,7 @@ def run_local(cell: Cell) -> RunRecord:
     secret = agent_secret(agent, cell.agent)
     out = cell.run_dir
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f"mlebench-{cell.competition_id}-") as tmp:
+    with collector.scratch_dir(f"mlebench-{cell.competition_id}-") as tmp:
         home = Path(tmp) / "home"
         dirs = {name: home / name for name in ("data", "submission", "code", "logs", "agent")}
         shutil.copytree(cell.public, dirs["data"], symlinks=False)
@@ -106,8 +106,7 @@ def run_local(cell: Cell) -> RunRecord:
         finished = utc_now()
         notes: list[str] = list(snapper.errors)
         exists = _copy_file_out(dirs["submission"] / "submission.csv", out / "submission.csv", notes)
-        _copy_tree_out(dirs["code"], out / "code", notes)
-        _copy_tree_out(dirs["logs"], out / "logs", notes)
+        collect_outputs({dirs["code"]: out / "code", dirs["logs"]: out / "logs"}, notes)
     if secret is not None:
         notes = redact_run(out, secret, notes)
     return RunRecord(
@@ -273,17 +272,9 @@ def _clear_snapshots(out: Path) -> None:
         shutil.rmtree(folder)
 
 
-def _copy_tree_out(src: Path, dest: Path, notes: list[str]) -> None:
-    dest.mkdir(parents=True, exist_ok=True)
-    for item in sorted(src.rglob("*")):
-        rel = item.relative_to(src)
-        if item.is_symlink():
-            notes.append(f"{src.name}/{rel}: symlink, not collected")
-        elif item.is_dir():
-            (dest / rel).mkdir(parents=True, exist_ok=True)
-        elif item.is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            _copy_file_out(item, dest / rel, notes)
+def collect_outputs(trees: dict[Path, Path], notes: list[str]) -> None:
+    """Copy the agent's output folders (source → run dir) with the bounded collector every runner uses."""
+    collector.collect({str(src): str(dest) for src, dest in trees.items()}, notes, collector.Limits.from_env())
 
 
 def _make_read_only(path: Path) -> None:

@@ -1,7 +1,8 @@
 """The ``sandbox`` runner: the agent as a local process in a bubblewrap sandbox, for hosts with no engine.
 
 The agent runs under ``bwrap`` (Debian's ``bubblewrap``) in its own user, mount, PID, IPC, UTS and network
-namespaces (the network: a loopback only, under every policy), as uid 1000 with no capabilities and
+namespaces (the network: a loopback only, under every policy), as uid 1000 with no capabilities (an empty
+bounding set), no user namespace within, a seccomp filter (Docker's default refusals, :mod:`.seccomp`) and
 ``no-new-privileges``. Its file system is built from nothing: the system's ``/usr`` (and its ``/bin``,
 ``/lib`` links), a few read-only files of ``/etc`` (libraries, certificates; ``passwd``, ``group`` and
 ``hosts`` written for it), the Python the agents run on (this interpreter's prefixes, read-only), a fresh
@@ -41,7 +42,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mlebench.execution import host_proxy
+from mlebench.execution import collector, host_proxy, seccomp
 from mlebench.execution.docker import egress
 from mlebench.execution.docker.agent import (
     CONTAINER_NOTE,
@@ -60,9 +61,9 @@ from mlebench.execution.docker.images import ENVIRONMENT, VALIDATOR
 from mlebench.execution.local import (
     _clear_snapshots,
     _copy_file_out,
-    _copy_tree_out,
     _snapshot_copy,
     _supervise,
+    collect_outputs,
     instructions_file,
     seed_code,
 )
@@ -274,18 +275,40 @@ def _bytes(size: str) -> int:
     return int(float(text[:-1]) * units[text[-1]]) if text[-1] in units else int(text)
 
 
+SECCOMP_FD = 9
+HARDENING = ["--disable-userns", "--cap-drop", "ALL", "--seccomp", str(SECCOMP_FD)]
+"""As Docker holds a container: no user namespace within (bwrap >= 0.8), an empty capability bounding set,
+and the seccomp filter of :mod:`mlebench.execution.seccomp` (read from :data:`SECCOMP_FD`)."""
+
+
+def seccomp_fd(path: Path) -> list[str]:
+    """The shell prefix that opens the compiled filter at ``path`` as :data:`SECCOMP_FD` for bwrap."""
+    return ["sh", "-c", f'exec {SECCOMP_FD}<"$0" && exec "$@"', str(path)]
+
+
 def bwrap_problem() -> str | None:
     """Why bubblewrap cannot make a sandbox here, or None (it is tried, not only looked for)."""
     if shutil.which(BWRAP) is None:
         return "bwrap is not installed (apt-get install bubblewrap)"
-    probe = subprocess.run(
-        [BWRAP, "--unshare-all", "--ro-bind", "/", "/", "--proc", "/proc", "--", "true"],
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    try:
+        program = seccomp.bpf()
+    except seccomp.Unsupported as exc:
+        return str(exc)
+    with tempfile.NamedTemporaryFile(prefix="mlebench-seccomp-") as fh:
+        fh.write(program)
+        fh.flush()
+        probe = subprocess.run(
+            [*seccomp_fd(Path(fh.name)), BWRAP, *HARDENING, "--unshare-all", "--unshare-user"]
+            + ["--ro-bind", "/", "/", "--proc", "/proc", "--", "true"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
     if probe.returncode != 0:
-        return f"bwrap cannot make a sandbox here (user namespaces off?): {probe.stderr.strip()[-500:]}"
+        return (
+            "bwrap cannot make a sandbox here (user namespaces off? bwrap older than 0.8, without "
+            f"--disable-userns?): {probe.stderr.strip()[-500:]}"
+        )
     return None
 
 
@@ -334,8 +357,13 @@ def _base_args(work: Path, uid: int, hostname: str) -> list[str]:
     The namespaces (a loopback-only network included), the user, and a read-only system: ``/usr``, a few
     files of ``/etc``, this Python, ``/opt``.
     """
+    filter_file = work / "seccomp.bpf"
+    if not filter_file.exists():
+        filter_file.write_bytes(seccomp.bpf())
     args = [
+        *seccomp_fd(filter_file),
         BWRAP,
+        *HARDENING,
         "--unshare-user",
         "--unshare-pid",
         "--unshare-ipc",
@@ -492,19 +520,6 @@ def _contract_files(cell: Cell, work: Path) -> None:
         (work / "venv" / "bin" / "python").symlink_to(Path(sys.executable).resolve())
 
 
-def _drop_hard_links(folder: Path, notes: list[str]) -> None:
-    """Remove second links to a file before the copy-out, the first kept (Docker's extraction does so)."""
-    seen: set[tuple[int, int]] = set()
-    for item in sorted(folder.rglob("*")):
-        if item.is_symlink() or not item.is_file():
-            continue
-        info = item.stat()
-        if info.st_nlink > 1 and (info.st_dev, info.st_ino) in seen:
-            notes.append(f"{folder.name}/{item.relative_to(folder)}: a hard link, not collected")
-            item.unlink()
-        seen.add((info.st_dev, info.st_ino))
-
-
 def _system_files(work: Path) -> None:
     (work / "etc").mkdir()
     (work / "etc" / "passwd").write_text(
@@ -553,9 +568,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
         (out / name).unlink(missing_ok=True)
     try:
         with contextlib.ExitStack() as stack:
-            tmp = stack.enter_context(
-                tempfile.TemporaryDirectory(prefix=f"mlebench-sandbox-{cell.competition_id}-")
-            )
+            tmp = stack.enter_context(collector.scratch_dir(f"mlebench-sandbox-{cell.competition_id}-"))
             proxy = None
             if agent.network in PROXIED:  # its own squid on this host, reached through a UNIX socket
                 allow_all = agent.network == "egress"
@@ -601,9 +614,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
                     fh.write(f"\n[runner] killed by the out-of-memory killer at {hardware.memory}\n")
             notes: list[str] = list(snapper.errors)
             exists = _copy_file_out(work / "submission" / "submission.csv", out / "submission.csv", notes)
-            for name in ("code", "logs"):
-                _drop_hard_links(work / name, notes)
-                _copy_tree_out(work / name, out / name, notes)
+            collect_outputs({work / name: out / name for name in ("code", "logs")}, notes)
         if proxy is not None:
             notes += proxy.notes
         notes += vnotes
@@ -659,6 +670,9 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
             "cgroup": sorted(cgroup.folders) if cgroup else [],
             "host_uid": os.getuid(),
             "pids_by": pids_by,
+            "seccomp": f"{len(seccomp.DENIED)} calls and clone with CLONE_NEW* refused (Docker's default)",
+            "user_namespaces": "disabled",
+            "capability_bounding_set": "empty",
         },
         limits_not_enforced=gaps,
         oom_killed=oom,

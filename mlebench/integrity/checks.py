@@ -283,7 +283,10 @@ class _Fetches:
         if self.near[index]:
             return True
         bound = _ASSIGNED.match(line)
-        return bool(bound) and bool(self.names.get(bound.group(1), set()) - {index})
+        if not bound:
+            return False
+        used = self.names.get(bound.group(1), ())
+        return len(used) > 1 or (len(used) == 1 and index not in used)  # no copy: O(1) a line
 
 
 def forbidden_resources(ctx: Context) -> CheckResult:

@@ -184,23 +184,30 @@ class Pipelines:
         with self.locked():
             by_file: dict[Path, dict[str, Any]] = {}
             for address, snapshot in finished.items():
-                stage = self._stage(address)
-                now = _inputs(stage)
-                moved = sorted(k for k in set(now) | set(snapshot) if now.get(k) != snapshot.get(k))
-                if moved:
-                    problems[address] = f"inputs changed while it ran: {', '.join(moved)}"
-                    continue
+                # whatever a stage's outputs hold (a name DVC cannot encode, a tree too deep for it), DVC's
+                # failure is this stage's problem, never the batch's nor the scheduler's
                 try:
-                    stage.save_outs()
-                except Exception as exc:  # noqa: BLE001 - DVC's missing-output errors have no common base
-                    problems[address] = f"outputs not recorded: {exc}"
+                    stage = self._stage(address)
+                    now = _inputs(stage)
+                    moved = sorted(k for k in set(now) | set(snapshot) if now.get(k) != snapshot.get(k))
+                    if moved:
+                        problems[address] = f"inputs changed while it ran: {', '.join(moved)}"
+                        continue
+                    try:
+                        stage.save_outs()
+                    except Exception as exc:  # noqa: BLE001 - DVC's missing-output errors have no common base
+                        problems[address] = f"outputs not recorded: {_said(exc)}"
+                        continue
+                    stage.md5 = stage.compute_md5()
+                    stage.commit()
+                    lock = Path(os.path.splitext(stage.dvcfile.path)[0] + ".lock")
+                    by_file.setdefault(lock, {}).update(to_lockfile(stage))
+                except Exception as exc:  # noqa: BLE001 - RecursionError, UnicodeError, DVC's own
+                    problems[address] = f"not recorded: {_said(exc)}"
                     continue
-                stage.md5 = stage.compute_md5()
-                stage.commit()
-                lock = Path(os.path.splitext(stage.dvcfile.path)[0] + ".lock")
-                by_file.setdefault(lock, {}).update(to_lockfile(stage))
                 problems[address] = ""
-            self._locks.update_many(by_file)
+            if by_file:
+                self._locks.update_many(by_file)
             self._owed.update((a, None) for a, problem in problems.items() if not problem)
         return problems
 
@@ -244,6 +251,12 @@ class Pipelines:
     def _address(self, stage: Any) -> str:
         rel = Path(stage.dvcfile.path).resolve().relative_to(self.root).as_posix()
         return f"{rel}:{stage.name}"
+
+
+def _said(exc: BaseException) -> str:
+    """An exception as one bounded line (a RecursionError's or a path's text can be very long)."""
+    text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
+    return text if len(text) <= 500 else text[:500] + "..."
 
 
 def _inputs(stage: Any) -> dict[str, Any]:

@@ -18,7 +18,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-EVENTS = ("scheduler", "dispatched", "started", "finished", "recorded", "unrecorded", "retried", "skipped")
+EVENTS = (
+    "scheduler",
+    "dispatched",
+    "started",
+    "finished",
+    "recovering",
+    "recorded",
+    "unrecorded",
+    "retried",
+    "skipped",
+)
 
 
 def events_path(root: Path) -> Path:
@@ -86,17 +96,37 @@ def read_events(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+RECOVERY_TRIES = 2
+"""How many runs may try to record a stage a killed run left unrecorded (each logs ``recovering`` first):
+a stage whose recording killed the scheduler that many times is given up (``unrecorded``, and run again),
+never replayed by every later run."""
+
+
 def unrecorded(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Stages whose last attempt finished cleanly but was never recorded: address → its input snapshot."""
+    """Stages whose last attempt finished cleanly but was never recorded: address → its input snapshot.
+
+    A stage tried :data:`RECOVERY_TRIES` times already is left out (:func:`poisoned` names it).
+    """
+    return {k: v for k, (v, tries) in _unrecorded(events).items() if tries < RECOVERY_TRIES}
+
+
+def poisoned(events: list[dict[str, Any]]) -> list[str]:
+    """Stages left unrecorded whose recording was tried :data:`RECOVERY_TRIES` times without an outcome."""
+    return sorted(k for k, (_, tries) in _unrecorded(events).items() if tries >= RECOVERY_TRIES)
+
+
+def _unrecorded(events: list[dict[str, Any]]) -> dict[str, tuple[dict[str, Any], int]]:
     snapshots: dict[str, dict[str, Any]] = {}
-    pending: dict[str, dict[str, Any]] = {}
+    pending: dict[str, tuple[dict[str, Any], int]] = {}
     for e in events:
         key = e.get("stage")
         if e["event"] == "dispatched":
             snapshots[key] = e.get("inputs") or {}
             pending.pop(key, None)
         elif e["event"] == "finished" and e.get("status") == "ok" and key in snapshots:
-            pending[key] = snapshots[key]
+            pending[key] = (snapshots[key], 0)
+        elif e["event"] == "recovering" and key in pending:
+            pending[key] = (pending[key][0], pending[key][1] + 1)
         elif e["event"] in ("recorded", "unrecorded"):
             pending.pop(key, None)
     return pending

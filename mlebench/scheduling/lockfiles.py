@@ -156,6 +156,8 @@ def write_all_atomically(texts: dict[Path, str], threads: int = 8) -> None:
     A kill or a failure leaves every file old or new, never half; one that fails leaves the others untouched
     (nothing is renamed until every temporary file is on disk).
     """
+    if not texts:  # a batch none of whose stages could be recorded: nothing to write
+        return
     temps: dict[Path, str] = {}
     try:
         for path, text in texts.items():

@@ -47,7 +47,15 @@ from pathlib import Path
 from typing import Any
 
 from mlebench.scheduling.dvc_stages import Pipelines, PlannedStage
-from mlebench.scheduling.events import EventLog, events_path, read_events, unfinished, unrecorded
+from mlebench.scheduling.events import (
+    RECOVERY_TRIES,
+    EventLog,
+    events_path,
+    poisoned,
+    read_events,
+    unfinished,
+    unrecorded,
+)
 from mlebench.scheduling.executors.base import JOB_ENV, Done, Executor, Job, Resources, Settings, parse_memory
 from mlebench.scheduling.progress import Progress
 from mlebench_spec.errors import ConfigError
@@ -484,11 +492,18 @@ class Scheduler:
                     reason="left running by a killed run",
                     stopped=job in stopped,
                 )
+        for key in poisoned(events):  # its recording killed earlier runs: given up, it runs again
+            if key in by_key:
+                reason = f"recording it stopped the scheduler {RECOVERY_TRIES} times; it runs again"
+                self.events.emit("unrecorded", stage=key, reason=reason, recovered=True)
         leftover = {k: v for k, v in unrecorded(events).items() if k in by_key}
         if not leftover:
             return []
         stale = self.pipelines.changed(list(leftover))
         todo = {k: v for k, v in leftover.items() if stale[k]}
+        with self.events.batch():  # durable before the attempt: a crash in it is counted
+            for key in todo:
+                self.events.emit("recovering", stage=key)
         done = []
         for key, problem in self.pipelines.record(todo).items() if todo else []:
             if problem:

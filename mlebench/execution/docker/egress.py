@@ -95,13 +95,27 @@ PRIVATE_NETS = (
     "198.18.0.0/15",
     "224.0.0.0/4",
     "240.0.0.0/4",
-    "::1",
+    "::/96",
+    "::ffff:0:0/96",
+    "64:ff9b::/96",
+    "64:ff9b:1::/48",
+    "100::/64",
+    "2001::/32",
+    "2001:db8::/32",
+    "2002::/16",
     "fc00::/7",
     "fe80::/10",
+    "fec0::/10",
+    "ff00::/8",
 )
 """Destinations no cell may reach through its proxy (unless an ``llm`` endpoint names one): the private,
 loopback, link-local, shared and reserved ranges, where other cells, the host's services on the bridge
-gateways and a TCP engine socket live."""
+gateways and a TCP engine socket live. IPv6 in every spelling of those: the unspecified address ``::``
+(a connect to it reaches the host's own services, as ``0.0.0.0`` does) and loopback ``::1`` (both in
+``::/96``, with the IPv4-compatible form), IPv4-mapped (``::ffff:127.0.0.1``), NAT64, 6to4 and Teredo
+(which carry an IPv4 address inside), discard, documentation, site-local and multicast. Squid resolves a
+name, and parses an IPv4 address in its decimal, octal, hexadecimal and short forms, before it matches
+``dst``, so ``localhost``, ``2130706433``, ``0177.0.0.1`` and ``127.1`` meet ``127.0.0.0/8`` here."""
 
 
 def squid_config(

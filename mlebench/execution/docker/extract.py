@@ -22,9 +22,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from mlebench.execution.collector import shown
+
 MAX_FILE_BYTES = 512 * 1024 * 1024
 MAX_TREE_BYTES = 1024 * 1024 * 1024
 MAX_TREE_MEMBERS = 100_000
+MAX_DEPTH = 64
 _CHUNK = 1 << 20
 # Go's os.FileMode type bits, as the engine reports them in an archive's path stat.
 _GO_TYPE_BITS = (1 << 31) | (1 << 27) | (1 << 26) | (1 << 25) | (1 << 24) | (1 << 21) | (1 << 19)
@@ -98,6 +101,7 @@ def fetch_tree(
     max_tree_bytes: int = MAX_TREE_BYTES,
     max_members: int = MAX_TREE_MEMBERS,
     deadline: float | None = None,
+    max_depth: int = MAX_DEPTH,
 ) -> int:
     """Copy the folder ``path`` out of ``container`` into ``dest`` (created); return the files written.
 
@@ -116,7 +120,9 @@ def fetch_tree(
         return 0
     reader = _ChunkReader(chunks)
     try:
-        return extract_tar(reader, top, dest, notes, max_file_bytes, max_tree_bytes, max_members, deadline)
+        return extract_tar(
+            reader, top, dest, notes, max_file_bytes, max_tree_bytes, max_members, deadline, max_depth
+        )
     finally:
         close = getattr(chunks, "close", None)
         if close is not None:  # stop the engine's stream where extraction stopped
@@ -132,6 +138,7 @@ def extract_tar(
     max_tree_bytes: int = MAX_TREE_BYTES,
     max_members: int = MAX_TREE_MEMBERS,
     deadline: float | None = None,
+    max_depth: int = MAX_DEPTH,
 ) -> int:
     """Extract a tar stream whose members live under ``top/`` into ``dest``, refusing anything unsafe.
 
@@ -175,6 +182,10 @@ def extract_tar(
                 continue
             if rel == "":
                 continue
+            problem = _name_problem(rel, max_depth)
+            if problem:
+                notes.append(f"{shown(os.fsencode(label))}: {problem}, not collected")
+                continue
             target = root.joinpath(*rel.split("/"))
             if not _inside(target, root):
                 notes.append(f"{label}: would land outside the run directory, not collected")
@@ -200,6 +211,19 @@ def _extract_member(
     assert source is not None  # a regular member always has a file object
     _write_new(target, source)
     return 1
+
+
+def _name_problem(rel: str, max_depth: int) -> str:
+    """Why DVC could not record a member's path (the collector's own rules, checked again), or ""."""
+    try:
+        rel.encode("utf-8")  # tarfile decodes other bytes as surrogates: DVC cannot encode them
+    except UnicodeEncodeError:
+        return "a name that is not valid UTF-8"
+    if any(ord(c) < 32 or ord(c) == 127 for c in rel):
+        return "a name holding a control character"
+    if rel.count("/") > max_depth:
+        return f"deeper than {max_depth} levels"
+    return ""
 
 
 def _stat_refusal(stat: dict[str, Any], max_bytes: int) -> str | None:
