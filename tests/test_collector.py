@@ -124,8 +124,11 @@ def test_notes_are_capped_and_collection_never_raises(tmp_path: Path) -> None:
     assert collect({str(tmp_path / "missing"): str(tmp_path / "o1")}, notes, SMALL) == {"o1": 0}
     collect({str(tmp_path / "file"): str(tmp_path / "o2")}, notes, SMALL)
     (tmp_path / "o3").write_text("in the way")
-    collect({str(src): str(tmp_path / "o3")}, notes, SMALL)  # the destination is a file: noted, not raised
-    assert "not a folder" in notes[0] and "collection stopped (FileExistsError" in notes[1], notes
+    collect({str(src): str(tmp_path / "o3" / "logs")}, notes, SMALL)  # no folder can be made: noted
+    assert "not a folder" in notes[0] and "collection stopped (NotADirectoryError" in notes[1], notes
+    (tmp_path / "o4" / "old").mkdir(parents=True)
+    collect({str(src): str(tmp_path / "o4")}, [], SMALL)  # an earlier run's files do not linger
+    assert not (tmp_path / "o4" / "old").exists()
 
 
 def test_the_same_file_runs_as_the_containers_script(tmp_path: Path) -> None:

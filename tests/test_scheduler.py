@@ -477,3 +477,85 @@ def test_a_reproduce_stage_takes_an_agent_slot_under_the_hardware_profile() -> N
     assert scheduler._resources(stage("reproduce")) == scheduler._resources(stage("run_agent")) == agent
     assert scheduler._resources(stage("grade")) == Resources(1.0, 1 << 30, 0, 3600)
     assert AGENT_KINDS == {"run_agent", "reproduce"}
+
+
+def test_an_output_dvc_cannot_record_fails_its_stage_not_the_batch_nor_the_scheduler(tmp_path: Path) -> None:
+    """Issue 51, finding 1: a name DVC cannot encode, or a tree too deep for it, in one stage's output.
+
+    Before: the stage's DVC error left the batch empty and ``record`` raised ``ValueError: max_workers must
+    be greater than 0`` from the lock writer, so the scheduler crashed (and crashed again on every resume).
+    Here the hostile stage is refused with the reason and the ordinary stage beside it is recorded; a batch
+    of hostile stages alone records nothing and raises nothing.
+    """
+    import os
+    import subprocess
+    import sys
+
+    from mlebench.scheduling.dvc_stages import Pipelines
+    from mlebench.scheduling.lockfiles import write_all_atomically
+
+    write_all_atomically({})  # an empty batch writes nothing (it raised ValueError)
+    subprocess.run([sys.executable, "-m", "dvc", "init", "--no-scm", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "dvc.yaml").write_text(
+        "stages:\n"
+        "  good:\n    cmd: mkdir -p g && echo ok > g/x\n    outs: [g]\n"
+        "  bad:\n    cmd: 'true'\n    outs: [b]\n"
+        "  deep:\n    cmd: 'true'\n    outs: [d]\n"
+    )
+    pipelines = Pipelines(tmp_path)
+    try:
+        by_name = {s.name: s.address for s in pipelines.stages()}
+        begun = pipelines.begin(list(by_name.values()), check=False)
+        (tmp_path / "g").mkdir()
+        (tmp_path / "g" / "x").write_text("ok\n")
+        (tmp_path / "b").mkdir()
+        with open(os.fsencode(tmp_path / "b") + b"/bad-\xff.log", "wb") as fh:
+            fh.write(b"x")
+        fd = os.open(tmp_path, os.O_RDONLY)
+        os.mkdir("d", dir_fd=fd)
+        for _ in range(1200):  # DVC walks outputs recursively
+            nxt = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = nxt
+            os.mkdir("d", dir_fd=fd)
+        os.close(fd)
+        hostile = {a: begun[a] for name, a in by_name.items() if name != "good"}
+        problems = pipelines.record(hostile)  # a batch no stage of which can be recorded
+        assert set(problems) == set(hostile) and all(problems.values()), problems
+        assert not (tmp_path / "dvc.lock").exists()
+        problems = pipelines.record({by_name["good"]: begun[by_name["good"]]})
+        assert problems == {by_name["good"]: ""}
+        assert "good:" in (tmp_path / "dvc.lock").read_text()
+    finally:
+        pipelines.close()
+        from mlebench.execution.collector import remove_tree
+
+        remove_tree(tmp_path / "d")
+
+
+def test_a_stage_whose_recording_keeps_killing_the_scheduler_is_given_up_not_replayed(tmp_path: Path) -> None:
+    """Issue 51, finding 1: every restart replayed the poisoned stage from the event log and crashed again.
+
+    Each recovery is logged (``recovering``) before it is tried; after :data:`RECOVERY_TRIES` tries without
+    an outcome the stage is no longer recovered but named by ``poisoned`` (the scheduler logs it unrecorded,
+    and it runs again).
+    """
+    from mlebench.scheduling.events import RECOVERY_TRIES, poisoned
+
+    path = tmp_path / "events.jsonl"
+    log = EventLog(path, "s1")
+    log.emit("dispatched", stage="a", inputs={"x": 1})
+    log.emit("finished", stage="a", status="ok")
+    log.emit("dispatched", stage="b", inputs={"y": 2})
+    log.emit("finished", stage="b", status="ok")
+    for tries in range(RECOVERY_TRIES):
+        assert unrecorded(read_events(path)) == {"a": {"x": 1}, "b": {"y": 2}}, tries
+        log.emit("recovering", stage="a")  # and the process dies recording it
+    assert unrecorded(read_events(path)) == {"b": {"y": 2}}
+    assert poisoned(read_events(path)) == ["a"]
+    log.emit("unrecorded", stage="a", reason="given up", recovered=True)
+    log.emit("recorded", stage="b", recovered=True)
+    log.emit("dispatched", stage="a", inputs={"x": 1})  # it runs again, and is recoverable again
+    log.emit("finished", stage="a", status="ok")
+    log.close()
+    assert unrecorded(read_events(path)) == {"a": {"x": 1}} and poisoned(read_events(path)) == []

@@ -9,10 +9,10 @@ alone, names sorted as bytes, and each entry is copied, or skipped with a note, 
 - past ``max_depth`` levels, or a relative path longer than ``max_path_chars``, a folder is not entered and
   a file not copied (DVC recursed through deep trees until a RecursionError stopped the stage);
 - symlinks, fifos, devices and sockets are not collected, nor the second link to a file (hard links);
-- a regular file larger than ``max_file_bytes`` by its apparent size *or* by the blocks it holds is skipped
-  unread (a sparse file says so); the bytes of the files copied so far count by the larger of the two
-  against ``max_tree_bytes``; runs of zeros are written as holes, so the host never stores more than the
-  agent's disk held;
+- a regular file is judged by its apparent size (what a copy reads): one larger than ``max_file_bytes`` is
+  skipped unread (the note gives the blocks it holds: a sparse file says so), and the files copied count
+  by it against ``max_tree_bytes``; runs of zeros are written as holes, so the host stores no more than
+  the agent's disk held (its allocated size) nor than the caps (the apparent size) allow;
 - past ``max_members`` entries, or past the time budget ``secs`` (one for all folders), collection stops there.
 
 Every skip is a note (``<folder>/<path>: why``), at most ``max_notes`` and then a count, which the runner
@@ -102,7 +102,7 @@ def _name_problem(name: bytes) -> str:
 def collect(
     trees: dict[str, str], notes: list[str], limits: Limits | None = None, deadline: float | None = None
 ) -> dict[str, int]:
-    """Copy each folder of ``trees`` (source → destination, created) by the rules of the module.
+    """Copy each folder of ``trees`` (source → destination, made afresh) by the rules of the module.
 
     Returns the files copied per destination folder's name. Never raises: a failure is a note.
     """
@@ -122,7 +122,8 @@ def collect(
 
 
 def _collect_tree(src: bytes, dest: bytes, top: str, limits: Limits, deadline: float, sink: _Notes) -> int:
-    os.makedirs(dest, exist_ok=True)
+    remove_tree(dest)  # the destination is replaced whole (an earlier run's files never linger)
+    os.makedirs(dest)
     try:
         info = os.lstat(src)
     except FileNotFoundError:
@@ -182,8 +183,7 @@ def _collect_tree(src: bytes, dest: bytes, top: str, limits: Limits, deadline: f
                 else:
                     if info.st_nlink > 1:
                         seen.add((info.st_dev, info.st_ino))
-                    allocated = info.st_blocks * 512
-                    size = max(info.st_size, allocated)
+                    allocated, size = info.st_blocks * 512, info.st_size  # a copy reads the apparent size
                     if size > limits.max_file_bytes:
                         sparse = f"; sparse: {allocated} bytes allocated" if allocated < info.st_size else ""
                         sink.add(

@@ -32,6 +32,7 @@ has no network at all, and a relay on its loopback reaches the proxy through a U
 from __future__ import annotations
 
 import functools
+import json
 import os
 import posixpath
 import shutil
@@ -43,7 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mlebench.execution.docker import relayed
+from mlebench.execution import seccomp
+from mlebench.execution.docker import egress, relayed
 from mlebench.execution.docker.agent import (
     AGENT_USER,
     LIMITS_ENFORCED,
@@ -242,6 +244,8 @@ def _client_class() -> type:
         model = PodmanContainer
 
         def create(self, image: str, command: Any = None, **kwargs: Any) -> Any:
+            if (kwargs.get("labels") or {}).get(egress.ROLE) == "agent":  # Docker's refusals, not Podman's
+                kwargs["security_opt"] = [*kwargs.get("security_opt", []), f"seccomp={seccomp_profile()}"]
             pids = kwargs.get("pids_limit")
             if pids and "pids" not in self.client.held:
                 wrap = ["prlimit", f"--nproc={int(pids)}"]
@@ -274,6 +278,22 @@ def _client_class() -> type:
             return Containers(client=self)
 
     return PodmanClient
+
+
+@functools.cache
+def seccomp_profile() -> str:
+    """Write the agent's seccomp profile (:func:`mlebench.execution.seccomp.oci_profile`) once; its path.
+
+    Podman's own default allows what Docker's refuses (``unshare``, ``clone`` of a user namespace: an agent
+    nested one), so the agent's container gets ours. Podman's Docker API reads ``seccomp=`` as a path (the
+    Docker engine, as the profile itself), opened by the service's user: a folder and file all may read.
+    """
+    folder = Path(tempfile.mkdtemp(prefix="mlebench-seccomp-"))
+    folder.chmod(0o755)
+    path = folder / "agent.json"
+    path.write_text(json.dumps(seccomp.oci_profile(), indent=1), encoding="utf-8")
+    path.chmod(0o644)
+    return str(path)
 
 
 _FACTS: dict[tuple[str, str], Any] = {}

@@ -760,3 +760,116 @@ def _two_relayed_cells(runner, titanic, tmp_path, request) -> None:
     if engine:
         client = request.getfixturevalue("docker_client")
         assert _left(client, "peers/titanic-lite/0") == [] and _left(client, "peers/titanic-lite/1") == []
+
+
+# ---- issue 51: hostile agents, round three -------------------------------------------------------------
+
+TREE_LIMITS = {"max_members": 2000, "max_file_bytes": 1024**2, "max_tree_bytes": 8 * 1024**2, "max_depth": 16}
+"""The collection caps, lowered for the hostile tree (thousands of entries, not millions)."""
+
+
+def test_a_hostile_tree_is_collected_within_the_caps_and_recorded(hostile, runner, monkeypatch) -> None:
+    """Findings 1 and 2 of issue 51: what the agent leaves costs the host a bounded copy, the same everywhere.
+
+    Before: a name that is not UTF-8 or a folder 1,000 levels deep was copied into runs/ and DVC could not
+    record the stage (every runner); the sandbox's copy had no bound (8 sparse 511 MiB files became 4 GiB of
+    real bytes; 2 million files cost 823 s). Here the caps are lowered through the setting and hold.
+    """
+    import json
+    import time
+
+    from mlebench.execution.collector import LIMITS_ENV
+
+    monkeypatch.setenv(LIMITS_ENV, json.dumps(TREE_LIMITS))
+    t0 = time.monotonic()
+    run = hostile("tree", files=3000, depth=1000, sparse=4, sparse_bytes=64 * 1024**2)
+    seconds = time.monotonic() - t0
+    record, notes = run.record, run.record.extraction_notes
+    assert record.status == "ok" and run.result.get("built") is True, (record.status, notes[:5])
+    text = "\n".join(notes)
+    assert "logs/bad-\\xff\\xfe.log: a name that is not valid UTF-8, not collected" in notes, notes
+    assert "logs/bad-\\xc3(-dir: a name that is not valid UTF-8, not collected" in notes, notes
+    assert "logs/tab\\tname.log: a name holding a control character, not collected" in notes, notes
+    assert "deeper than 16 levels, not collected" in text and "more than 2000 entries" in text, notes
+    assert text.count("skipped by its size, unread") == 4, notes
+    collected = [p for p in run.out.rglob("*") if p.name != "result.json.tmp"]
+    names = [str(p.relative_to(run.out)) for p in collected]
+    assert all(n.encode("utf-8") for n in names)  # every name DVC must record is valid UTF-8
+    assert max(n.count("/") for n in names) <= TREE_LIMITS["max_depth"] + 1
+    assert sum(1 for p in (run.out / "code").rglob("*")) <= TREE_LIMITS["max_members"]
+    held = sum(p.stat().st_blocks * 512 for p in collected if p.is_file())
+    assert held < 16 * 1024**2, held  # 256 MiB of sparse files left the host's disk alone
+    assert (run.out / "logs" / "result.json").is_file() and (run.out / "submission.csv").is_file()
+    print(f"\nhostile tree under {runner}: {seconds:.1f} s for the cell, {held} bytes held")
+
+
+def test_no_user_namespace_within_no_refused_call_and_an_empty_bounding_set(hostile, runner) -> None:
+    """Finding 5 of issue 51: the sandbox and Podman hold the kernel's surface as Docker does.
+
+    Before: under podman and the sandbox ``unshare -Ur`` made a user namespace, the sandbox had no seccomp
+    filter and kept the full capability bounding set.
+    """
+    run = hostile("kernel")
+    attempts = run.result["attempts"]
+    assert run.record.status == "ok", run.record.extraction_notes
+    for label in ("unshare a user namespace", "keyctl", "unshare -Ur"):
+        assert attempts[label]["ok"] is False, (label, attempts[label])
+    assert "Operation not permitted" in attempts["unshare a user namespace"]["error"], attempts
+    assert run.result["CapBnd"] == "0000000000000000" and run.result["CapEff"] == "0000000000000000"
+    assert run.result["Seccomp"] == "2" and run.result["NoNewPrivs"] == "1", run.result
+
+
+HOST_SPELLINGS = [
+    "[::]",
+    "[::0]",
+    "[0::]",
+    "[0:0:0:0:0:0:0:0]",
+    "[::1]",
+    "[::ffff:127.0.0.1]",
+    "[::ffff:7f00:1]",
+    "2130706433",
+    "0177.0.0.1",
+    "0x7f000001",
+    "127.1",
+    "0.0.0.0",
+    "localhost",
+]
+
+
+def test_the_hosts_addresses_are_refused_in_every_spelling(hostile, runner) -> None:
+    """Finding 3 of issue 51: no spelling of the host's addresses passes a proxy, and none kills it.
+
+    Before: the sandbox's squid (on the host) tunnelled ``CONNECT [::]:PORT`` (also ``[::0]``, ``[0::]``,
+    an absolute-URI GET) to a host service bound to the IPv6 wildcard; under Docker the same request killed
+    the cell's squid. A service on the host's ``::`` (dual-stack) takes every connection here.
+    """
+    import socket
+    import threading
+
+    needs_network(runner, "egress")
+    service = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    service.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+    service.bind(("::", 0))
+    service.listen(64)
+    reached: list[str] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, peer = service.accept()
+            except OSError:
+                return
+            reached.append(peer[0])
+            conn.close()
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        run = hostile("host_addresses", network="egress", port=service.getsockname()[1], hosts=HOST_SPELLINGS)
+    finally:
+        service.close()
+    attempts = run.result["attempts"]
+    assert len(attempts) == 2 * len(HOST_SPELLINGS) + 1, attempts
+    passed = {label: o for label, o in attempts.items() if o["ok"]}
+    assert passed == {} and reached == [], (passed, reached)
+    assert all("403" in o["error"] for o in attempts.values()), attempts
+    assert "403" in attempts["the proxy still answers"]["error"]  # squid lived through every request

@@ -161,3 +161,42 @@ def test_embedded_competitions_forbid_their_source_package() -> None:
         if c.source.kind == "kaggle"
     )
     assert kaggle.forbidden() == kaggle.forbidden_resources  # a Kaggle competition keeps its own list
+
+
+def _bound_names_far_from_their_downloads(lines: int) -> str:
+    """Issue 51, finding 4: ``lines`` downloads of a name, then as many lines binding it to a forbidden URL.
+
+    Each binding line is beyond the download window, so whether it is "fetched" is asked of the index of
+    names used near downloads: before, each question copied the set of ``lines`` line numbers (quadratic:
+    an 8 MiB log held the stage for its whole 600 s budget).
+    """
+    fetch = ["wget URL"] * lines
+    bind = ['URL = "https://kaggle.com/code/someone/solution"'] * lines
+    return "\n".join([*fetch, *(["pass"] * 5), *bind]) + "\n"
+
+
+def test_names_bound_far_from_their_downloads_are_checked_in_linear_time(tmp_path: Path) -> None:
+    """Four times the lines cost about four times the time (8x allowed: the machine is noisy).
+
+    Timed where the finding was, the question asked of every binding line (before: 20,000 lines took
+    about 20 times as long as 5,000), and the check as a whole still finds the bindings.
+    """
+    from mlebench.integrity.run_view import SourceFile
+
+    seconds = {}
+    for lines in (5_000, 20_000):
+        text = _bound_names_far_from_their_downloads(lines).splitlines()
+        where = checks._Fetches.of(SourceFile("logs/x.log", text, text), 3, Budget(None))
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            found = sum(where.fetched(i, text[i]) for i in range(lines + 5, len(text)))
+            best = min(best, time.perf_counter() - t0)
+        assert found == lines
+        seconds[lines] = best
+    assert seconds[20_000] < max(8 * seconds[5_000], 0.05), seconds
+    case = next(c for c in cases() if c.name == "clean_script")
+    run = materialise(case, tmp_path)
+    (run / "logs" / "hostile.log").write_text(_bound_names_far_from_their_downloads(2_000))
+    result = checks.forbidden_resources(context(case, run))
+    assert result.flagged and result.evidence, result

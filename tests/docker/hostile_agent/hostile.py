@@ -655,6 +655,72 @@ def relay() -> None:
     shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
 
 
+def tree() -> None:
+    """Issue 51, finding 1: names DVC cannot record, a tree 1,000 levels deep, sparse files, many files."""
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
+    many = CODE / "many"
+    many.mkdir()
+    for i in range(int(KWARGS.get("files", 3000))):
+        (many / f"f{i:05d}").write_bytes(b"")
+    fd = os.open(CODE, os.O_RDONLY)
+    for _ in range(int(KWARGS.get("depth", 1000))):  # by descriptor: the path would pass PATH_MAX
+        os.mkdir("d", dir_fd=fd)
+        nxt = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = nxt
+    os.close(fd)
+    logs = os.fsencode(LOGS)
+    with open(logs + b"/bad-\xff\xfe.log", "wb") as fh:
+        fh.write(b"not UTF-8\n")
+    os.mkdir(logs + b"/bad-\xc3\x28-dir")
+    (LOGS / "tab\tname.log").write_text("x")
+    for i in range(int(KWARGS.get("sparse", 4))):
+        with open(LOGS / f"sparse{i}.bin", "wb") as fh:
+            fh.truncate(int(KWARGS.get("sparse_bytes", 64 * 1024**2)))
+    RESULT["built"] = True
+
+
+def kernel() -> None:
+    """Issue 51, finding 5: a user namespace within, calls Docker's profile refuses, the bounding set."""
+    probe = (
+        "import ctypes, os, sys\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "call = sys.argv[1]\n"
+        "r = libc.unshare(0x10000000) if call == 'unshare' else libc.syscall(250, 0, -3, 0)\n"
+        "sys.exit(0 if r >= 0 else ctypes.get_errno())\n"
+    )
+
+    def run(call: str) -> str:
+        code = subprocess.run([sys.executable, "-c", probe, call], timeout=30).returncode
+        if code:
+            raise PermissionError(f"{call}: {os.strerror(code)}")
+        return "allowed"
+
+    attempt("unshare a user namespace", lambda: run("unshare"))
+    attempt("keyctl", lambda: run("keyctl"))
+    attempt(
+        "unshare -Ur",
+        lambda: subprocess.run(["unshare", "-Ur", "true"], capture_output=True, timeout=30, check=True) and "ok",
+    )
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(("CapBnd:", "CapEff:", "CapPrm:", "NoNewPrivs:", "Seccomp:")):
+            key, _, value = line.partition(":")
+            RESULT[key] = value.strip()
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
+
+
+def host_addresses() -> None:
+    """Issue 51, finding 3: the host's addresses in every spelling, through the proxy (CONNECT and GET)."""
+    port = int(KWARGS["port"])
+    for host in KWARGS["hosts"]:
+        target = f"{host}:{port}"
+        attempt(f"CONNECT {target}", lambda t=target: _connect_via_proxy(t, b"GET / HTTP/1.0\r\n\r\n"))
+        attempt(f"GET http://{target}/", lambda t=target: _via_proxy(f"http://{t}/"))
+        save()
+    attempt("the proxy still answers", lambda: _via_proxy("http://127.0.0.1:1/"))
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
+
+
 ATTACKS = {
     "env": env,
     "relay": relay,
@@ -677,6 +743,9 @@ ATTACKS = {
     "validate": validate,
     "v1_validate": v1_validate,
     "limits": limits,
+    "tree": tree,
+    "kernel": kernel,
+    "host_addresses": host_addresses,
     "nothing": lambda: None,
 }
 
