@@ -396,7 +396,7 @@ class IntegritySettings(_Strict):
     max_validations: int = Field(default=100, ge=0)
     plagiarism_threshold: float = Field(default=0.5, gt=0, le=1)
     download_window: int = Field(default=3, ge=0)
-    time_budget_secs: float = Field(default=600.0, gt=0)
+    time_budget_secs: float = Field(default=180.0, gt=0)
     forbidden_resources: list[ForbiddenPattern] = []
     judge: JudgeSettings = JudgeSettings()
 

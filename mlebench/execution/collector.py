@@ -216,14 +216,7 @@ def _copy(path: bytes, target: bytes, info: os.stat_result, deadline: float) -> 
                 chunk = os.read(fd, min(_CHUNK, left))
                 if not chunk:
                     break
-                for at in range(0, len(chunk), _HOLE):  # a block of zeros becomes a hole
-                    block = chunk[at : at + _HOLE]
-                    if block == _ZEROS[: len(block)]:
-                        os.lseek(out, len(block), os.SEEK_CUR)
-                    else:
-                        view = memoryview(block)
-                        while view:
-                            view = view[os.write(out, view) :]
+                write_holey(out, chunk)
                 left -= len(chunk)
                 length += len(chunk)
                 if time.monotonic() > deadline:
@@ -233,6 +226,18 @@ def _copy(path: bytes, target: bytes, info: os.stat_result, deadline: float) -> 
             os.close(out)
     finally:
         os.close(fd)
+
+
+def write_holey(fd: int, chunk: bytes) -> None:
+    """Write ``chunk`` at ``fd``'s offset, its blocks of zeros as holes (the caller truncates at the end)."""
+    for at in range(0, len(chunk), _HOLE):
+        block = chunk[at : at + _HOLE]
+        if block == _ZEROS[: len(block)]:
+            os.lseek(fd, len(block), os.SEEK_CUR)
+        else:
+            view = memoryview(block)
+            while view:
+                view = view[os.write(fd, view) :]
 
 
 def remove_tree(path: str | os.PathLike[str]) -> None:
@@ -300,4 +305,4 @@ def main(argv: list[str]) -> int:
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
 
-__all__ = ["LIMITS_ENV", "Limits", "collect", "remove_tree", "shown"]
+__all__ = ["LIMITS_ENV", "Limits", "collect", "remove_tree", "shown", "write_holey"]

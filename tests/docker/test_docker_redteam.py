@@ -215,8 +215,9 @@ def test_non_utf8_submission_is_collected_and_graded_invalid(hostile, titanic) -
 
     run = hostile("non_utf8")
     assert run.record.submission_exists
-    bad_name = run.out / "code" / os.fsdecode(b"bad-\xff-name.py")
-    assert bad_name.is_file()
+    # since issue 51 a name that is not UTF-8 is not collected (DVC cannot record it), only noted
+    assert not (run.out / "code" / os.fsdecode(b"bad-\xff-name.py")).exists()
+    assert "code/bad-\\xff-name.py: a name that is not valid UTF-8, not collected" in run.record.extraction_notes
     graded = grade_run(
         load_competition("titanic-lite", ROOT),
         "hostile",
@@ -871,5 +872,6 @@ def test_the_hosts_addresses_are_refused_in_every_spelling(hostile, runner) -> N
     assert len(attempts) == 2 * len(HOST_SPELLINGS) + 1, attempts
     passed = {label: o for label, o in attempts.items() if o["ok"]}
     assert passed == {} and reached == [], (passed, reached)
-    assert all("403" in o["error"] for o in attempts.values()), attempts
+    other = {label: o for label, o in attempts.items() if "403" not in o.get("error", "")}
+    assert other == {}, other
     assert "403" in attempts["the proxy still answers"]["error"]  # squid lived through every request

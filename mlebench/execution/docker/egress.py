@@ -159,6 +159,10 @@ def squid_config(
         "acl plain_http proto HTTP",
         f"acl agent src {clients}",
         "http_access deny !agent",
+        # an IPv6 literal host (no endpoint is one): refused before any address is looked at, where squid
+        # without IPv6 (a container's) asserted and died on `CONNECT [::]:PORT`
+        "acl ip6_literal dstdom_regex -n :",
+        "http_access deny ip6_literal",
     ]
     for i, endpoint in enumerate(endpoints):
         host, _, port = endpoint.rpartition(":")

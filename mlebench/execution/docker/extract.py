@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from mlebench.execution.collector import shown
+from mlebench.execution.collector import shown, write_holey
 
 MAX_FILE_BYTES = 512 * 1024 * 1024
 MAX_TREE_BYTES = 1024 * 1024 * 1024
@@ -269,9 +269,14 @@ def _make_dirs(root: Path, parts: list[str]) -> None:
 def _write_new(target: Path, source: Any) -> None:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(target, flags, 0o644)
-    with os.fdopen(fd, "wb") as out:
+    try:
+        length = 0
         while chunk := source.read(_CHUNK):
-            out.write(chunk)
+            write_holey(fd, chunk)  # a sparse file stays sparse on the host
+            length += len(chunk)
+        os.ftruncate(fd, length)
+    finally:
+        os.close(fd)
 
 
 def _kind(member: tarfile.TarInfo) -> str:

@@ -712,12 +712,21 @@ def kernel() -> None:
 def host_addresses() -> None:
     """Issue 51, finding 3: the host's addresses in every spelling, through the proxy (CONNECT and GET)."""
     port = int(KWARGS["port"])
+
+    def get(target: str) -> str:  # an absolute-URI GET to the proxy itself (urllib would skip NO_PROXY hosts)
+        with socket.create_connection(_proxy(), timeout=10) as s:
+            s.sendall(f"GET http://{target}/ HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
+            status = s.recv(4096).decode("latin-1").split("\r\n")[0]
+        if " 200 " in status + " ":
+            return status
+        raise ConnectionRefusedError(f"proxy answered {status!r}")
+
     for host in KWARGS["hosts"]:
         target = f"{host}:{port}"
         attempt(f"CONNECT {target}", lambda t=target: _connect_via_proxy(t, b"GET / HTTP/1.0\r\n\r\n"))
-        attempt(f"GET http://{target}/", lambda t=target: _via_proxy(f"http://{t}/"))
+        attempt(f"GET http://{target}/", lambda t=target: get(t))
         save()
-    attempt("the proxy still answers", lambda: _via_proxy("http://127.0.0.1:1/"))
+    attempt("the proxy still answers", lambda: get("127.0.0.1:1"))
     shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
 
 
