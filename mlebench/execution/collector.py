@@ -1,4 +1,4 @@
-"""The one bounded collector of an agent's output folders (``code/``, ``logs/``), under every runner.
+r"""The one bounded collector of an agent's output folders (``code/``, ``logs/``), under every runner.
 
 Whatever the agent left in its folders, collecting them costs the host at most a fixed budget and never
 raises: the folders are walked without recursion (a tree 100,000 levels deep is one loop), by ``lstat``
@@ -13,7 +13,8 @@ alone, names sorted as bytes, and each entry is copied, or skipped with a note, 
   skipped unread (the note gives the blocks it holds: a sparse file says so), and the files copied count
   by it against ``max_tree_bytes``; runs of zeros are written as holes, so the host stores no more than
   the agent's disk held (its allocated size) nor than the caps (the apparent size) allow;
-- past ``max_members`` entries, or past the time budget ``secs`` (one for all folders), collection stops there.
+- past ``max_members`` entries, or past the time budget ``secs`` (one for all folders), collection stops
+  there.
 
 Every skip is a note (``<folder>/<path>: why``), at most ``max_notes`` and then a count, which the runner
 keeps in run.json's ``extraction_notes``. Host runners (local, sandbox) call :func:`collect` in-process;
@@ -57,7 +58,7 @@ class Limits:
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Limits:
-        """The defaults, with the overrides of ``$MLEBENCH_COLLECT_LIMITS`` (unknown keys are an error)."""
+        """Return the defaults with the overrides of ``$MLEBENCH_COLLECT_LIMITS`` (unknown keys: an error)."""
         text = (os.environ if environ is None else environ).get(LIMITS_ENV, "")
         if not text:
             return cls()
@@ -84,7 +85,7 @@ class _Notes:
 
 
 def shown(name: bytes) -> str:
-    """A name as notes show it: UTF-8 where valid, other bytes escaped (``\\xff``), controls escaped."""
+    r"""Return a name as notes show it: UTF-8 where valid, other bytes and controls escaped (``\xff``)."""
     text = name.decode("utf-8", "backslashreplace")
     return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
 
@@ -191,7 +192,9 @@ def _collect_tree(src: bytes, dest: bytes, top: str, limits: Limits, deadline: f
                             f"{sparse}), not collected: skipped by its size, unread"
                         )
                     elif total + size > limits.max_tree_bytes:
-                        sink.add(f"{label}: {top}/ holds more than {limits.max_tree_bytes} bytes; not collected")
+                        sink.add(
+                            f"{label}: {top}/ holds more than {limits.max_tree_bytes} bytes; not collected"
+                        )
                     else:
                         total += size
                         _copy(path, target, info, deadline)
@@ -203,7 +206,7 @@ def _collect_tree(src: bytes, dest: bytes, top: str, limits: Limits, deadline: f
 
 
 def _copy(path: bytes, target: bytes, info: os.stat_result, deadline: float) -> None:
-    """Copy at most the ``lstat`` size of the file at ``path`` (the same file, not followed), zeros as holes."""
+    """Copy at most the ``lstat`` size of the file at ``path`` (not followed), zeros as holes."""
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         now = os.fstat(fd)
@@ -283,7 +286,7 @@ def remove_tree(path: str | os.PathLike[str]) -> None:
 
 @contextlib.contextmanager
 def scratch_dir(prefix: str) -> Iterator[str]:
-    """A temporary folder removed by :func:`remove_tree` (``tempfile``'s recursion fails on deep trees)."""
+    """Make a temporary folder, removed by :func:`remove_tree` (``tempfile``'s recursion fails deep)."""
     path = tempfile.mkdtemp(prefix=prefix)
     try:
         yield path

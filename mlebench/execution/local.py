@@ -274,7 +274,9 @@ def _clear_snapshots(out: Path) -> None:
 
 def collect_outputs(trees: dict[Path, Path], notes: list[str]) -> None:
     """Copy the agent's output folders (source → run dir) with the bounded collector every runner uses."""
-    collector.collect({str(src): str(dest) for src, dest in trees.items()}, notes, collector.Limits.from_env())
+    collector.collect(
+        {str(src): str(dest) for src, dest in trees.items()}, notes, collector.Limits.from_env()
+    )
 
 
 def _make_read_only(path: Path) -> None:

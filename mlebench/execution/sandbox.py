@@ -282,7 +282,7 @@ and the seccomp filter of :mod:`mlebench.execution.seccomp` (read from :data:`SE
 
 
 def seccomp_fd(path: Path) -> list[str]:
-    """The shell prefix that opens the compiled filter at ``path`` as :data:`SECCOMP_FD` for bwrap."""
+    """Return the shell prefix that opens the compiled filter at ``path`` as :data:`SECCOMP_FD`."""
     return ["sh", "-c", f'exec {SECCOMP_FD}<"$0" && exec "$@"', str(path)]
 
 

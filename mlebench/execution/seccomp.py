@@ -10,8 +10,8 @@ library falls back to ``clone``), and ``io_uring``. :data:`DENIED` is that set b
 allowed, as Docker allows it (``ptrace`` included: the agent's PID namespace holds only its own processes).
 
 :func:`bpf` compiles it for x86-64 as a classic BPF program (what ``bwrap --seccomp FD`` loads): a call
-of another ABI (i386: the process is killed; x32: ``ENOSYS``) is refused outright. :func:`oci_profile` writes the same facts as an OCI
-seccomp profile (the JSON Podman and Docker read). No library is needed for either.
+of another ABI (i386: the process is killed; x32: ``ENOSYS``) is refused outright. :func:`oci_profile`
+writes the same facts as an OCI seccomp profile (the JSON Podman and Docker read). No library is needed.
 """
 
 from __future__ import annotations

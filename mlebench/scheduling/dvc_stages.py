@@ -254,7 +254,7 @@ class Pipelines:
 
 
 def _said(exc: BaseException) -> str:
-    """An exception as one bounded line (a RecursionError's or a path's text can be very long)."""
+    """Return an exception as one bounded line (a RecursionError's or a path's text can be long)."""
     text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
     return text if len(text) <= 500 else text[:500] + "..."
 

@@ -217,7 +217,9 @@ def test_non_utf8_submission_is_collected_and_graded_invalid(hostile, titanic) -
     assert run.record.submission_exists
     # since issue 51 a name that is not UTF-8 is not collected (DVC cannot record it), only noted
     assert not (run.out / "code" / os.fsdecode(b"bad-\xff-name.py")).exists()
-    assert "code/bad-\\xff-name.py: a name that is not valid UTF-8, not collected" in run.record.extraction_notes
+    assert (
+        "code/bad-\\xff-name.py: a name that is not valid UTF-8, not collected" in run.record.extraction_notes
+    )
     graded = grade_run(
         load_competition("titanic-lite", ROOT),
         "hostile",

@@ -487,7 +487,13 @@ def test_the_collector_skips_a_sparse_file_by_its_size_without_reading_it(tmp_pa
     os.symlink("/etc/passwd", logs / "link")
     os.mkfifo(logs / "fifo")
     out = tmp_path / "out"
-    limits = {"secs": 60, "max_file_bytes": 1000, "max_tree_bytes": 10**6, "max_members": 100, "max_notes": 10}
+    limits = {
+        "secs": 60,
+        "max_file_bytes": 1000,
+        "max_tree_bytes": 10**6,
+        "max_members": 100,
+        "max_notes": 10,
+    }
     config = {"trees": {str(logs): str(out / "logs")}, "limits": limits}
     t0 = time.monotonic()
     done = subprocess.run(

@@ -700,7 +700,9 @@ def kernel() -> None:
     attempt("keyctl", lambda: run("keyctl"))
     attempt(
         "unshare -Ur",
-        lambda: subprocess.run(["unshare", "-Ur", "true"], capture_output=True, timeout=30, check=True) and "ok",
+        lambda: (
+            subprocess.run(["unshare", "-Ur", "true"], capture_output=True, timeout=30, check=True) and "ok"
+        ),
     )
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith(("CapBnd:", "CapEff:", "CapPrm:", "NoNewPrivs:", "Seccomp:")):
