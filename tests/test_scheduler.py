@@ -495,7 +495,8 @@ def test_an_output_dvc_cannot_record_fails_its_stage_not_the_batch_nor_the_sched
     from mlebench.scheduling.lockfiles import write_all_atomically
 
     write_all_atomically({})  # an empty batch writes nothing (it raised ValueError)
-    subprocess.run([sys.executable, "-m", "dvc", "init", "--no-scm", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run([sys.executable, "-m", "dvc", "init", "-q"], cwd=tmp_path, check=True)
     (tmp_path / "dvc.yaml").write_text(
         "stages:\n"
         "  good:\n    cmd: mkdir -p g && echo ok > g/x\n    outs: [g]\n"
@@ -526,6 +527,10 @@ def test_an_output_dvc_cannot_record_fails_its_stage_not_the_batch_nor_the_sched
         problems = pipelines.record({by_name["good"]: begun[by_name["good"]]})
         assert problems == {by_name["good"]: ""}
         assert "good:" in (tmp_path / "dvc.lock").read_text()
+        # the next run begins the hostile stages again: their deep leftover outputs are removed, no error
+        again = pipelines.begin([by_name["deep"], by_name["bad"]], check=False)
+        assert set(again) == {by_name["deep"], by_name["bad"]}
+        assert not (tmp_path / "d").exists() and not (tmp_path / "b").exists()
     finally:
         pipelines.close()
         from mlebench.execution.collector import remove_tree

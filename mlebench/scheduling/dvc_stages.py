@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mlebench.execution.collector import remove_tree
 from mlebench.scheduling import dvc_internals as dvc_private
 from mlebench.scheduling.lockfiles import LockFiles
 from mlebench_spec.identity import StageIdentity
@@ -169,7 +170,12 @@ class Pipelines:
                     out[address] = None
                     continue
                 out[address] = _inputs(stage)
-                stage.remove_outs(ignore_remove=False, force=False)
+                try:
+                    stage.remove_outs(ignore_remove=False, force=False)
+                except RecursionError:  # a tree too deep for DVC (an older run's): ours has no limit
+                    for output in stage.outs:
+                        remove_tree(output.fs_path)
+                    stage.remove_outs(ignore_remove=False, force=False)
         return out
 
     def record(self, finished: dict[str, dict[str, Any]]) -> dict[str, str]:
