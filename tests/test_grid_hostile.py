@@ -4,9 +4,9 @@ The hostile agent leaves what stopped every runner's grid before: a name in ``lo
 a folder 1,000 levels deep in ``code/`` (DVC could not record the stage: "surrogates not allowed",
 RecursionError; ``dvc repro`` stopped there and ``mlebench run`` crashed, and again on every resume), with
 sparse files and thousands of files under caps lowered through the setting. It runs under the sandbox
-runner beside two ordinary cells. ``dvc repro`` finishes every cell and the report; ``mlebench run``, killed
-with SIGKILL once the hostile cell ran and started again, finishes them too, and ``dvc repro`` afterwards
-has nothing left to run.
+runner beside two ordinary cells. ``mlebench run``, killed with SIGKILL once the hostile cell ran and
+started again, finishes every cell and the report, and ``dvc repro`` afterwards has nothing left to run;
+``dvc repro`` running the hostile cell again and its downstream finishes them too.
 """
 
 from __future__ import annotations
@@ -105,15 +105,14 @@ def _sandbox_and_caps(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(LIMITS_ENV, json.dumps(LIMITS))
 
 
-def test_dvc_repro_finishes_every_cell_and_the_report_past_a_hostile_cell(tmp_path: Path) -> None:
-    repo = _grid(tmp_path)
-    t0 = time.monotonic()
-    _run(["dvc", "repro"], repo)
-    print(f"\ndvc repro, 3 cells (1 hostile) and the report: {time.monotonic() - t0:.0f} s")
-    _finished(repo)
+def test_mlebench_run_killed_and_resumed_and_dvc_repro_finish_every_cell_past_a_hostile_cell(
+    tmp_path: Path,
+) -> None:
+    """One grid (one prepare) for both ways of running it.
 
-
-def test_mlebench_run_killed_and_resumed_finishes_every_cell_past_a_hostile_cell(tmp_path: Path) -> None:
+    ``mlebench run`` killed and resumed, then ``dvc repro`` itself running the hostile cell again (forced)
+    and everything downstream of it, the report included.
+    """
     repo = _grid(tmp_path)
     env = {k: v for k, v in os.environ.items() if k != "MLEBENCH_ROOT"}
     env["PATH"] = f"{Path(sys.executable).parent}:{env['PATH']}"
@@ -136,4 +135,13 @@ def test_mlebench_run_killed_and_resumed_finishes_every_cell_past_a_hostile_cell
     assert [e["event"] for e in events if e.get("stage") == hostile and e["event"] == "recorded"] == [
         "recorded"
     ]
+    _finished(repo)
+    # dvc repro records the hostile stage itself (it stopped there before) and goes on to the report
+    before = (repo / "report" / "report.json").stat().st_mtime_ns
+    t0 = time.monotonic()
+    _run(["dvc", "repro", "-f", "-s", hostile], repo)
+    out = _run(["dvc", "repro"], repo).stdout
+    print(f"\ndvc repro of the hostile cell and its downstream: {time.monotonic() - t0:.0f} s")
+    assert "grade-tree-s0" in out and "'report'" in out, out[-3000:]
+    assert (repo / "report" / "report.json").stat().st_mtime_ns > before
     _finished(repo)

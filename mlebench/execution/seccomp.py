@@ -7,7 +7,8 @@ quotas, raw I/O ports, NUMA memory policy, other processes' memory and file hand
 ``userfaultfd``, the obsolete calls, joining a namespace (``setns``), making one (``unshare``, and ``clone``
 with any ``CLONE_NEW*`` flag; ``clone3``, whose flags a filter cannot read, fails with ``ENOSYS`` so the C
 library falls back to ``clone``), and ``io_uring``. :data:`DENIED` is that set by name; everything else is
-allowed, as Docker allows it (``ptrace`` included: the agent's PID namespace holds only its own processes).
+allowed, as Docker allows it (``ptrace`` included: the agent's PID namespace holds only its own processes),
+except that ``personality`` is left free where Docker allows a few of its values only.
 
 :func:`bpf` compiles it for x86-64 as a classic BPF program (what ``bwrap --seccomp FD`` loads): a call
 of another ABI (i386: the process is killed; x32: ``ENOSYS``) is refused outright. :func:`oci_profile`
