@@ -41,7 +41,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mlebench.execution import host_proxy
+from mlebench.execution import agent_env, host_proxy
 from mlebench.execution.docker import egress
 from mlebench.execution.docker.agent import (
     CONTAINER_NOTE,
@@ -328,11 +328,12 @@ def _python_prefixes() -> list[Path]:
     return found
 
 
-def _base_args(work: Path, uid: int, hostname: str) -> list[str]:
+def _base_args(work: Path, uid: int, hostname: str, python: list[str] | None = None) -> list[str]:
     """Return the ``bwrap`` options every sandbox of a cell shares.
 
     The namespaces (a loopback-only network included), the user, and a read-only system: ``/usr``, a few
-    files of ``/etc``, this Python, ``/opt``.
+    files of ``/etc``, ``/opt``, and a Python: ``python`` (the agent's own, :func:`agent_env.bwrap_args`),
+    else this one (the validation server's, in a sandbox of its own).
     """
     args = [
         BWRAP,
@@ -355,6 +356,8 @@ def _base_args(work: Path, uid: int, hostname: str) -> list[str]:
         args += ["--ro-bind-try", path, path]
     for name in ("passwd", "group", "hosts"):
         args += ["--ro-bind", str(work / "etc" / name), f"/etc/{name}"]
+    if python is not None:
+        return [*args, *python, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     for prefix in _python_prefixes():
         args += ["--ro-bind", str(prefix), str(prefix)]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", str(work / "opt"), OPT]
@@ -370,15 +373,21 @@ def bwrap_command(
     cgroup: Cgroup | None = None,
     proxy: host_proxy.HostProxy | None = None,
     validation: Path | None = None,
+    python: list[str] | None = None,
 ) -> list[str]:
     """Return the ``bwrap`` command line that runs ``command`` in the cell's sandbox (see the module).
+
+    ``python``: the options that give it the agent's own Python (:func:`agent_env.bwrap_args`); without
+    them (tests of the view alone), this interpreter's.
 
     With ``proxy`` (networks ``egress`` and ``llm``) its socket's folder is bound in read-only and the
     relay to it starts first, on the sandbox's loopback, then runs the command. With ``validation`` (the
     folder of the validation server's socket, :func:`validation_server`) likewise for ``localhost:5000``.
     """
     agent, hardware = cell.running()
-    args = _base_args(work, AGENT_UID, "agent")
+    args = _base_args(work, AGENT_UID, "agent", python)
+    if python is not None:  # the agent's contract files: its own /opt/mlebench, no validator in it
+        args += ["--ro-bind", str(work / "agent-opt"), OPT]
     args += ["--size", str(_bytes(hardware.shm_size)), "--tmpfs", "/dev/shm", "--dir", HOME]
     args += ["--ro-bind", str(work / "validate_submission.sh"), f"{HOME}/validate_submission.sh"]
     args += ["--ro-bind", str(cell.public.resolve()), CONTRACT_DIRS["DATA_DIR"]]
@@ -487,6 +496,12 @@ def _contract_files(cell: Cell, work: Path) -> None:
         target.write_text(json.dumps(spec, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     text = instructions_file(cell).read_text(encoding="utf-8")
     (work / "instructions.txt").write_text(text + CONTAINER_NOTE.format(network=network_note(agent)))
+    mine = work / "agent-opt"  # the agent's /opt/mlebench: the contract without the validator's code
+    (mine / "bin").mkdir(parents=True)
+    for rel in ("agent-entry", "relay.py", "bin/validate"):
+        shutil.copy2(opt / rel, mine / rel)
+    if spec is not None:
+        shutil.copyfile(target, mine / target.name)
     if sys.prefix == sys.base_prefix:  # no venv: this interpreter, where the env image has its venv
         (work / "venv" / "bin").mkdir(parents=True)
         (work / "venv" / "bin" / "python").symlink_to(Path(sys.executable).resolve())
@@ -543,6 +558,8 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
     if problem:
         raise ConfigError(f"the sandbox runner cannot run here: {problem}")
     secret = agent_secret(agent, cell.agent)
+    own_python = agent_env.agent_env(cell.root, agent_dir)  # built once per requirements, then reused
+    python_args = agent_env.bwrap_args(own_python, cell.root)
     out = cell.run_dir
     out.mkdir(parents=True, exist_ok=True)
     cgroup = Cgroup.make(f"mlebench-sandbox-{os.getpid()}-{time.monotonic_ns()}", hardware)
@@ -581,7 +598,9 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
                 env.update(proxy.env())
             if secret is not None:
                 env.update(secret.env())
-            sandboxed = bwrap_command(cell, work, env, list(agent.command), cgroup, proxy, validation)
+            sandboxed = bwrap_command(
+                cell, work, env, list(agent.command), cgroup, proxy, validation, python_args
+            )
             if cgroup is not None:  # the supervisor's shell joins the cgroup, then becomes bwrap
                 joins = " && ".join(f"echo $$ > {path}" for path in cgroup.procs())
                 sandboxed = ["sh", "-c", f'{joins} && exec "$@"', "sh", *sandboxed]
@@ -659,6 +678,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
             "cgroup": sorted(cgroup.folders) if cgroup else [],
             "host_uid": os.getuid(),
             "pids_by": pids_by,
+            "python": own_python.lineage(),
         },
         limits_not_enforced=gaps,
         oom_killed=oom,
