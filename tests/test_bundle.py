@@ -341,7 +341,7 @@ def _rerun(cell: Cell) -> None:
 
 
 def _score(cell: Cell, again: bool = False) -> float:
-    """The original's score (its grading record), or the re-run's: the sample's, as seed 1 graded it."""
+    """Return the original's score, or the re-run's (the sample's, as seed 1 graded it)."""
     seed = 1 if again else cell.seed
     return json.loads(Cell.planned(CID, "dummy", seed, cell.root).grade_path.read_text())["score"]
 
