@@ -4,8 +4,9 @@ The agent runs under ``bwrap`` (Debian's ``bubblewrap``) in its own user, mount,
 namespaces (the network: a loopback only, under every policy), as uid 1000 with no capabilities and
 ``no-new-privileges``. Its file system is built from nothing: the system's ``/usr`` (and its ``/bin``,
 ``/lib`` links), a few read-only files of ``/etc`` (libraries, certificates; ``passwd``, ``group`` and
-``hosts`` written for it), the Python the agents run on (this interpreter's prefixes, read-only), a fresh
-``/proc``, ``/dev`` and ``/tmp``, and the agent contract at the container's paths: ``/home/data`` (the public
+``hosts`` written for it), the agent's own Python at ``/opt/venv`` (:mod:`mlebench.execution.agent_env`:
+its requirements, never this interpreter's environment or packages; read-only), a fresh ``/proc``,
+``/dev`` and ``/tmp``, and the agent contract at the container's paths: ``/home/data`` (the public
 split, read-only), ``/home/instructions.txt`` (read-only), and ``/home/submission``, ``/home/code``,
 ``/home/logs`` and ``/home/agent`` (a copy of the agent's folder), folders of this run's own workspace.
 Nothing else of the host exists in it: not the home folders, the checkout, the answers, other cells, the
