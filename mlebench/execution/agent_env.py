@@ -193,7 +193,7 @@ def _refuse_data(venv: Path, requirements: Path, root: Path) -> None:
     dists = {normalized(f.distribution): f.competition_id for f in files}
     site = _site(venv)
     for info in site.glob("*.dist-info"):
-        name = normalized(info.name.rsplit("-", 1)[0])
+        name = normalized(info.name.removesuffix(".dist-info").rsplit("-", 1)[0])
         if name in dists:
             raise ConfigError(
                 f"{requirements} installs {name}, the package competition {dists[name]!r} fetches its "
