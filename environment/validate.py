@@ -19,13 +19,18 @@ or 500 and ``{"error": ..., "details": ...}`` when the check could not run; ``GE
 ``{"status": "running"}``. It binds the loopback interface only and reads nothing but the uploaded bytes
 and the public inputs above. ``POST /check`` answers the ``validate`` command's own way
 (``{"status": 0|1|2, "message": ...}``): the command sends its file there when the runner started the
-server (``MLEBENCH_VALIDATION_SERVER=external``), so every call, whichever way it is made, reaches it.
+server; it also takes the file as the whole body (``Content-Type: application/octet-stream``) and answers
+``Accept: text/plain`` with the status on the first line and the message after it (the ``validate`` shell
+command's way, ``environment/validate``).
 
+The server is the only place a submission is checked: ``validate`` (the command, or this file run with a
+path) sends its file there, and without an answer it checks nothing (exit 2), never locally and uncounted.
 ``validate --serve --record FILE`` appends one JSON line per call to ``FILE`` (time, endpoint, bytes,
-sha256, result). The Docker runner starts the server so, as its own user (``validator``, uid 1001) in a
-folder only that user can write (``/var/lib/mlebench-validations``): the agent, uid 1000, can neither
-erase nor rewrite the count, which the runner collects after the agent stops. Without a runner that does
-(``MLEBENCH_VALIDATION_SERVER`` unset), the entry point (``agent-entry``) starts it as the agent's user.
+sha256, result). The runners start the server so, as its own user (``validator``, uid 1001) in a folder
+only that user can enter (``/var/lib/mlebench-validations``, mode 700): the agent, uid 1000, can neither
+read, erase nor rewrite the record, which the runner collects after the agent stops. This code and the
+modules it imports are the validator's only (mode 700 in the env image; not in the sandboxed agent's view):
+the agent cannot run the check itself.
 """
 
 from __future__ import annotations
@@ -171,7 +176,9 @@ def make_server(
                 self._reply(404, {"error": "not found: the endpoints are POST /validate and GET /health"})
                 return
             try:
-                data = _form_file(self.headers.get("Content-Type", ""), self._body())
+                kind = self.headers.get("Content-Type", "")
+                raw = endpoint == "/check" and kind.split(";")[0].strip() == "application/octet-stream"
+                data = self._body() if raw else _form_file(kind, self._body())
             except _BadRequest as exc:
                 note(endpoint, b"", -1)
                 self._reply(exc.status, {"error": str(exc)})
@@ -185,7 +192,10 @@ def make_server(
                     if shown:
                         message = message.replace(str(path), shown)
                     note(endpoint, data, status)
-                    self._reply(200, {"status": status, "message": message})
+                    if "text/plain" in self.headers.get("Accept", ""):  # the `validate` command's way
+                        self._reply_text(f"{status}\n{message}\n")
+                    else:
+                        self._reply(200, {"status": status, "message": message})
                     return
                 status, detail, _ = _verdict(path, data_dir, spec_path)
                 note(endpoint, data, status)
@@ -199,6 +209,14 @@ def make_server(
             if not 0 <= length <= MAX_UPLOAD:
                 raise _BadRequest(413, f"uploads are limited to {MAX_UPLOAD} bytes")
             return self.rfile.read(length)
+
+        def _reply_text(self, text: str) -> None:
+            data = text.encode("utf-8")
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
 
         def _reply(self, status: int, body: dict[str, Any]) -> None:
             data = (json.dumps(body) + "\n").encode("utf-8")
@@ -263,11 +281,20 @@ def main(argv: list[str]) -> int:
         return EXIT_VALID
     default = Path(os.environ.get("SUBMISSION_DIR", "/home/submission")) / "submission.csv"
     submission = Path(argv[0]) if argv else default
-    # Through the server only where a runner started one that counts calls (never to whatever else listens
-    # on a host's port 5000); otherwise, or when it does not answer, the same check in this process.
-    external = os.environ.get("MLEBENCH_VALIDATION_SERVER") == "external"
-    answered = _via_server(submission) if external and submission.is_file() else None
-    status, message = answered if answered is not None else check(submission, data_dir, SPEC)
+    # Through the counted server only: no answer is no check, never an uncounted one in this process.
+    answered = _via_server(submission) if submission.is_file() else None
+    if answered is None:
+        print(
+            f"Could not check {submission}: "
+            + (
+                "the validation server on localhost:5000 did not answer"
+                if submission.is_file()
+                else "no such file"
+            )
+            + " (submissions are checked there only, where every call is counted)"
+        )
+        return EXIT_UNCHECKED
+    status, message = answered
     print(message)
     return status
 

@@ -456,9 +456,10 @@ def _bundle(args: argparse.Namespace) -> int:
 
 
 def _verify_bundle(args: argparse.Namespace) -> int:
+    from mlebench.integrity.bundled import rederivers
     from mlebench.reporting.verify import verify_bundle
 
-    result = verify_bundle(args.bundle, data_dir=args.data_dir, pad_missing=args.pad)
+    result = verify_bundle(args.bundle, data_dir=args.data_dir, pad_missing=args.pad, rederive=rederivers())
     for problem in result.problems:
         print(f"MISMATCH {problem}")
     if not result.ok:

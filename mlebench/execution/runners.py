@@ -30,7 +30,7 @@ from mlebench_spec.cell import Cell
 from mlebench_spec.declarations import load_competition
 from mlebench_spec.errors import ConfigError, DataError
 from mlebench_spec.files import utc_now
-from mlebench_spec.hashing import sha256_json, sha256_tree
+from mlebench_spec.hashing import sha256_file, sha256_json, sha256_tree
 from mlebench_spec.manifest import verify_split
 from mlebench_spec.params import DockerSettings
 from mlebench_spec.texts import text_lineage
@@ -127,6 +127,9 @@ def run_cell(cell: Cell, requested: str, settings: DockerSettings) -> RunRecord:
         record = dataclasses.replace(
             record, runner_requested=requested, runner_note=f"no Docker engine reachable: {why}"
         )
+    collected = cell.run_dir / "submission.csv"
+    if collected.is_file() and not collected.is_symlink():  # what verify-bundle checks a bundle against
+        record = dataclasses.replace(record, submission_sha256=sha256_file(collected))
     record.write(cell.run_dir)
     return record
 
@@ -212,3 +215,18 @@ def executor_lineage() -> dict:
 def run_image_sources(root: Path) -> list[str]:
     """Checkout files of every image any runner builds for a run: what a run stage depends on."""
     return sorted({rel for runner in RUNNERS.values() for rel in runner.image_sources(root)})
+
+
+def unisolated_reason(run: dict) -> str:
+    """Why a run record (``run.json``, as a dict) says its agent was not isolated ("" when it was).
+
+    Read by the record type of the runner it names, as the grade stage reads it: ``mlebench verify-bundle``
+    re-derives a bundled cell's isolation with this, never taking the grading record's word for it.
+    """
+    name = str(run.get("runner", ""))
+    if name not in RUNNERS:
+        return f"run.json names runner {name!r}, which is not one of {', '.join(RUNNERS)}"
+    try:
+        return RUNNERS[name].record.from_json(run).unisolated()
+    except (TypeError, ValueError) as exc:
+        return f"run.json is not a {name} run record ({type(exc).__name__}: {exc})"

@@ -5,8 +5,9 @@ namespaces (the network: a loopback only, under every policy), as uid 1000 with 
 bounding set), no user namespace within, a seccomp filter (Docker's default refusals, :mod:`.seccomp`) and
 ``no-new-privileges``. Its file system is built from nothing: the system's ``/usr`` (and its ``/bin``,
 ``/lib`` links), a few read-only files of ``/etc`` (libraries, certificates; ``passwd``, ``group`` and
-``hosts`` written for it), the Python the agents run on (this interpreter's prefixes, read-only), a fresh
-``/proc``, ``/dev`` and ``/tmp``, and the agent contract at the container's paths: ``/home/data`` (the public
+``hosts`` written for it), the agent's own Python at ``/opt/venv`` (:mod:`mlebench.execution.agent_env`:
+its requirements, never this interpreter's environment or packages; read-only), a fresh ``/proc``,
+``/dev`` and ``/tmp``, and the agent contract at the container's paths: ``/home/data`` (the public
 split, read-only), ``/home/instructions.txt`` (read-only), and ``/home/submission``, ``/home/code``,
 ``/home/logs`` and ``/home/agent`` (a copy of the agent's folder), folders of this run's own workspace.
 Nothing else of the host exists in it: not the home folders, the checkout, the answers, other cells, the
@@ -42,7 +43,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mlebench.execution import collector, host_proxy, seccomp
+from mlebench.execution import agent_env, collector, host_proxy, seccomp
 from mlebench.execution.docker import egress
 from mlebench.execution.docker.agent import (
     CONTAINER_NOTE,
@@ -351,11 +352,12 @@ def _python_prefixes() -> list[Path]:
     return found
 
 
-def _base_args(work: Path, uid: int, hostname: str) -> list[str]:
+def _base_args(work: Path, uid: int, hostname: str, python: list[str] | None = None) -> list[str]:
     """Return the ``bwrap`` options every sandbox of a cell shares.
 
     The namespaces (a loopback-only network included), the user, and a read-only system: ``/usr``, a few
-    files of ``/etc``, this Python, ``/opt``.
+    files of ``/etc``, ``/opt``, and a Python: ``python`` (the agent's own, :func:`agent_env.bwrap_args`),
+    else this one (the validation server's, in a sandbox of its own).
     """
     filter_file = work / "seccomp.bpf"
     if not filter_file.exists():
@@ -383,6 +385,8 @@ def _base_args(work: Path, uid: int, hostname: str) -> list[str]:
         args += ["--ro-bind-try", path, path]
     for name in ("passwd", "group", "hosts"):
         args += ["--ro-bind", str(work / "etc" / name), f"/etc/{name}"]
+    if python is not None:
+        return [*args, *python, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     for prefix in _python_prefixes():
         args += ["--ro-bind", str(prefix), str(prefix)]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", str(work / "opt"), OPT]
@@ -398,15 +402,21 @@ def bwrap_command(
     cgroup: Cgroup | None = None,
     proxy: host_proxy.HostProxy | None = None,
     validation: Path | None = None,
+    python: list[str] | None = None,
 ) -> list[str]:
     """Return the ``bwrap`` command line that runs ``command`` in the cell's sandbox (see the module).
+
+    ``python``: the options that give it the agent's own Python (:func:`agent_env.bwrap_args`); without
+    them (tests of the view alone), this interpreter's.
 
     With ``proxy`` (networks ``egress`` and ``llm``) its socket's folder is bound in read-only and the
     relay to it starts first, on the sandbox's loopback, then runs the command. With ``validation`` (the
     folder of the validation server's socket, :func:`validation_server`) likewise for ``localhost:5000``.
     """
     agent, hardware = cell.running()
-    args = _base_args(work, AGENT_UID, "agent")
+    args = _base_args(work, AGENT_UID, "agent", python)
+    if python is not None:  # the agent's contract files: its own /opt/mlebench, no validator in it
+        args += ["--ro-bind", str(work / "agent-opt"), OPT]
     args += ["--size", str(_bytes(hardware.shm_size)), "--tmpfs", "/dev/shm", "--dir", HOME]
     args += ["--ro-bind", str(work / "validate_submission.sh"), f"{HOME}/validate_submission.sh"]
     args += ["--ro-bind", str(cell.public.resolve()), CONTRACT_DIRS["DATA_DIR"]]
@@ -515,6 +525,12 @@ def _contract_files(cell: Cell, work: Path) -> None:
         target.write_text(json.dumps(spec, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     text = instructions_file(cell).read_text(encoding="utf-8")
     (work / "instructions.txt").write_text(text + CONTAINER_NOTE.format(network=network_note(agent)))
+    mine = work / "agent-opt"  # the agent's /opt/mlebench: the contract without the validator's code
+    (mine / "bin").mkdir(parents=True)
+    for rel in ("agent-entry", "relay.py", "bin/validate"):
+        shutil.copy2(opt / rel, mine / rel)
+    if spec is not None:
+        shutil.copyfile(target, mine / target.name)
     if sys.prefix == sys.base_prefix:  # no venv: this interpreter, where the env image has its venv
         (work / "venv" / "bin").mkdir(parents=True)
         (work / "venv" / "bin" / "python").symlink_to(Path(sys.executable).resolve())
@@ -558,6 +574,8 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
     if problem:
         raise ConfigError(f"the sandbox runner cannot run here: {problem}")
     secret = agent_secret(agent, cell.agent)
+    own_python = agent_env.agent_env(cell.root, agent_dir)  # built once per requirements, then reused
+    python_args = agent_env.bwrap_args(own_python, cell.root)
     out = cell.run_dir
     out.mkdir(parents=True, exist_ok=True)
     cgroup = Cgroup.make(f"mlebench-sandbox-{os.getpid()}-{time.monotonic_ns()}", hardware)
@@ -594,7 +612,9 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
                 env.update(proxy.env())
             if secret is not None:
                 env.update(secret.env())
-            sandboxed = bwrap_command(cell, work, env, list(agent.command), cgroup, proxy, validation)
+            sandboxed = bwrap_command(
+                cell, work, env, list(agent.command), cgroup, proxy, validation, python_args
+            )
             if cgroup is not None:  # the supervisor's shell joins the cgroup, then becomes bwrap
                 joins = " && ".join(f"echo $$ > {path}" for path in cgroup.procs())
                 sandboxed = ["sh", "-c", f'{joins} && exec "$@"', "sh", *sandboxed]
@@ -673,6 +693,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
             "seccomp": f"{len(seccomp.DENIED)} calls and clone with CLONE_NEW* refused (Docker's default)",
             "user_namespaces": "disabled",
             "capability_bounding_set": "empty",
+            "python": own_python.lineage(),
         },
         limits_not_enforced=gaps,
         oom_killed=oom,

@@ -8,8 +8,9 @@ Layout of a bundle (a folder, or the same as a deterministic ``.tar.gz``)::
     run_group_experiments.csv          MLE-bench's experiment_id,run_group listing
     runs/<agent>_seed<S>/grading_report.json     MLE-bench v1 grading report, one per seed (run group)
     cells/<competition>/<seed>/        grade.json (the record with lineage), run.json, submission.csv,
-                                       integrity.json (when checked), reproduction.json (when
-                                       reproduced), code/ and logs, capped per cell
+                                       integrity.json (when checked), reproduction.json and
+                                       reproduction/ (the re-run's submission.csv, run.json and
+                                       grade.json, when reproduced), code/ and logs, capped per cell
 
 The figures and the leaderboard row count cells as the report's headline does
 (:func:`mlebench.reporting.verdicts.counted`): unisolated cells are left out (listed in
@@ -49,6 +50,8 @@ from mlebench_spec.paths import grade_path, integrity_path, repo_root, reproduct
 FORMAT = "mlebench-dvc bundle 1"
 MANIFEST = "manifest.json"
 INTEGRITY = "integrity.json"
+RERUN = "reproduction"
+"""The cell's sub-folder holding its reproduction's re-run: submission.csv, run.json, grade.json."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,7 @@ def build_bundle(
                 if plan.reproduce.enabled and reproduced.is_file():
                     again[(agent, cid, seed)] = json.loads(reproduced.read_text(encoding="utf-8"))
                     shutil.copyfile(reproduced, staging / "cells" / cid / str(seed) / RECORD)
+                    _copy_rerun(reproduced.parent, staging / "cells" / cid / str(seed) / RERUN)
         for seed in seeds:
             entries = [
                 entry(r, f"cells/{r['competition_id']}/{seed}/submission.csv")
@@ -137,6 +141,7 @@ def build_bundle(
             "runners_recorded": sorted({str(r.get("runner")) for r in records}),
             "agent_config": config.model_dump(mode="json"),
             "disclosures": disclosures,
+            "integrity_settings": plan.integrity.model_dump(mode="json"),
             "pad_missing": plan.report.pad_missing,
             "count_flagged": flagged_count,
             "unisolated_cells": [
@@ -175,6 +180,19 @@ def build_bundle(
         write_json(staging / MANIFEST, {"format": FORMAT, "files": file_hashes(staging), **notes})
         _publish(staging, out)
     return submission
+
+
+def _copy_rerun(folder: Path, dest: Path) -> None:
+    """Copy what re-deriving a reproduction verdict needs: the re-run's submission, run and grading record."""
+    for rel, name in (
+        ("run/submission.csv", "submission.csv"),
+        ("run/run.json", "run.json"),
+        ("grade.json", "grade.json"),
+    ):
+        src = folder / rel
+        if src.is_file() and not src.is_symlink():
+            dest.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dest / name)
 
 
 def file_hashes(folder: Path) -> dict[str, str]:

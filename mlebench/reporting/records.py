@@ -105,10 +105,14 @@ class RunRecord:
     """What the agent config declares (models, uses_test_feedback, web_search); empty if it declares none."""
     usage: dict = field(default_factory=dict)
     """The agent's model usage from its usage file (:mod:`mlebench.reporting.usage`); written when any."""
+    submission_sha256: str = ""
+    """The sha256 of the submission.csv the runner collected (empty: none), for verify-bundle to check."""
 
     def to_json(self) -> dict[str, Any]:
         """Return the record as ``run.json`` holds it (fallback fields only when there was a fallback)."""
         data = asdict(self)
+        if not self.submission_sha256:
+            data.pop("submission_sha256")
         if not self.usage:
             data.pop("usage")
         if not self.runner_requested:

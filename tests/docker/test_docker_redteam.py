@@ -10,6 +10,7 @@ did with what it left behind.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,47 @@ def test_answers_are_unreachable_by_any_path(hostile, titanic) -> None:
     # (visible in mountinfo) leads nowhere from inside.
     assert all(str(titanic.private) not in line for line in result.get("host_public_paths", []))
     assert titanic.token not in (run.out / "agent_output.log").read_text(errors="replace")
+
+
+def _source_files() -> tuple[list[list], list[str]]:
+    """Every embedded competition's source files (size, sha256) and packages, from the declarations."""
+    from mlebench.data.fetch import package_folder
+    from mlebench.execution.agent_env import data_files
+    from mlebench_spec.declarations import PackageSource
+
+    targets, modules = [], set()
+    for item in data_files(ROOT):
+        source = load_competition(item.competition_id, ROOT).source
+        assert isinstance(source, PackageSource)
+        path = package_folder(source) / item.path  # where this checkout's own fetch reads it
+        targets.append([path.stat().st_size, item.sha256])
+        modules.add(item.module)
+    return targets, sorted(modules)
+
+
+def test_no_competitions_source_data_is_in_view(hostile, titanic, runner) -> None:
+    """Finding 1 of issue 48: the sandbox bound the project's venv, where the data packages live.
+
+    Before: an agent under the sandbox found titanic's answers (419/419 rows) in the source package of an
+    embedded competition, the package's name hidden, and won gold. The agent here walks the whole view and
+    hashes every file the size of a source file of any embedded competition (derived from the declarations,
+    so a new competition is covered without a new test), and asks for each package by name: none is there,
+    so it can only hand in the sample submission (no medal). Under the sandbox the agent runs its own
+    Python, never this one.
+    """
+    targets, modules = _source_files()
+    assert len(targets) >= 11 and modules
+    run = hostile("package_data", targets=targets, modules=modules)
+    result = run.result
+    assert run.record.status == "ok", run.record.reason
+    assert result["files_seen"] > 1000, result["files_seen"]  # it did walk the view
+    assert result["found"] == [] and result["modules"] == [], (result["found"], result["modules"])
+    if runner == "sandbox":  # its own Python (agent_env), not the project's venv
+        assert run.record.sandbox["python"]["key"], run.record.sandbox
+        assert not any(str(p).startswith(os.path.realpath(sys.prefix)) for p in result["python"][3])
+    assert (run.out / "submission.csv").read_bytes() == (
+        titanic.public / "sample_submission.csv"
+    ).read_bytes()
 
 
 def test_the_only_host_mount_is_the_public_split_read_only(hostile, titanic) -> None:
@@ -486,9 +528,13 @@ def test_a_sparse_file_is_skipped_by_its_size_unread(hostile, runner) -> None:
 def test_validation_calls_are_counted_where_the_agent_cannot_erase_them(
     hostile, titanic, tmp_path, runner
 ) -> None:
-    """Finding 5 of issue 39: the validation server records every call where the agent cannot erase it.
+    """Finding 5 of issue 39 and of issue 48: every validation is counted, out of the agent's reach.
 
-    Before: 150 calls with their replies thrown away counted 0 (the count read the agent's own logs).
+    Before (39): 150 calls with their replies thrown away counted 0 (the count read the agent's own logs).
+    Before (48): ``validate`` with ``MLEBENCH_VALIDATION_SERVER`` unset checked locally, uncounted, on every
+    runner; on the sandbox, killing the relay (the agent's own uid) made later calls local and uncounted;
+    the record was readable on docker and podman. Now the check runs in the server only (its code is the
+    validator's alone), a call with no server to answer is not checked, and the record cannot be read.
     """
     from mlebench.integrity.checks import Context, validations
     from mlebench.integrity.run_view import RunView
@@ -503,7 +549,15 @@ def test_validation_calls_are_counted_where_the_agent_cannot_erase_them(
         assert result["server_pids"], "the server runs (as uid 1001) beside the agent"
     else:  # the sandbox's server runs in a sandbox of its own (uid 1001): the agent cannot even see it
         assert result["server_pids"] == [], result["server_pids"]
-    assert record.validations["calls"] == 150, record.validations
+    answered = [r for r in [result["unset"], *result["after_kill"]] if r["code"] in (0, 1)]
+    for reply in [result["unset"], *result["after_kill"]]:
+        assert reply["code"] in (0, 1) or (reply["code"] == 2 and "did not answer" in reply["out"]), reply
+    if runner == "sandbox":  # the relay was the agent's to kill; what follows is refused, not checked locally
+        assert result["relays_killed"], "the sandbox's relay runs as the agent's uid"
+        assert all(r["code"] == 2 for r in result["after_kill"]), result["after_kill"]
+    else:
+        assert result["relays_killed"] == [] and len(answered) == 5, result
+    assert record.validations["calls"] == 150 + len(answered), (record.validations, answered)
     assert (run.out / "validations.jsonl").is_file()
     ctx = Context(
         RunView.load(_written(run)),
@@ -512,7 +566,7 @@ def test_validation_calls_are_counted_where_the_agent_cannot_erase_them(
         IntegritySettings(max_validations=100),
     )
     check = validations(ctx)
-    assert check.flagged and check.details["recorded_by_server"] == 150, check
+    assert check.flagged and check.details["recorded_by_server"] == 150 + len(answered), check
 
 
 def _written(run) -> Path:

@@ -21,6 +21,7 @@ import pytest
 from cells import share
 from container_fixtures import PODMAN_USER, Competition, titanic  # noqa: F401 - a fixture
 
+from mlebench.execution.agent_env import CACHE_ENV, agent_env, cache_dir
 from mlebench.execution.sandbox import bwrap_problem
 
 pytestmark = pytest.mark.docker
@@ -49,7 +50,9 @@ def test_an_ordinary_users_sandbox_holds_pids_and_says_what_it_did_not_hold(tita
     )
     share(titanic.public, script)
     os.chown(tmp_path, user.pw_uid, user.pw_gid)
-    env = {"HOME": user.pw_dir, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    # the agent's own Python, built (once) by this user and read by that one: no second build in CI
+    built = agent_env(ROOT, ROOT / "tests" / "docker" / "hostile_agent")
+    env = {"HOME": user.pw_dir, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", CACHE_ENV: str(cache_dir())}
     proc = subprocess.run(
         [
             shutil.which("runuser") or "/usr/sbin/runuser",
@@ -69,6 +72,7 @@ def test_an_ordinary_users_sandbox_holds_pids_and_says_what_it_did_not_hold(tita
     record = json.loads((out / "run.json").read_text())
     result = json.loads((out / "logs" / "result.json").read_text())
     assert record["runner"] == "sandbox" and record["sandbox"]["host_uid"] == user.pw_uid
+    assert record["sandbox"]["python"] == built.lineage()
     assert 0 < result["forks"] < 48 and "fork_error" in result, result
     assert "pids" in record["limits_enforced"] and record["sandbox"]["pids_by"].startswith("RLIMIT_NPROC")
     assert set(record["limits_not_enforced"]) == {"cpus", "memory (no swap)"}, record["limits_not_enforced"]
