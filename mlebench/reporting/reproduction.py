@@ -86,6 +86,15 @@ class ReproductionRecord:
     ``original`` (the run's submission, code and image) and of the ``reproduction`` (its grading record's
     lineage: submission, image, config, grader); ``code_quality`` (:mod:`mlebench.execution.code_quality`),
     reported, never gating; ``created_at``.
+    ``inputs`` (:func:`mlebench.execution.reproduce_inputs.stage_inputs`): what the re-run got of the kept
+    ``code/``: ``declared`` (the agent's ``reproduce_inputs`` globs), ``unmatched`` (globs that matched no
+    kept file), ``given`` (``[{path, bytes, declared}]``: source files, and declared inputs) and
+    ``left_out`` (``[{path, bytes, reason}]``); a ``failed`` re-run that had files left out says so in
+    ``reason``. ``stashed`` (:func:`mlebench.integrity.stash.stashed_files` over the kept ``code/``, declared
+    inputs included): ``{files, bytes, truncated, matches: [{path, test, column, share, chance}]}``; a
+    match is a kept file whose values reproduce the submission's predictions, and the cell's reproduction
+    check flags it whatever the verdict (:func:`mlebench.integrity.verdict.reproduction_check`). Both are
+    empty in records written before they existed.
     """
 
     competition_id: str
@@ -109,6 +118,13 @@ class ReproductionRecord:
     lineage: dict = field(default_factory=dict)
     code_quality: dict = field(default_factory=dict)
     identical: bool | None = None
+    inputs: dict = field(default_factory=dict)
+    stashed: dict = field(default_factory=dict)
+
+    @property
+    def stash_matches(self) -> list[dict[str, Any]]:
+        """The kept files whose values reproduce the submission (``stashed.matches``)."""
+        return list((self.stashed or {}).get("matches") or [])
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -150,6 +166,9 @@ def counted_reproduced(
 ) -> Mapping[str, Any]:
     """Return a headline record under ``reproduce.headline: reproduced``: medals only for reproduced cells.
 
+    A cell whose kept files hold its submission's answers (``stashed.matches``) is not reproduced from source,
+    whatever its verdict.
+
     >>> rec = {"any_medal": True, "gold_medal": True, "silver_medal": False, "bronze_medal": False}
     >>> counted_reproduced(rec, {"verdict": "reproduced"})["any_medal"]
     True
@@ -157,8 +176,12 @@ def counted_reproduced(
     False
     >>> counted_reproduced(rec, None)["gold_medal"]
     False
+    >>> stash = {"matches": [{"path": "code/a.pkl"}]}
+    >>> counted_reproduced(rec, {"verdict": "reproduced", "stashed": stash})["any_medal"]
+    False
     """
-    if reproduction is not None and reproduction.get("verdict") == "reproduced":
+    stashed = ((reproduction or {}).get("stashed") or {}).get("matches")
+    if reproduction is not None and reproduction.get("verdict") == "reproduced" and not stashed:
         return record
     return {**record, **dict.fromkeys(("any_medal", "gold_medal", "silver_medal", "bronze_medal"), False)}
 
@@ -224,6 +247,11 @@ def process_section(
                 "run_seconds": r.get("run_seconds"),
                 "declared_by": r.get("declared_by", ""),
                 "reason": r.get("reason", ""),
+                "given": [e["path"] for e in (r.get("inputs") or {}).get("given") or []],
+                "left_out": [
+                    f"{e['path']} ({e['reason']})" for e in (r.get("inputs") or {}).get("left_out") or []
+                ],
+                "stashed": [m["path"] for m in (r.get("stashed") or {}).get("matches") or []],
             }
             for k, r in mine.items()
         ]
