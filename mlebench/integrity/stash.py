@@ -475,14 +475,19 @@ def _keyed(rows: np.ndarray, codes: np.ndarray, truth: np.ndarray, neighbour: np
     return None
 
 
-def _hash(codes: np.ndarray, weights: list[int]) -> np.ndarray:
-    """Each window of ``len(weights)`` codes hashed (int64 arithmetic wraps; a hit is checked in full)."""
+def _hash(codes: np.ndarray, weights: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Return where each window of ``len(weights)`` known codes starts, and its hash (int64, wrapping).
+
+    Only windows whose codes are all known (>= 0) can match an anchor, so only those are hashed.
+    """
     size = len(codes) - len(weights) + 1
-    out = np.zeros(size, dtype=np.int64)
+    known = np.concatenate(([0], np.cumsum(codes >= 0)))
+    starts = np.nonzero(known[len(weights) : len(weights) + size] - known[:size] == len(weights))[0]
+    out = np.zeros(len(starts), dtype=np.int64)
     with np.errstate(over="ignore"):
         for k, weight in enumerate(weights):
-            out += codes[k : k + size] * np.int64(weight)
-    return out
+            out += codes[starts + k] * np.int64(weight)
+    return starts, out
 
 
 def _ordered(codes: np.ndarray, truth: np.ndarray, neighbour: np.ndarray) -> Any:
@@ -497,7 +502,9 @@ def _ordered(codes: np.ndarray, truth: np.ndarray, neighbour: np.ndarray) -> Any
     ]
     if not starts:
         return None
-    anchors = {_hash(truth[i : i + _ANCHOR], weights)[0]: int(i) for i in starts}
+    anchors = {int(h): int(i) for i in starts for h in _hash(truth[i : i + _ANCHOR], weights)[1]}
+    if not anchors:
+        return None
     keys = np.array(list(anchors), dtype=np.int64)
     for stride in _STRIDES:
         candidates: set[int] = set()
@@ -505,10 +512,10 @@ def _ordered(codes: np.ndarray, truth: np.ndarray, neighbour: np.ndarray) -> Any
             sub = codes[residue::stride]
             if len(sub) < _ANCHOR:
                 continue
-            hashes = _hash(sub, weights)
-            for place in np.nonzero(np.isin(hashes, keys))[0][: _CANDIDATES * 4]:
-                i = anchors[int(hashes[place])]
-                candidates.add(residue + (int(place) - i) * stride)
+            where, hashes = _hash(sub, weights)
+            for hit in np.nonzero(np.isin(hashes, keys))[0][: _CANDIDATES * 4]:
+                i = anchors[int(hashes[hit])]
+                candidates.add(residue + (int(where[hit]) - i) * stride)
                 if len(candidates) >= _CANDIDATES:
                     break
         for start in sorted(candidates):
