@@ -196,7 +196,9 @@ def process_section(
     reproduction was declared, in %; null when none), ``deltas`` (each cell's), ``delta_abs_max``,
     ``seconds`` and ``run_seconds`` summed (the cost: re-run time against run time) and ``code_quality``:
     median lines and files, ruff findings per 1,000 Python lines (pooled), the ruff version(s), and how
-    many cells' code says how to run it.
+    many cells' code says how to run it. Each of ``cells`` lists what its re-run was ``given``, what was
+    ``left_out`` (with why), the kept files that hold its answers (``stashed``), its ``reason`` and a
+    one-line ``note`` of these.
     """
     out: dict[str, Any] = {"agents": {}, "cells": []}
     for agent in agents:
@@ -252,10 +254,39 @@ def process_section(
                     f"{e['path']} ({e['reason']})" for e in (r.get("inputs") or {}).get("left_out") or []
                 ],
                 "stashed": [m["path"] for m in (r.get("stashed") or {}).get("matches") or []],
+                "note": _note(r),
             }
             for k, r in mine.items()
         ]
     return out
+
+
+def _note(record: Mapping[str, Any]) -> str:
+    """Return one line on what the re-run got and why it failed or was flagged (the report's cell note).
+
+    >>> _note({"inputs": {"given": [{"path": "code/a.py"}], "left_out": [{"path": "code/m.pkl",
+    ...        "reason": "a pickle"}]}, "stashed": {"matches": [{"path": "code/m.pkl"}]}})
+    'given 1 file; left out code/m.pkl (a pickle); answers kept in code/m.pkl'
+    """
+    inputs = record.get("inputs") or {}
+    parts = []
+    if inputs:
+        given = inputs.get("given") or []
+        declared = sum(1 for e in given if e.get("declared"))
+        parts.append(
+            f"given {len(given)} file{'s' if len(given) != 1 else ''}"
+            + (f" ({declared} declared)" if declared else "")
+        )
+    left = inputs.get("left_out") or []
+    if left:
+        shown = ", ".join(f"{e['path']} ({e['reason']})" for e in left[:5])
+        parts.append(f"left out {shown}" + (f" and {len(left) - 5} more" if len(left) > 5 else ""))
+    stashed = [m["path"] for m in (record.get("stashed") or {}).get("matches") or []]
+    if stashed:
+        parts.append(f"answers kept in {', '.join(stashed)}")
+    if record.get("verdict") == "failed" and record.get("status"):
+        parts.append(f"re-run {record['status']}")
+    return "; ".join(parts)
 
 
 def _median(values: list[Any]) -> float | None:

@@ -172,3 +172,4 @@ def test_stashed_answers_win_no_medal_and_fail_to_reproduce_from_source(
     assert not counted_reproduced(graded, record.to_json())["any_medal"]
     (row,) = process_section({("stash", titanic.id, 0): record.to_json()}, ["stash"])["cells"]
     assert row["verdict"] == "failed" and set(row["stashed"]) == kept and "code/model.pkl" in row["reason"]
+    assert "left out code/model.pkl (a pickle)" in row["note"] and "answers kept in" in row["note"]
