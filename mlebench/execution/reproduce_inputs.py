@@ -14,8 +14,9 @@ are). :func:`stage_inputs` copies into a fresh folder, for the runner to seed ``
   relative to ``code/``: pretrained weights, a vocabulary), whatever its content or size.
 
 Everything else is left out (pickles, numpy arrays, archives, compressed streams, parquet, feather, HDF5,
-SQLite and other binaries are never source), each with the reason; the reproduction record lists what was
-given and what was left out (:func:`stage_inputs`' return), and a re-run that then fails says so.
+SQLite and other binaries are never source; a notebook is judged by its code cells), each with the reason;
+the reproduction record lists what was given and what was left out (:func:`stage_inputs`' return), and a
+re-run that then fails says so.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ import shutil
 from collections import Counter
 from pathlib import Path, PurePosixPath
 from typing import Any
+
+from mlebench.data.notebooks import notebook_code
 
 MAX_SOURCE_FILE_BYTES = 1024 * 1024
 """The largest file given as source."""
@@ -76,6 +79,8 @@ def data_kind(data: bytes, submission_header: list[str] | None = None) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return "binary (not UTF-8 text)"
+    if text.lstrip().startswith("{") and '"cells"' in text:
+        text = notebook_code(text)  # a notebook is judged by its code cells, not its outputs
     lines = text.splitlines()
     if submission_header and len(submission_header) > 1 and lines:
         first = [f.strip().strip("\"'") for f in re.split(r"[,\t;|]", lines[0])]

@@ -208,6 +208,17 @@ def test_data_is_recognised_by_content(data: bytes, kind: str) -> None:
     assert data_kind(data, ["PassengerId", "Survived"]).startswith(kind)
 
 
+def test_a_notebook_is_judged_by_its_code_cells_not_its_outputs() -> None:
+    import json
+
+    png = {"output_type": "display_data", "data": {"image/png": "iVBOR" * 3000}, "metadata": {}}
+    cell = {"cell_type": "code", "source": "import pandas as pd\n", "metadata": {}, "outputs": [png]}
+    notebook = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    assert data_kind(json.dumps(notebook, indent=1).encode()) == ""
+    cell["source"] = "A = [" + ", ".join(str(v) for v in [*PRED, *PRED]) + "]\n"  # 838 numbers
+    assert data_kind(json.dumps(notebook).encode()).startswith("numeric data")
+
+
 def test_source_is_given_by_content_and_declared_inputs_whatever_they_are(tmp_path: Path) -> None:
     code, dest = tmp_path / "code", tmp_path / "given"
     (code / "weights").mkdir(parents=True)
