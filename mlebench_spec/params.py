@@ -8,7 +8,7 @@ instead of escaping DVC's tracking.
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
 from pydantic import (
@@ -73,7 +73,9 @@ class AgentConfig(_Strict):
     ``reproduce`` (optional): the argv that re-runs the agent's kept code in ``$CODE_DIR`` to write
     ``$SUBMISSION_DIR/submission.csv`` again (the reproduce stage, :mod:`mlebench.execution.reproduce`);
     without it the kept code may declare itself (``code/reproduce.sh``) or fall to the documented default.
-    Serialised only when set.
+    ``reproduce_inputs`` (optional): globs, relative to the kept ``code/``, of the files the re-run gets
+    beside the source files it always gets (pretrained weights, a vocabulary): nothing else the agent kept
+    reaches it (:mod:`mlebench.execution.reproduce_inputs`). Both serialise only when set.
     """
 
     path: str
@@ -85,6 +87,21 @@ class AgentConfig(_Strict):
     disclosures: Disclosures | None = None
     prices: Prices | None = None
     reproduce: list[str] = []
+    reproduce_inputs: list[str] = []
+
+    @field_validator("reproduce_inputs")
+    @classmethod
+    def _relative_globs(cls, value: list[str]) -> list[str]:
+        for glob in value:
+            problem = _glob_problem(glob)
+            if problem:
+                raise ValueError(
+                    f"reproduce_inputs: {glob!r} {problem}; write a glob relative to the kept code/, e.g. "
+                    "'weights/*.pt'"
+                )
+        if len(set(value)) != len(value):
+            raise ValueError(f"reproduce_inputs names a glob twice: {value}")
+        return value
 
     @model_validator(mode="after")
     def _endpoints_for_llm(self) -> AgentConfig:
@@ -125,7 +142,26 @@ class AgentConfig(_Strict):
             data.pop("endpoints", None)
         if not self.reproduce:
             data.pop("reproduce", None)
+        if not self.reproduce_inputs:
+            data.pop("reproduce_inputs", None)
         return data
+
+
+def _glob_problem(glob: str) -> str:
+    """Why ``glob`` is not a glob inside the kept code/ ("" when it is).
+
+    >>> _glob_problem("weights/*.pt"), _glob_problem("../answers.csv"), _glob_problem("/etc/*")
+    ('', 'leaves code/ (..)', 'is absolute')
+    """
+    if not glob.strip() or glob != glob.strip():
+        return "is empty or has surrounding spaces"
+    if glob.startswith("/") or "\\" in glob or ":" in glob:
+        return "is absolute" if glob.startswith("/") else "has a backslash or colon"
+    if ".." in PurePosixPath(glob).parts:
+        return "leaves code/ (..)"
+    if glob.strip("*/.") == "":
+        return "matches everything kept (the re-run would get stored outputs back)"
+    return ""
 
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

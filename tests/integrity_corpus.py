@@ -68,7 +68,7 @@ def materialise(case: Case, dest: Path) -> Path:
         (run / rel).write_text(text, encoding="utf-8")
     record = {"competition_id": case.competition, "agent": "x", "seed": 0, "status": "ok"}
     (run / "run.json").write_text(json.dumps(record), encoding="utf-8")
-    if case.submission:
+    if case.submission and "submission.csv" not in case.files:  # a case may bring its own
         (run / "submission.csv").write_text("PassengerId,Survived\n892,0\n", encoding="utf-8")
     return run
 

@@ -403,3 +403,44 @@ def test_a_declared_command_that_writes_nothing_is_failed_with_the_runner_status
     assert (record.verdict, record.status, record.declared_by) == ("failed", "agent_error", "agent config")
     assert record.score is None and record.delta is None and record.identical is None
     assert "exited with code" in record.reason
+
+
+def test_a_declared_input_reaches_the_rerun_yet_a_stash_in_it_is_flagged(
+    prepare_once, tmp_path: Path
+) -> None:
+    """A declared input reaches the re-run, and a stash in it is still flagged (issue 48, item 3).
+
+    ``reproduce_inputs`` gives the re-run what it names (here the agent's pickled lookup table): it then
+    reproduces, but the kept file still holds the submission's answers, so the reproduction check flags the
+    cell and the reproduced headline does not count it.
+    """
+    from mlebench.reporting.reproduction import counted_reproduced
+
+    prepared = prepare_once(CID)
+    agent = _agent(kwargs={"mode": "stash"}, reproduce_inputs=["*.pkl"])
+    cell = Cell(CID, "stash", 0, ROOT, prepared.public, prepared.private, tmp_path / "run", agent, HW)
+    assert run_cell(cell, "local", DockerSettings()).status == "ok"
+    grade_cell(cell).write(tmp_path / "grade.json")
+    record = reproduce_cell(
+        cell,
+        ReproduceSettings(enabled=True),
+        DockerSettings(),
+        grade_path=tmp_path / "grade.json",
+        out=tmp_path / "a",
+    )
+    assert (record.verdict, record.identical) == ("reproduced", True)
+    assert [(e["path"], e["declared"]) for e in record.inputs["given"]] == [
+        ("code/model.pkl", True),
+        ("code/solve.py", False),
+    ]
+    assert record.inputs["declared"] == ["*.pkl"] and record.inputs["unmatched"] == []
+    assert {e["path"] for e in record.inputs["left_out"]} == {"code/notes.txt", "code/weights.bin"}
+    assert {m["path"] for m in record.stash_matches} == {
+        "code/model.pkl",
+        "code/notes.txt",
+        "code/weights.bin",
+    }
+    check = reproduction_check(record)
+    assert check.flagged and any(e.startswith("code/model.pkl: a kept file") for e in check.evidence)
+    graded = json.loads((tmp_path / "grade.json").read_text(encoding="utf-8"))
+    assert not counted_reproduced({**graded, "any_medal": True}, record.to_json())["any_medal"]

@@ -3,10 +3,14 @@
 After a cell's run, :func:`reproduce_cell` starts the agent's kept ``code/`` afresh under the runner that ran
 the cell (same agent image and hardware profile under ``docker``/``podman``; a fresh workspace under
 ``sandbox``/``local``): the public split read-only, no network and no API key whatever the agent's policy,
-the kept code copied into an otherwise empty ``$CODE_DIR`` (:attr:`mlebench_spec.cell.Cell.code_from`), and
+the kept code's source files and declared inputs (:mod:`mlebench.execution.reproduce_inputs`: tables,
+pickles, arrays, archives and other data stay behind, so the code trains again from the public split) copied
+into an otherwise empty ``$CODE_DIR`` (:attr:`mlebench_spec.cell.Cell.code_from`), and
 the declared command run there under its own time limit (``reproduce.time_fraction`` of the profile's).
 The re-run's submission is graded by :func:`mlebench.execution.grading.grade_cell`, the route every cell's
-grade takes, and compared with the original's (:func:`mlebench.reporting.reproduction.judge`).
+grade takes, and compared with the original's (:func:`mlebench.reporting.reproduction.judge`). Every kept
+file is also matched against the original submission (:func:`mlebench.integrity.stash.stashed_files`):
+the record's ``stashed``.
 
 How the code says it re-runs (:func:`declared_command`), first match wins:
 
@@ -19,15 +23,19 @@ How the code says it re-runs (:func:`declared_command`), first match wins:
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import hashlib
 import json
 import shutil
+import tempfile
 from pathlib import Path
 
 from mlebench.execution.code_quality import code_quality
 from mlebench.execution.grading import grade_cell
+from mlebench.execution.reproduce_inputs import left_out_note, stage_inputs
 from mlebench.execution.runners import get_runner
+from mlebench.integrity.stash import read_answers, stashed_files
 from mlebench.reporting.reproduction import ReproductionRecord, judge
 from mlebench_spec.cell import Cell
 from mlebench_spec.errors import ConfigError, DataError
@@ -69,10 +77,14 @@ def sampled(agent: str, competition_id: str, seed: int, fraction: float) -> bool
     return int.from_bytes(digest[:8], "big") / 2**64 < fraction
 
 
-def reproduction_cell(cell: Cell, command: list[str], time_limit_secs: int, out: Path | None = None) -> Cell:
+def reproduction_cell(
+    cell: Cell, command: list[str], time_limit_secs: int, out: Path | None = None, code: Path | None = None
+) -> Cell:
     """Return the cell that re-runs ``cell``'s kept code: its code, the declared command, no network or key.
 
-    The re-run goes to ``<out>/run`` (``out`` defaults to the cell's reproduction folder).
+    The re-run goes to ``<out>/run`` (``out`` defaults to the cell's reproduction folder); its ``$CODE_DIR``
+    starts as ``code`` (what :func:`mlebench.execution.reproduce_inputs.stage_inputs` gave it; default: all
+    of the kept ``code/``).
     """
     agent, hardware = cell.running()
     wrapped = ["sh", "-c", 'cd "$CODE_DIR" && exec "$@"', "reproduce", *command]
@@ -85,7 +97,8 @@ def reproduction_cell(cell: Cell, command: list[str], time_limit_secs: int, out:
         agent_config=rerun,
         hardware=hardware.model_copy(update={"time_limit_secs": time_limit_secs}),
         snapshots=type(cell.snapshots)(),
-        code_from=cell.run_dir / "code" if (cell.run_dir / "code").is_dir() else None,  # none kept: empty
+        code_from=code
+        or (cell.run_dir / "code" if (cell.run_dir / "code").is_dir() else None),  # none: empty
     )
 
 
@@ -127,6 +140,9 @@ def reproduce_cell(
         "is_lower_better": original.get("is_lower_better"),
         "runner": str(run.get("runner", "")),
         "code_quality": code_quality(code_dir, declared_by),
+        "stashed": stashed_files(
+            code_dir, read_answers(cell.run_dir / "submission.csv"), base=cell.run_dir
+        ).to_json(),
     }
     lineage = {"original": _original_lineage(cell, original, code_dir, graded_at)}
     if not command:
@@ -149,8 +165,11 @@ def reproduce_cell(
             f"{cell.label}: the reproduce stage re-runs the cell under its own runner {runner.name!r}, which "
             f"cannot run here: {problem}; run it where the cell ran, or turn reproduce.enabled off"
         )
-    rerun = reproduction_cell(cell, command, limit, folder)
-    record = runner.run(rerun)
+    with tempfile.TemporaryDirectory(prefix=".inputs-", dir=folder) as staged:
+        given = Path(staged) / "code"
+        base["inputs"] = stage_inputs(code_dir, given, agent.reproduce_inputs, _header(cell.run_dir))
+        rerun = reproduction_cell(cell, command, limit, folder, code=given)
+        record = runner.run(rerun)
     record.write(rerun.run_dir)
     graded = grade_cell(rerun, mode=mode)
     graded.write(folder / GRADE_FILE)
@@ -175,7 +194,11 @@ def reproduce_cell(
         delta=delta,
         identical=None if written is None else written == lineage["original"].get("submission_sha256"),
         seconds=record.agent_seconds,
-        reason=again.get("reason") or "",
+        reason="; ".join(
+            r
+            for r in (again.get("reason") or "", left_out_note(base["inputs"]) if verdict == "failed" else "")
+            if r
+        ),
         created_at=utc_now(),
         lineage=lineage,
     )
@@ -191,6 +214,15 @@ def _original_lineage(cell: Cell, original: dict, code_dir: Path, graded_at: Pat
         if graded_at.is_relative_to(cell.root)
         else str(graded_at),
     }
+
+
+def _header(run_dir: Path) -> list[str] | None:
+    """Return the run's submission header (a submission-shaped kept file starts so), None without one."""
+    path = run_dir / "submission.csv"
+    if not path.is_file() or path.is_symlink():
+        return None
+    with path.open(newline="", encoding="utf-8", errors="replace") as fh:
+        return next(csv.reader([fh.readline(65536)]), None)
 
 
 def _read(path: Path, what: str, stage: str) -> dict:

@@ -19,6 +19,7 @@ import re2
 
 from mlebench.integrity.patterns import Budget, compile_pattern, search
 from mlebench.integrity.run_view import RunView, SourceFile
+from mlebench.integrity.stash import read_answers, stashed_files
 from mlebench_spec.declarations import Competition
 from mlebench_spec.params import AgentConfig, IntegritySettings
 
@@ -429,6 +430,21 @@ def _host_of(method: str, url: str) -> str:
     return (host.rsplit(":", 1)[0] if not host.endswith("]") else host) or "-"
 
 
+def stashed_answers(ctx: Context) -> CheckResult:
+    """Flag a kept file in ``code/``, of any name or format, whose values reproduce the submission.
+
+    Reads the data files too, not only code (:mod:`.stash`: bounded per file and per run, linear time).
+    """
+    run_dir = ctx.run.run_dir
+    scan = stashed_files(
+        run_dir / "code", read_answers(run_dir / "submission.csv"), run_dir, ctx.budget.check
+    )
+    details = scan.to_json()
+    return CheckResult(
+        "stashed_answers", bool(scan.matches), [m.evidence() for m in scan.matches][:MAX_EVIDENCE], details
+    )
+
+
 Check = Callable[[Context], CheckResult]
 CHECKS: dict[str, Check] = {
     "submission_provenance": submission_provenance,
@@ -438,6 +454,7 @@ CHECKS: dict[str, Check] = {
     "outside_reads": outside_reads,
     "validations": validations,
     "egress_log": egress_log,
+    "stashed_answers": stashed_answers,
 }
 """Every deterministic check, by the name ``integrity.json`` gives it."""
 

@@ -102,9 +102,11 @@ def reproduction_check(reproduction: ReproductionRecord, flag: Sequence[str] = (
     ``flag`` names the reproduction verdicts that count (``reproduce.flag``). ``differs`` is direct evidence
     against the submission's provenance: its code writes a valid submission far from it. ``failed`` (no
     submission at all) may also come from the re-run's shorter limit or missing network, so it is flagged
-    only when asked for; so is ``not_declared``.
+    only when asked for; so is ``not_declared``. A kept file whose values reproduce the submission
+    (the record's ``stashed`` matches: answers stored beside the code) is flagged whatever the verdict.
     """
-    found = reproduction.verdict in flag
+    stashed = reproduction.stash_matches
+    found = reproduction.verdict in flag or bool(stashed)
     how = f"{' '.join(reproduction.command)!r} ({reproduction.declared_by})"
     evidence = {
         "differs": f"the kept code re-run by {how} scored {reproduction.score} against the submission's "
@@ -113,9 +115,13 @@ def reproduction_check(reproduction: ReproductionRecord, flag: Sequence[str] = (
         f"{reproduction.reason})",
         "not_declared": "the agent declared no way to re-run its code",
     }
-    return CheckResult(
-        "reproduction", found, [evidence[reproduction.verdict]] if found else [], reproduction.summary()
-    )
+    lines = [evidence[reproduction.verdict]] if reproduction.verdict in flag else []
+    lines += [
+        f"{m['path']}: a kept file whose values reproduce the submission's {m['column']!r} for "
+        f"{m['share']:.0%} of the rows ({m['test']}; {m['chance']:.0%} by chance)"
+        for m in stashed
+    ]
+    return CheckResult("reproduction", found, lines, reproduction.summary())
 
 
 def check_cell(

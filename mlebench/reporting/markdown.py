@@ -197,8 +197,8 @@ def process_lines(report: dict[str, Any]) -> list[str]:
     lines += [
         "",
         "| cell | verdict | status | original | re-run | delta | same file | re-run s | run s "
-        "| declared by |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| declared by | inputs |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for c in process["cells"]:
         lines.append(
@@ -206,7 +206,8 @@ def process_lines(report: dict[str, Any]) -> list[str]:
             f"{c['status'] or '-'} | "
             f"{_num(c['original_score'])} | {_num(c['score'])} | {_num(c['delta'])} | "
             f"{_same(c.get('identical'))} | {_num(c['seconds'])} | "
-            f"{_num(c['run_seconds'])} | {c['declared_by'] or '-'} |"
+            f"{_num(c['run_seconds'])} | {c['declared_by'] or '-'} | "
+            f"{(c.get('note') or '-').replace('|', '/')} |"
         )
     return lines
 

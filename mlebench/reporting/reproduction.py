@@ -86,6 +86,15 @@ class ReproductionRecord:
     ``original`` (the run's submission, code and image) and of the ``reproduction`` (its grading record's
     lineage: submission, image, config, grader); ``code_quality`` (:mod:`mlebench.execution.code_quality`),
     reported, never gating; ``created_at``.
+    ``inputs`` (:func:`mlebench.execution.reproduce_inputs.stage_inputs`): what the re-run got of the kept
+    ``code/``: ``declared`` (the agent's ``reproduce_inputs`` globs), ``unmatched`` (globs that matched no
+    kept file), ``given`` (``[{path, bytes, declared}]``: source files, and declared inputs) and
+    ``left_out`` (``[{path, bytes, reason}]``); a ``failed`` re-run that had files left out says so in
+    ``reason``. ``stashed`` (:func:`mlebench.integrity.stash.stashed_files` over the kept ``code/``, declared
+    inputs included): ``{files, bytes, truncated, matches: [{path, test, column, share, chance}]}``; a
+    match is a kept file whose values reproduce the submission's predictions, and the cell's reproduction
+    check flags it whatever the verdict (:func:`mlebench.integrity.verdict.reproduction_check`). Both are
+    empty in records written before they existed.
     """
 
     competition_id: str
@@ -109,6 +118,13 @@ class ReproductionRecord:
     lineage: dict = field(default_factory=dict)
     code_quality: dict = field(default_factory=dict)
     identical: bool | None = None
+    inputs: dict = field(default_factory=dict)
+    stashed: dict = field(default_factory=dict)
+
+    @property
+    def stash_matches(self) -> list[dict[str, Any]]:
+        """The kept files whose values reproduce the submission (``stashed.matches``)."""
+        return list((self.stashed or {}).get("matches") or [])
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -150,6 +166,9 @@ def counted_reproduced(
 ) -> Mapping[str, Any]:
     """Return a headline record under ``reproduce.headline: reproduced``: medals only for reproduced cells.
 
+    A cell whose kept files hold its submission's answers (``stashed.matches``) is not reproduced from source,
+    whatever its verdict.
+
     >>> rec = {"any_medal": True, "gold_medal": True, "silver_medal": False, "bronze_medal": False}
     >>> counted_reproduced(rec, {"verdict": "reproduced"})["any_medal"]
     True
@@ -157,8 +176,12 @@ def counted_reproduced(
     False
     >>> counted_reproduced(rec, None)["gold_medal"]
     False
+    >>> stash = {"matches": [{"path": "code/a.pkl"}]}
+    >>> counted_reproduced(rec, {"verdict": "reproduced", "stashed": stash})["any_medal"]
+    False
     """
-    if reproduction is not None and reproduction.get("verdict") == "reproduced":
+    stashed = ((reproduction or {}).get("stashed") or {}).get("matches")
+    if reproduction is not None and reproduction.get("verdict") == "reproduced" and not stashed:
         return record
     return {**record, **dict.fromkeys(("any_medal", "gold_medal", "silver_medal", "bronze_medal"), False)}
 
@@ -173,7 +196,9 @@ def process_section(
     reproduction was declared, in %; null when none), ``deltas`` (each cell's), ``delta_abs_max``,
     ``seconds`` and ``run_seconds`` summed (the cost: re-run time against run time) and ``code_quality``:
     median lines and files, ruff findings per 1,000 Python lines (pooled), the ruff version(s), and how
-    many cells' code says how to run it.
+    many cells' code says how to run it. Each of ``cells`` lists what its re-run was ``given``, what was
+    ``left_out`` (with why), the kept files that hold its answers (``stashed``), its ``reason`` and a
+    one-line ``note`` of these.
     """
     out: dict[str, Any] = {"agents": {}, "cells": []}
     for agent in agents:
@@ -224,10 +249,44 @@ def process_section(
                 "run_seconds": r.get("run_seconds"),
                 "declared_by": r.get("declared_by", ""),
                 "reason": r.get("reason", ""),
+                "given": [e["path"] for e in (r.get("inputs") or {}).get("given") or []],
+                "left_out": [
+                    f"{e['path']} ({e['reason']})" for e in (r.get("inputs") or {}).get("left_out") or []
+                ],
+                "stashed": [m["path"] for m in (r.get("stashed") or {}).get("matches") or []],
+                "note": _note(r),
             }
             for k, r in mine.items()
         ]
     return out
+
+
+def _note(record: Mapping[str, Any]) -> str:
+    """Return one line on what the re-run got and why it failed or was flagged (the report's cell note).
+
+    >>> _note({"inputs": {"given": [{"path": "code/a.py"}], "left_out": [{"path": "code/m.pkl",
+    ...        "reason": "a pickle"}]}, "stashed": {"matches": [{"path": "code/m.pkl"}]}})
+    'given 1 file; left out code/m.pkl (a pickle); answers kept in code/m.pkl'
+    """
+    inputs = record.get("inputs") or {}
+    parts = []
+    if inputs:
+        given = inputs.get("given") or []
+        declared = sum(1 for e in given if e.get("declared"))
+        parts.append(
+            f"given {len(given)} file{'s' if len(given) != 1 else ''}"
+            + (f" ({declared} declared)" if declared else "")
+        )
+    left = inputs.get("left_out") or []
+    if left:
+        shown = ", ".join(f"{e['path']} ({e['reason']})" for e in left[:5])
+        parts.append(f"left out {shown}" + (f" and {len(left) - 5} more" if len(left) > 5 else ""))
+    stashed = [m["path"] for m in (record.get("stashed") or {}).get("matches") or []]
+    if stashed:
+        parts.append(f"answers kept in {', '.join(stashed)}")
+    if record.get("verdict") == "failed" and record.get("status"):
+        parts.append(f"re-run {record['status']}")
+    return "; ".join(parts)
 
 
 def _median(values: list[Any]) -> float | None:

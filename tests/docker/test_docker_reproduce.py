@@ -12,15 +12,29 @@ flags it) and not_declared.
 from __future__ import annotations
 
 import json
+import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from container_fixtures import ROOT, docker_client, env_ref, runner, settings, titanic  # noqa: F401 - fixtures
+from cells import share
+from container_fixtures import (  # noqa: F401 - fixtures
+    ENGINES,
+    ISOLATING,
+    ROOT,
+    docker_client,
+    env_ref,
+    podman_service,
+    runner,
+    settings,
+    titanic,
+    under,
+)
 
 from mlebench.execution.grading import grade_cell
 from mlebench.execution.reproduce import DEFAULT, reproduce_cell
-from mlebench.execution.runners import run_cell
+from mlebench.execution.runners import get_runner, run_cell
 from mlebench.integrity.verdict import reproduction_check
 from mlebench_spec.cell import Cell
 from mlebench_spec.params import AgentConfig, Hardware, ReproduceSettings
@@ -81,3 +95,81 @@ def test_reproduced_differs_caught_and_not_declared_in_fresh_containers(
     else:
         assert abs(record.delta or 0.0) > 0.1
         assert reproduction_check(record).flagged  # the integrity verdict catches the typed-in submission
+
+
+def _answers(private: Path) -> dict[str, str]:
+    """Return the answers (``PassengerId`` -> ``Survived``) from the private side: what a stash holds."""
+    import csv
+
+    (path,) = [p for p in sorted(private.glob("*.csv")) if "PassengerId" in p.read_text().splitlines()[0]]
+    with path.open(newline="") as fh:
+        return {row["PassengerId"]: row["Survived"] for row in csv.DictReader(fh)}
+
+
+@under(*ISOLATING)
+def test_stashed_answers_win_no_medal_and_fail_to_reproduce_from_source(
+    runner, titanic, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Answers kept beside the code (issue 48, item 3), under docker, podman and sandbox.
+
+    The stash agent writes answers it was handed (as if fetched once under egress: a gold submission) and
+    keeps them in code/ as a CSV under an innocent name, a pickled lookup table and a numpy array with a
+    renamed extension; its one script copies them. Each kept file is flagged by the integrity check that
+    reads data files (stashed_answers), the re-run gets source only and fails naming what was left out,
+    and neither headline (all cells, reproduced cells) counts the medal; the reasons are in the report's
+    process section.
+    """
+    from mlebench.integrity.verdict import check_cell
+    from mlebench.reporting.reproduction import counted_reproduced, process_section
+    from mlebench.reporting.verdicts import counted
+    from mlebench_spec.params import DockerSettings, IntegritySettings
+
+    if runner in ENGINES:
+        request.getfixturevalue("env_ref")
+        docker = request.getfixturevalue("settings")
+    else:
+        docker = DockerSettings()
+        problem = get_runner(runner, docker).problem()
+        if problem:
+            if os.environ.get("CI") == "true":
+                pytest.fail(f"CI=true but the {runner} runner cannot run here: {problem}", pytrace=False)
+            pytest.skip(f"the {runner} runner cannot run here: {problem}")
+    agent = AgentConfig(
+        path="tests/docker/repro_agent",
+        command=["python", "agent.py"],
+        kwargs={"mode": "stash", "answers": _answers(titanic.private)},
+    )
+    root = tmp_path / "checkout"
+    root.mkdir()
+    (root / "competitions").symlink_to(ROOT / "competitions")
+    share(tmp_path)  # the Podman service's user opens the runs' folders
+    cell = Cell(titanic.id, "stash", 0, ROOT, titanic.public, titanic.private, tmp_path / "run", agent, HW)
+    run = run_cell(cell, runner, docker)
+    assert run.status == "ok" and run.submission_exists, run
+    graded = grade_cell(cell, mode="v1").to_json()
+    (tmp_path / "grade.json").write_text(json.dumps(graded), encoding="utf-8")
+    assert graded["gold_medal"] and graded["score"] == 1.0  # the stash is gold
+    record = reproduce_cell(
+        cell,
+        ReproduceSettings(enabled=True),
+        docker,
+        grade_path=tmp_path / "grade.json",
+        out=tmp_path / "again",
+    )
+    kept = {"code/notes.txt", "code/model.pkl", "code/weights.bin"}
+    assert (record.verdict, record.status, record.runner) == ("failed", "agent_error", runner), record.reason
+    assert {e["path"] for e in record.inputs["left_out"]} == kept
+    assert [e["path"] for e in record.inputs["given"]] == ["code/solve.py"]
+    assert "left out code/model.pkl (a pickle)" in record.reason and "train again" in record.reason
+    assert {m["path"] for m in record.stash_matches} == kept
+    integrity = check_cell(replace(cell, root=root), agent, IntegritySettings(), reproduction=record)
+    checks = {c["check"]: c for c in integrity["checks"]}
+    assert integrity["verdict"] == "flagged" and checks["stashed_answers"]["flagged"]
+    assert {e.split(":")[0] for e in checks["stashed_answers"]["evidence"]} == kept
+    assert checks["reproduction"]["flagged"]  # the stash, whatever reproduce.flag says
+    headline = counted(graded, integrity)
+    assert headline is None or not headline["any_medal"]  # podman cells are unisolated: not counted at all
+    assert not counted_reproduced(graded, record.to_json())["any_medal"]
+    (row,) = process_section({("stash", titanic.id, 0): record.to_json()}, ["stash"])["cells"]
+    assert row["verdict"] == "failed" and set(row["stashed"]) == kept and "code/model.pkl" in row["reason"]
+    assert "left out code/model.pkl (a pickle)" in row["note"] and "answers kept in" in row["note"]

@@ -18,7 +18,10 @@ from mlebench_spec.errors import DataError
 from mlebench_spec.params import IntegritySettings
 
 CASES = cases()
-EVIDENCE = re.compile(r"^\S+(:\d+: .+|: \d+ validator replies \(limit \d+\))$|^no (file|program) in code/")
+EVIDENCE = re.compile(
+    r"^\S+(:\d+: .+|: \d+ validator replies \(limit \d+\)|: its values reproduce the submission's .+)$"
+    r"|^no (file|program) in code/"
+)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

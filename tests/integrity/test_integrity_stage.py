@@ -67,6 +67,7 @@ def test_a_clean_run_gets_a_clean_verdict_with_every_check(checkout: Path) -> No
         "outside_reads",
         "validations",
         "egress_log",
+        "stashed_answers",
     ]
     assert verdict["plagiarism"] is None and verdict["judge"] is None  # no references; judge off
     assert len(verdict["settings_sha256"]) == 64 and verdict["checked_at"].endswith("+00:00")
