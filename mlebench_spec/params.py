@@ -53,6 +53,28 @@ class Prices(_Strict):
     currency: str = "USD"
 
 
+class V1Agent(_Strict):
+    """Where an agent of a v1 agents folder comes from (:mod:`mlebench.execution.v1_agents`).
+
+    ``id``: its id in v1's ``config.yaml``; ``config``: that file and the line of the id (``path:line``);
+    ``dockerfile``: the Dockerfile's name in the agent's folder (its build context); ``env_vars``: the
+    variables its container gets, as written (``${{ secrets.NAME }}`` resolved only when the cell runs).
+    """
+
+    id: str
+    config: str
+    dockerfile: str = "Dockerfile"
+    env_vars: dict[str, str] = {}
+
+
+class V1Source(_Strict):
+    """One ``v1_agents`` entry of conf/config.yaml: a v1 agents folder, the ids to run, their disclosures."""
+
+    dir: str
+    ids: list[str] = Field(min_length=1)
+    disclosures: Disclosures
+
+
 class AgentConfig(_Strict):
     """One agent: its folder (main.py, requirements.txt, Dockerfile), the command that starts it, its options.
 
@@ -73,7 +95,8 @@ class AgentConfig(_Strict):
     ``reproduce`` (optional): the argv that re-runs the agent's kept code in ``$CODE_DIR`` to write
     ``$SUBMISSION_DIR/submission.csv`` again (the reproduce stage, :mod:`mlebench.execution.reproduce`);
     without it the kept code may declare itself (``code/reproduce.sh``) or fall to the documented default.
-    Serialised only when set.
+    Serialised only when set. ``v1`` (optional, :class:`V1Agent`): the agent is an id of a v1 agents
+    folder, run as v1 runs it; serialised only when set.
     """
 
     path: str
@@ -85,6 +108,7 @@ class AgentConfig(_Strict):
     disclosures: Disclosures | None = None
     prices: Prices | None = None
     reproduce: list[str] = []
+    v1: V1Agent | None = None
 
     @model_validator(mode="after")
     def _endpoints_for_llm(self) -> AgentConfig:
@@ -118,7 +142,7 @@ class AgentConfig(_Strict):
     @model_serializer(mode="wrap")
     def _without_undeclared(self, handler: Any) -> dict[str, Any]:
         data = handler(self)
-        for key in ("disclosures", "api_key_env", "prices"):
+        for key in ("disclosures", "api_key_env", "prices", "v1"):
             if data.get(key) is None:
                 data.pop(key, None)
         if not self.endpoints:
@@ -426,10 +450,14 @@ class Plan(_Strict):
     integrity: IntegritySettings = IntegritySettings()
     snapshots: SnapshotSettings = SnapshotSettings()
     reproduce: ReproduceSettings = ReproduceSettings()
+    v1_agents: list[V1Source] = []
+    """Sources of v1 agents (conf/config.yaml); ``mlebench plan`` expands them into ``agent`` entries, so
+    ``params.yaml`` never holds this key."""
 
     @model_serializer(mode="wrap")
     def _snapshots_only_when_on(self, handler: Any) -> dict[str, Any]:
         data = handler(self)
+        data.pop("v1_agents", None)
         if not self.snapshots.enabled:
             data.pop("snapshots", None)
         if not self.reproduce.enabled:
