@@ -45,7 +45,7 @@ def dummy_checks(log: str) -> None:
     assert "You do not have root access" in log, log[-3000:]
     assert "cannot open directory '/private': Permission denied" in log, log[-3000:]
     assert "Sample submission copied to" in log and "cannot touch" not in log, log[-3000:]
-    assert '{"result":"Submission is valid."}' in log.replace(" ", ""), log[-3000:]
+    assert '{"result": "Submission is valid."}' in log, log[-3000:]
 
 
 @under("docker")
@@ -57,7 +57,9 @@ def test_v1s_dummy_unchanged_on_every_embedded_competition_counts_in_the_headlin
     for cid in EMBEDDED:
         prepared = prepare_once(cid)
         out = tmp_path / cid
-        record = run_docker(cid, "v1-dummy", agent, hw, 0, prepared.public, out, ROOT, settings, runner=runner)
+        record = run_docker(
+            cid, "v1-dummy", agent, hw, 0, prepared.public, out, ROOT, settings, runner=runner
+        )
         log = (out / "agent_output.log").read_text(errors="replace")
         assert record.status == "ok" and record.submission_exists, (cid, record.reason, log[-2000:])
         dummy_checks(log)
@@ -78,7 +80,9 @@ def test_v1s_dummy_unchanged_on_every_embedded_competition_counts_in_the_headlin
 def test_v1s_dummy_unchanged_under_podman(runner, env_ref, settings, hw, titanic, tmp_path) -> None:
     agent = v1_agents.agent_config(v1_agents_dir(), "dummy", ROOT, DISCLOSED)
     out = tmp_path / "run"
-    record = run_docker(titanic.id, "v1-dummy", agent, hw, 0, titanic.public, out, ROOT, settings, runner=runner)
+    record = run_docker(
+        titanic.id, "v1-dummy", agent, hw, 0, titanic.public, out, ROOT, settings, runner=runner
+    )
     log = (out / "agent_output.log").read_text(errors="replace")
     assert record.runner == "podman" and record.status == "ok", (record.reason, log[-2000:])
     dummy_checks(log)
@@ -95,13 +99,15 @@ def test_our_v1_format_agents_get_their_kwargs_variables_and_secret_which_no_out
         agent = v1_agents.agent_config(OURS, agent_id, ROOT, DISCLOSED)
         name = v1_agents.agent_name(agent_id)
         out = tmp_path / name
-        record = run_docker(titanic.id, name, agent, hw, 0, titanic.public, out, ROOT, settings, runner=runner)
+        record = run_docker(
+            titanic.id, name, agent, hw, 0, titanic.public, out, ROOT, settings, runner=runner
+        )
         log = (out / "agent_output.log").read_text(errors="replace")
         assert record.status == "ok" and record.submission_exists, (record.reason, log[-2000:])
         seen[agent_id] = json.loads((out / "logs" / "seen.json").read_text())
         everything = b"".join(p.read_bytes() for p in out.rglob("*") if p.is_file())
         assert token.encode() not in everything, f"{agent_id}: the secret is in the run's outputs"
-        assert '{"result":"Submission is valid."}' in log.replace(" ", "")
+        assert '{"result": "Submission is valid."}' in log
     own, omega = seen["own/argparse"], seen["own/omegaconf"]
     assert own["argv"] == ["--steps", "3", "--model", "tiny-model"]
     assert omega["argv"] == ["agent.steps=3", "agent.code.model=tiny-model", "copy_data=False"]
@@ -121,10 +127,64 @@ def test_a_dockerfile_that_fails_to_build_is_the_agents_config_error_named_by_li
 ) -> None:
     agent = v1_agents.agent_config(OURS, "broken", ROOT, DISCLOSED)
     slept: list[float] = []
-    with pytest.raises(ConfigError, match=r"broken/Dockerfile:6: building the agent's image .* failed") as err:
+    with pytest.raises(
+        ConfigError, match=r"broken/Dockerfile:6: building the agent's image .* failed"
+    ) as err:
         run_docker(
-            titanic.id, "broken", agent, hw, 0, titanic.public, tmp_path / "run", ROOT, settings,
-            runner=runner, sleep=slept.append,
+            titanic.id,
+            "broken",
+            agent,
+            hw,
+            0,
+            titanic.public,
+            tmp_path / "run",
+            ROOT,
+            settings,
+            runner=runner,
+            sleep=slept.append,
         )
     assert slept == [], "a user's build error was retried as an engine failure"
     assert "exit 3" in str(err.value) or "3" in str(err.value)
+
+
+@under("docker")
+def test_the_env_image_answers_to_mlebench_env_and_has_v1s_conda_layout_and_tools(
+    runner, docker_client, env_ref
+) -> None:
+    assert docker_client.images.get("mlebench-env").id == env_ref.id  # what `FROM mlebench-env` resolves
+    script = "; ".join(
+        [
+            "set -e",
+            "envsubst --version | head -1",
+            "7z i | head -2 | tail -1",
+            "unzip -v | head -1",
+            "zip -v | sed -n 2p",
+            "tmux -V",
+            "wget --version | head -1",
+            "ffmpeg -hide_banner -version | head -1",
+            "jupyter --version | head -3",
+            "jupyter kernelspec list",
+            "conda env list",
+            "conda run -n agent python -c 'import sys, pandas, sklearn; print(sys.version_info[:2], sys.prefix)'",  # noqa: E501
+            'eval "$(conda shell.bash hook)"',
+            "conda activate agent",
+            'python -c "import ipykernel, nbconvert"',
+            "stat -c '%U %a' /private",
+        ]
+    )
+    out = docker_client.containers.run(
+        env_ref.id, ["bash", "-c", script], user="1000:1000", remove=True, network_mode="none"
+    ).decode()
+    for expected in (
+        "envsubst (GNU gettext-runtime)",
+        "7-Zip",
+        "UnZip 6",
+        "tmux ",
+        "GNU Wget",
+        "ffmpeg version",
+        "python3",
+        "agent                    /opt/conda/envs/agent",
+        "(3, 11) /opt/conda/envs/agent",
+        "root 700",
+    ):
+        assert expected in out, (expected, out)
