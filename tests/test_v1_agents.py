@@ -226,3 +226,16 @@ def test_conda_specs_become_pip_requirements() -> None:
         ["conda-forge::lightgbm=4.5", "numpy=1.26.4=py311h0", "pandas>=2", "python=3.11"], Path()
     )
     assert got == ["lightgbm==4.5.*", "numpy==1.26.4", "pandas>=2"]
+
+
+def test_our_own_agents_command_script_missing_or_not_executable_is_named(tmp_path) -> None:
+    from mlebench.execution.docker.images import _check_start
+
+    agent = AgentConfig(path=str(tmp_path), command=["./start.sh", "--fast"])
+    with pytest.raises(ConfigError, match=r"runs \./start\.sh, but .*start\.sh is missing"):
+        _check_start("mine", agent, tmp_path)
+    (tmp_path / "start.sh").write_text("#!/bin/sh\ntrue\n")
+    with pytest.raises(ConfigError, match=r"is not executable: `chmod \+x"):
+        _check_start("mine", agent, tmp_path)
+    (tmp_path / "start.sh").chmod(0o755)
+    _check_start("mine", agent, tmp_path)
