@@ -53,6 +53,28 @@ class Prices(_Strict):
     currency: str = "USD"
 
 
+class V1Agent(_Strict):
+    """Where an agent of a v1 agents folder comes from (:mod:`mlebench.execution.v1_agents`).
+
+    ``id``: its id in v1's ``config.yaml``; ``config``: that file and the line of the id (``path:line``);
+    ``dockerfile``: the Dockerfile's name in the agent's folder (its build context); ``env_vars``: the
+    variables its container gets, as written (``${{ secrets.NAME }}`` resolved only when the cell runs).
+    """
+
+    id: str
+    config: str
+    dockerfile: str = "Dockerfile"
+    env_vars: dict[str, str] = {}
+
+
+class V1Source(_Strict):
+    """One ``v1_agents`` entry of conf/config.yaml: a v1 agents folder, the ids to run, their disclosures."""
+
+    dir: str
+    ids: list[str] = Field(min_length=1)
+    disclosures: Disclosures
+
+
 class AgentConfig(_Strict):
     """One agent: its folder (main.py, requirements.txt, Dockerfile), the command that starts it, its options.
 
@@ -76,6 +98,8 @@ class AgentConfig(_Strict):
     ``reproduce_inputs`` (optional): globs, relative to the kept ``code/``, of the files the re-run gets
     beside the source files it always gets (pretrained weights, a vocabulary): nothing else the agent kept
     reaches it (:mod:`mlebench.execution.reproduce_inputs`). Both serialise only when set.
+    ``v1`` (optional, :class:`V1Agent`): the agent is an id of a v1 agents folder, run as v1 runs it;
+    serialised only when set.
     """
 
     path: str
@@ -88,6 +112,7 @@ class AgentConfig(_Strict):
     prices: Prices | None = None
     reproduce: list[str] = []
     reproduce_inputs: list[str] = []
+    v1: V1Agent | None = None
 
     @field_validator("reproduce_inputs")
     @classmethod
@@ -135,7 +160,7 @@ class AgentConfig(_Strict):
     @model_serializer(mode="wrap")
     def _without_undeclared(self, handler: Any) -> dict[str, Any]:
         data = handler(self)
-        for key in ("disclosures", "api_key_env", "prices"):
+        for key in ("disclosures", "api_key_env", "prices", "v1"):
             if data.get(key) is None:
                 data.pop(key, None)
         if not self.endpoints:
@@ -462,10 +487,14 @@ class Plan(_Strict):
     integrity: IntegritySettings = IntegritySettings()
     snapshots: SnapshotSettings = SnapshotSettings()
     reproduce: ReproduceSettings = ReproduceSettings()
+    v1_agents: list[V1Source] = []
+    """Sources of v1 agents (conf/config.yaml); ``mlebench plan`` expands them into ``agent`` entries, so
+    ``params.yaml`` never holds this key."""
 
     @model_serializer(mode="wrap")
     def _snapshots_only_when_on(self, handler: Any) -> dict[str, Any]:
         data = handler(self)
+        data.pop("v1_agents", None)
         if not self.snapshots.enabled:
             data.pop("snapshots", None)
         if not self.reproduce.enabled:

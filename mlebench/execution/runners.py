@@ -98,6 +98,10 @@ def choose_runner(requested: str, settings: DockerSettings) -> tuple[Runner, str
     raise ConfigError(f"runner 'auto': no runner can run here: {'; '.join(problems)}")
 
 
+IMAGE_RUNNERS = ("docker", "podman")
+"""The runners that build images, so run a v1 agent folder (its own Dockerfile)."""
+
+
 def run_cell(cell: Cell, requested: str, settings: DockerSettings) -> RunRecord:
     """Run one cell with the requested runner and write its run.json (once, atomically)."""
     runner, why = choose_runner(requested, settings)
@@ -109,6 +113,12 @@ def run_cell(cell: Cell, requested: str, settings: DockerSettings) -> RunRecord:
         )
     elif why:
         print(f"runner 'auto': {cell.label} runs under {runner.name}: {why}", file=sys.stderr)
+    v1 = cell.running()[0].v1
+    if v1 is not None and runner.name not in IMAGE_RUNNERS:
+        raise ConfigError(
+            f"{v1.config}: {cell.label}: the v1 agent {v1.id!r} runs in the image its Dockerfile builds, "
+            f"which the {runner.name} runner cannot build: use runner {' or '.join(IMAGE_RUNNERS)}"
+        )
     texts = cell_texts(cell)
     record = _refused(cell, runner) or runner.run(cell)
     if texts:

@@ -43,6 +43,31 @@ class Secret:
         return text.replace(self.value, self.mark)
 
 
+@dataclass(frozen=True)
+class Secrets:
+    """Several values redacted together: an agent's API key and a v1 agent's ``${{ secrets.NAME }}`` values.
+
+    ``variables`` is what the agent's environment gets of them (the key under its own name; a v1 agent's
+    variables are set from its config, :mod:`mlebench.execution.v1_agents`).
+    """
+
+    items: tuple[Secret, ...]
+    variables: tuple[tuple[str, str], ...] = ()
+
+    def __repr__(self) -> str:
+        return f"Secrets(names={[s.name for s in self.items]!r}, values=<redacted>)"
+
+    def env(self) -> dict[str, str]:
+        """Return the variables the agent's environment gets."""
+        return dict(self.variables)
+
+    def redact(self, text: str) -> str:
+        """``text`` with every value replaced (longest first, so none is left half-redacted)."""
+        for secret in sorted(self.items, key=lambda s: -len(s.value)):
+            text = secret.redact(text)
+        return text
+
+
 def agent_secret(agent: AgentConfig, agent_name: str) -> Secret | None:
     """Return the key the agent's ``api_key_env`` names, read now; None when it names none.
 
@@ -92,10 +117,12 @@ def redact_tree(folder: Path, secret: Secret) -> list[str]:
     return changed
 
 
-def redact_run(out: Path, secret: Secret, notes: list[str]) -> list[str]:
+def redact_run(out: Path, secret: Secret | Secrets, notes: list[str]) -> list[str]:
     """Redact a run dir (:func:`redact_tree`); return ``notes`` redacted, plus one saying what changed."""
-    changed = redact_tree(out, secret)
-    notes = [secret.redact(n) for n in notes]
-    if changed:
-        notes.append(f"{secret.mark} in {len(changed)} output(s): {', '.join(changed[:20])}")
+    items = secret.items if isinstance(secret, Secrets) else (secret,)
+    for one in sorted(items, key=lambda s: -len(s.value)):
+        changed = redact_tree(out, one)
+        notes = [one.redact(n) for n in notes]
+        if changed:
+            notes.append(f"{one.mark} in {len(changed)} output(s): {', '.join(changed[:20])}")
     return notes

@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from mlebench.data.selfcheck import gate_path
+from mlebench.execution import v1_agents
 from mlebench.execution.grading import grade_image_sources
 from mlebench.execution.local import V1_INSTRUCTIONS
 from mlebench.execution.reproduce import sampled
@@ -37,7 +38,7 @@ from mlebench_spec.declarations import (
 from mlebench_spec.errors import ConfigError
 from mlebench_spec.files import write_text
 from mlebench_spec.identity import StageIdentity, stage_kinds
-from mlebench_spec.params import PARAMS_FILE, CompetitionSet, DataSettings, Plan, validate_plan
+from mlebench_spec.params import PARAMS_FILE, CompetitionSet, DataSettings, Plan, V1Source, validate_plan
 from mlebench_spec.paths import (
     audit_path,
     cell_pipeline_file,
@@ -169,7 +170,7 @@ def compose(overrides: list[str], multirun: bool = False, root: Path | None = No
 
 def resolve(config: dict[str, Any], root: Path | None = None) -> Plan:
     """Validate a composed config and resolve its competition set to concrete, sorted ids."""
-    plan = validate_plan(config, "conf/ (composed)")
+    plan = validate_plan(with_v1_agents(config, root or repo_root()), "conf/ (composed)")
     if plan.runner not in runner_names():
         raise ConfigError(f"conf/: runner {plan.runner!r} is unknown (known: {', '.join(runner_names())})")
     cset = plan.competition_set
@@ -177,6 +178,34 @@ def resolve(config: dict[str, Any], root: Path | None = None) -> Plan:
     if not ids:
         raise ConfigError(f"competition_set {cset.name!r} selects no competitions (where={cset.where})")
     return plan.model_copy(update={"competition_set": cset.model_copy(update={"ids": ids})})
+
+
+def with_v1_agents(config: dict[str, Any], root: Path) -> dict[str, Any]:
+    """``config`` with its ``v1_agents`` sources expanded into agents (:mod:`mlebench.execution.v1_agents`).
+
+    Each source names a v1 agents folder (relative to the repository root, or absolute), the ids of its
+    config.yaml files to run, and their disclosures; each id becomes the agent ``<id>`` (``/`` as ``-``).
+    """
+    config = dict(config)
+    sources = config.pop("v1_agents", None) or []
+    agents = dict(config.get("agent") or {})
+    for i, raw in enumerate(sources):
+        try:
+            source = V1Source.model_validate(raw)
+        except ValidationError as exc:
+            raise ConfigError(f"conf/: v1_agents[{i}]: {exc}") from None
+        folder = Path(source.dir) if Path(source.dir).is_absolute() else root / source.dir
+        for agent_id in source.ids:
+            name = v1_agents.agent_name(agent_id)
+            if name in agents:
+                raise ConfigError(
+                    f"conf/: v1_agents[{i}]: the v1 id {agent_id!r} would be the agent {name!r}, which the "
+                    "grid has already: drop one of them"
+                )
+            cfg = v1_agents.agent_config(folder, agent_id, root, source.disclosures.model_dump())
+            agents[name] = cfg.model_dump(mode="json")
+    config["agent"] = agents
+    return config
 
 
 def named_set(name: str, root: Path | None = None) -> CompetitionSet:

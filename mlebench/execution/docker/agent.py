@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mlebench.execution import v1_agents
 from mlebench.execution.docker import collect, egress, extract
 from mlebench.execution.docker.engine import (
     InfraError,
@@ -48,7 +49,7 @@ from mlebench.execution.docker.engine import (
 )
 from mlebench.execution.docker.images import ImageRef, agent_image, context_sources, env_context, env_image
 from mlebench.execution.local import INSTRUCTIONS, agent_env, instructions_file
-from mlebench.execution.secrets import Secret, agent_secret, redact_run
+from mlebench.execution.secrets import Secret, Secrets, agent_secret, redact_run
 from mlebench.execution.snapshots import SNAPSHOTS_DIR, Copy, snapshotting
 from mlebench.reporting.records import RunRecord
 from mlebench_spec.cell import Cell
@@ -307,7 +308,12 @@ def run_docker(
         raise ConfigError(f"{public} is missing: run `dvc repro` for the prepare stage of {competition_id}")
     spec = validation_spec(competition_id, root)
     instructions_file(cell)  # a v1 text that does not match its pin is a ConfigError before anything starts
-    secret = agent_secret(agent, agent_name)  # unset: a ConfigError before anything starts
+    secret: Secret | Secrets | None = agent_secret(agent, agent_name)  # unset: a ConfigError now
+    if agent.v1 is not None:  # a v1 agent's ${{ secrets.NAME }}: unset, a ConfigError naming its line
+        found = v1_agents.runtime(agent, agent_name, root).secrets
+        if found:
+            own = (secret,) if isinstance(secret, Secret) else ()
+            secret = Secrets((*own, *found), tuple(own[0].env().items()) if own else ())
     out.mkdir(parents=True, exist_ok=True)
     _clear(out)
     agent_dir = (root / agent.path).resolve()
@@ -425,7 +431,7 @@ def _attempt(
     spec: dict[str, Any] | None,
     runtime: str,
     proxy: ImageRef | None = None,
-    secret: Secret | None = None,
+    secret: Secret | Secrets | None = None,
     env: ImageRef | None = None,
     storage_opt: dict[str, str] | None = None,
     engine: Engine = DOCKER,
@@ -453,7 +459,7 @@ def _run_container(
     cell: Cell,
     spec: dict[str, Any] | None,
     runtime: str,
-    secret: Secret | None,
+    secret: Secret | Secrets | None,
     sealed: egress.WayOut | None,
     collector: str = "",
     storage_opt: dict[str, str] | None = None,
@@ -575,14 +581,15 @@ def _create_kwargs(
     image: ImageRef,
     cell: Cell,
     runtime: str = "runc",
-    secret: Secret | None = None,
+    secret: Secret | Secrets | None = None,
     sealed: egress.WayOut | None = None,
 ) -> dict[str, Any]:
     from docker.types import DeviceRequest, LogConfig, Mount
 
     agent, hardware = cell.running()
     competition_id, agent_name, seed = cell.competition_id, cell.agent, cell.seed
-    environment = container_env(cell)
+    v1 = v1_agents.runtime(agent, agent_name, cell.root)  # its variables; the runner's own win
+    environment = {**v1.env, **container_env(cell)}
     if sealed is not None:
         environment.update(sealed.env())
     if secret is not None:
@@ -591,7 +598,7 @@ def _create_kwargs(
     kwargs: dict[str, Any] = dict(
         image=image.id,
         entrypoint=sealed.entrypoint([ENTRYPOINT]) if sealed is not None else [ENTRYPOINT],
-        command=list(agent.command),
+        command=v1.command,
         working_dir=CONTRACT_DIRS["AGENT_DIR"],
         user=AGENT_USER,
         runtime=runtime,
@@ -784,7 +791,7 @@ def _check_hardware(client: docker.DockerClient, hardware: Hardware) -> None:
         )
 
 
-def _redact(outcome: _Outcome, out: Path, secret: Secret) -> None:
+def _redact(outcome: _Outcome, out: Path, secret: Secret | Secrets) -> None:
     """Remove the key's value from everything the run leaves: the run dir's files and the outcome's text."""
     outcome.notes = redact_run(out, secret, outcome.notes)
     outcome.reason, outcome.traceback = secret.redact(outcome.reason), secret.redact(outcome.traceback)

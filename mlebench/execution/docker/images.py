@@ -46,6 +46,8 @@ AGENT_REPO_PREFIX = "mlebench-agent-"
 ENV_FILES = (
     "Dockerfile",
     "requirements.txt",
+    "requirements-agent.txt",
+    "conda",
     "validate",
     "validate.py",
     "agent-entry",
@@ -129,9 +131,20 @@ def env_image(client: docker.DockerClient, settings: DockerSettings, root: Path)
     ctx = env_context(root)
     ctx.files["build-ca.pem"] = build_ca_bundle()
     args = {"BASE_IMAGE": settings.base_image}
-    return ensure_image(
+    ref = ensure_image(
         client, ENV_REPO, ctx, "Dockerfile", args, parent_id=base_id, retries=settings.infra_retries
     )
+    answer_to_v1_name(client, ref)
+    return ref
+
+
+def answer_to_v1_name(client: docker.DockerClient, env: ImageRef) -> None:
+    """Tag the env image ``mlebench-env:latest`` too: the name v1 agent Dockerfiles build ``FROM``.
+
+    The engine then resolves ``FROM mlebench-env`` locally (Podman as ``localhost/mlebench-env``), never
+    from a registry. The last env image built or reused holds the name; a v1 agent's build re-tags it first.
+    """
+    with_retries(lambda: client.images.get(env.id).tag(ENV_REPO, "latest"), f"tagging {env.tag}", 2)
 
 
 def env_context(root: Path) -> BuildContext:
@@ -167,6 +180,9 @@ def agent_image(
 ) -> ImageRef:
     """Return one agent's image: ``agents/<name>/Dockerfile`` built ``FROM`` the env image."""
     folder = (root / agent.path).resolve()
+    if agent.v1 is not None:
+        return v1_agent_image(client, name, agent, env, folder, retries)
+    _check_start(name, agent, folder)
     if not (folder / "Dockerfile").is_file():
         raise ConfigError(
             f"agent {name!r}: {folder / 'Dockerfile'} is missing; the Docker runner builds the agent's "
@@ -182,7 +198,83 @@ def agent_image(
         {"ENV_IMAGE": env.tag},
         parent_id=env.id,
         retries=retries,
+        owner=folder / "Dockerfile",
     )
+
+
+def _check_start(name: str, agent: AgentConfig, folder: Path) -> None:
+    """Check that a command running a script of the agent's folder (``./start.sh``) finds it, executable."""
+    first = agent.command[0]
+    if not first.startswith("./"):
+        return
+    script = folder / first[2:]
+    if not script.is_file():
+        raise ConfigError(f"agent {name!r}: its command runs {first}, but {script} is missing")
+    if not os.access(script, os.X_OK):
+        raise ConfigError(
+            f"agent {name!r}: its command runs {first}, but {script} is not executable: "
+            f"`chmod +x {script}` (or start it as `bash {first[2:]}`)"
+        )
+
+
+V1_FINISH = b"""ARG V1_IMAGE
+FROM ${V1_IMAGE}
+USER root
+ARG START
+RUN test -f "$START" || { echo "the image holds no start script at $START" >&2; exit 1; }
+RUN chown -R 1000:1000 /home/agent
+"""
+"""The layer over a v1 agent's own image: its files in /home/agent become the agent user's (v1's entrypoint
+makes /home writable when the container starts, as root; ours starts as the agent), and its start script
+must be where v1's runner runs it."""
+
+
+def v1_agent_image(
+    client: docker.DockerClient, name: str, agent: AgentConfig, env: ImageRef, folder: Path, retries: int
+) -> ImageRef:
+    """Build a v1 agent's image as v1 does: its folder as context, its Dockerfile, ``FROM mlebench-env``.
+
+    With v1's build args (:data:`mlebench.execution.v1_agents.BUILD_ARGS`); then :data:`V1_FINISH` on top.
+    A Dockerfile that fails to build is the agent's config error, named with its line, never retried.
+    """
+    from mlebench.execution.v1_agents import BUILD_ARGS
+
+    v1 = agent.v1
+    assert v1 is not None
+    dockerfile = folder / v1.dockerfile
+    if not dockerfile.is_file():
+        raise ConfigError(
+            f"{v1.config}: agent {name!r} (v1 id {v1.id!r}): the Dockerfile {dockerfile} is missing"
+        )
+    ctx = BuildContext()
+    ctx.add_tree("", folder)
+    answer_to_v1_name(client, env)  # the FROM of this build, whichever env image was tagged last
+    repo = AGENT_REPO_PREFIX + _TAG_CHARS.sub("-", name.lower()).strip("-._")
+    own = ensure_image(
+        client,
+        repo + "-v1",
+        ctx,
+        v1.dockerfile,
+        dict(BUILD_ARGS),
+        parent_id=env.id,
+        retries=retries,
+        owner=dockerfile,
+    )
+    finish = BuildContext({"Dockerfile": V1_FINISH})
+    start = agent.command[1]
+    try:
+        return ensure_image(
+            client,
+            repo,
+            finish,
+            "Dockerfile",
+            {"V1_IMAGE": own.tag, "START": start},
+            parent_id=own.id,
+            retries=retries,
+            owner=Path(v1.config.rpartition(":")[0]),
+        )
+    except ConfigError as exc:
+        raise ConfigError(f"{v1.config}: agent {name!r} (v1 id {v1.id!r}): {exc}") from None
 
 
 def grader_image(client: docker.DockerClient, env: ImageRef, root: Path, retries: int) -> ImageRef:
@@ -201,8 +293,14 @@ def ensure_image(
     buildargs: dict[str, str],
     parent_id: str,
     retries: int,
+    owner: Path | None = None,
 ) -> ImageRef:
-    """Reuse ``repo:<context hash>`` when it exists, else build it (engine failures retried, bounded)."""
+    """Reuse ``repo:<context hash>`` when it exists, else build it (engine failures retried, bounded).
+
+    ``owner``: the user's Dockerfile the image is built from (an agent's). A step of it that fails is then
+    a :class:`ConfigError` naming the file and line, never retried; without one (the env and grader images,
+    ours) a failed build is an engine failure, retried.
+    """
     import docker.errors
 
     digest = ctx.sha256({"dockerfile": dockerfile, "buildargs": buildargs, "parent_id": parent_id})
@@ -229,15 +327,70 @@ def ensure_image(
                 labels={"mlebench.context_sha256": digest},
             )
         except docker.errors.BuildError as exc:
-            tail = "".join(
-                str(line.get("stream", line.get("error", "")))
-                for line in list(exc.build_log)[-_BUILD_LOG_TAIL:]
-            )
+            log = [str(line.get("stream", line.get("error", ""))) for line in list(exc.build_log)]
+            tail = "".join(log[-_BUILD_LOG_TAIL:])
+            if owner is not None:
+                raise ConfigError(
+                    f"{failed_step(owner, ''.join(log))}: building the agent's image {tag} failed there: "
+                    f"{exc.msg.strip()}\n{tail}"
+                ) from None
             raise InfraError(f"building {tag} failed: {exc.msg}\n{tail}") from exc
         return image.id
 
     image_id = with_retries(build, f"building image {tag}", retries)
     return ImageRef(tag, image_id, digest, built=True, seconds=round(time.monotonic() - t0, 3))
+
+
+_STEP = re.compile(r"(?im)^\s*step\s+(\d+)/\d+\s*:\s*(.*?)\s*$")
+
+
+def failed_step(dockerfile: Path, log: str) -> str:
+    """``file:line`` of the Dockerfile instruction a build log's last step names (just the file if none).
+
+    Docker's builder logs ``Step 5/8 : RUN ...``, Podman's ``STEP 5/8: RUN ...``: the instruction is found
+    by its text (whitespace aside), else by its number.
+    """
+    steps = _STEP.findall(log)
+    try:
+        text = dockerfile.read_text(encoding="utf-8")
+    except OSError:
+        return str(dockerfile)
+    if not steps:
+        return str(dockerfile)
+    number, shown = int(steps[-1][0]), " ".join(steps[-1][1].split())
+    instructions = dockerfile_instructions(text)
+    for line, instruction in instructions:
+        if instruction == shown or (len(shown) > 20 and instruction.startswith(shown[:60])):
+            return f"{dockerfile}:{line}"
+    if 0 < number <= len(instructions):
+        return f"{dockerfile}:{instructions[number - 1][0]}"
+    return str(dockerfile)
+
+
+def dockerfile_instructions(text: str) -> list[tuple[int, str]]:
+    r"""Each instruction of a Dockerfile with the line it starts on, continuations joined, comments left out.
+
+    >>> dockerfile_instructions("FROM x\n# note\nRUN a \\\n  && b\n")
+    [(1, 'FROM x'), (3, 'RUN a && b')]
+    """
+    out: list[tuple[int, str]] = []
+    start, parts = 0, []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not parts and (not line or line.startswith("#")):
+            continue
+        if parts and line.startswith("#"):
+            continue
+        if not parts:
+            start = number
+        continued = line.endswith("\\")
+        parts.append(line[:-1] if continued else line)
+        if not continued:
+            out.append((start, " ".join(" ".join(parts).split())))
+            parts = []
+    if parts:
+        out.append((start, " ".join(" ".join(parts).split())))
+    return out
 
 
 def build_ca_bundle() -> bytes:
