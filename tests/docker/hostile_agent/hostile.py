@@ -419,6 +419,46 @@ def egress_download() -> None:
     shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
 
 
+def https_fetch() -> None:
+    """Under a proxied network, over HTTPS: fetch an allowed index page, then the source package, hidden.
+
+    The package name is never written out (base64) and pip's output is thrown away; the index is HTTPS, so
+    only a proxy that inspects TLS sees the URL. Then tries what the proxy cannot inspect: plain text inside
+    a CONNECT tunnel, and a client that trusts only the server's own certificate (as a pinned one does).
+    """
+    import base64
+    import ssl
+    import urllib.request
+
+    base = KWARGS["base"]
+    attempt("allowed", lambda: urllib.request.urlopen(f"{base}/simple/allowed/", timeout=20).read().decode())
+    name = base64.b64decode(KWARGS["package_b64"]).decode()
+    proc = subprocess.run(
+        ["pip", "download", f"{name}=={KWARGS.get('version', '0')}", "--no-deps", "-d", "/tmp/pkgs"]
+        + ["--index-url", f"{base}/simple", "--retries", "0", "--timeout", "10"]
+        + ["--disable-pip-version-check"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    RESULT["pip_code"] = proc.returncode
+    proxy = os.environ["HTTPS_PROXY"].removeprefix("http://").rstrip("/")
+    host, port = base.removeprefix("https://").rsplit(":", 1)
+
+    def tunnel() -> str:
+        with socket.create_connection(tuple(proxy.rsplit(":", 1)), timeout=10) as s:
+            s.sendall(f"CONNECT {host}:{port} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+            head = s.recv(200).decode("latin-1")
+            s.sendall(b"GET /simple/ HTTP/1.0\r\n\r\nplain text, not TLS\r\n\r\n")
+            return head.splitlines()[0] + " | then: " + s.recv(200).decode("latin-1")[:60]
+
+    attempt("not tls in the tunnel", tunnel)
+    pinned = ssl.create_default_context(cadata=KWARGS["server_cert"])
+    opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=pinned))
+    attempt("pinned", lambda: opener.open(f"{base}/simple/allowed/", timeout=20).read().decode())
+    RESULT["trust_env"] = {k: os.environ.get(k) for k in ("SSL_CERT_FILE", "PIP_CERT", "REQUESTS_CA_BUNDLE")}
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
+
+
 def peers() -> None:
     """Two cells at once: listen, learn the other cell's addresses (peers.json), and try to reach it.
 
@@ -669,6 +709,7 @@ ATTACKS = {
     "non_utf8": non_utf8,
     "validate_quietly": validate_quietly,
     "egress_download": egress_download,
+    "https_fetch": https_fetch,
     "peers": peers,
     "odd_names": odd_names,
     "forkbomb": forkbomb,
