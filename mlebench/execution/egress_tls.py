@@ -65,7 +65,7 @@ ROUTE_TLS = "inspected: ssl-bump with a CA of the cell's own; uninspectable conn
 
 @dataclass
 class CellCA:
-    """The cell's CA: its certificate (PEM, for the agent's trust) and private key (PEM, for the proxy only)."""
+    """The cell's CA: its certificate (PEM, the agent trusts it) and private key (PEM, the proxy's only)."""
 
     cert: str
     key: str
@@ -86,7 +86,7 @@ class TlsPolicy:
     upstream_ca: str = ""
 
     def lineage(self) -> dict[str, Any]:
-        """What run.json keeps of it (``egress.tls``)."""
+        """Return what run.json keeps of it (``egress.tls``)."""
         return {
             "inspection": ROUTE_TLS,
             "refused_at_proxy": list(self.patterns),

@@ -149,7 +149,7 @@ def _integrity(report: dict[str, Any]) -> list[str]:
 
 
 def _egress(report: dict[str, Any]) -> list[str]:
-    """What each agent's proxied cells fetched (networks ``egress``, ``llm``): empty where none went out."""
+    """Return what each agent's proxied cells fetched (networks ``egress``, ``llm``); none went out: empty."""
     agents = {a: e["egress"] for a, e in report["agents"].items() if e.get("egress")}
     if not agents:
         return []
@@ -157,7 +157,7 @@ def _egress(report: dict[str, Any]) -> list[str]:
         "",
         "## Egress",
         "",
-        "What each agent's cells fetched through their proxies (TLS inspected, so every request with its URL; "
+        "What each agent's cells fetched through their proxies (TLS inspected: every request with its URL; "
         "refused: a forbidden source or a destination the policy does not allow; uninspected: a connection "
         "the proxy could not inspect, refused).",
         "",
@@ -166,12 +166,14 @@ def _egress(report: dict[str, Any]) -> list[str]:
     ]
     for agent, e in agents.items():
         hosts = ", ".join(
-            f"{h} ({c['bytes']} B, {c['requests']} req" + (f", {c['refused']} refused)" if c["refused"] else ")")
+            f"{h} ({c['bytes']} B, {c['requests']} req"
+            + (f", {c['refused']} refused)" if c["refused"] else ")")
             for h, c in e["hosts"].items()
         )
         more = f" and {e['host_count'] - len(e['hosts'])} more" if e["host_count"] > len(e["hosts"]) else ""
         lines.append(
-            f"| {agent} | {e['cells']} | {e['requests']} | {e['bytes']} | {e['refused']} | {e['uninspected']} "
+            f"| {agent} | {e['cells']} | {e['requests']} | {e['bytes']} | {e['refused']} "
+            f"| {e['uninspected']} "
             f"| {(hosts + more).replace('|', chr(92) + '|')} |"
         )
     return lines

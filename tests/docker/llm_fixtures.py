@@ -36,6 +36,7 @@ from typing import Any
 import pytest
 from container_fixtures import docker_client, needs_network, runner  # noqa: F401 - fixtures this one needs
 
+from authoring.https_standin import HttpsIndex  # noqa: F401 - the tests import it from here
 from authoring.llm_standin import StandinLLM
 
 
@@ -117,82 +118,3 @@ def llm_endpoint(runner: str, request: pytest.FixtureRequest) -> Iterator[LLMEnd
     with StandinLLM(host=host) as standin:
         assert standin._server is not None
         yield LLMEndpoint(standin, host, int(standin._server.server_address[1]))
-
-
-class HttpsIndex:
-    """A stand-in package index over HTTPS on this machine, with a self-signed certificate for its address.
-
-    The cell's proxy is told to trust that certificate as an upstream CA (``MLEBENCH_EGRESS_UPSTREAM_CA``);
-    the agent never is (it trusts only its cell's CA). ``/simple/allowed/`` answers a page naming
-    :attr:`MARKER`; any other path answers 404. :attr:`requests` lists the paths that reached it.
-    """
-
-    MARKER = "allowed-package-page"
-
-    def __init__(self, host: str, folder: Any) -> None:
-        self.host = host
-        self.folder = folder
-        self.requests: list[str] = []
-        self._server: Any = None
-
-    def __enter__(self) -> HttpsIndex:
-        import http.server
-        import ssl
-        import threading
-
-        key, cert = self.folder / "index.key", self.folder / "index.pem"
-        subprocess.run(
-            ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-            + ["-days", "1", "-subj", f"/CN={self.host}", "-keyout", str(key), "-out", str(cert)]
-            + ["-addext", f"subjectAltName=IP:{self.host}"],
-            check=True,
-            capture_output=True,
-        )
-        index = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - the standard library's name
-                index.requests.append(self.path)
-                found = self.path == "/simple/allowed/"
-                body = f"<html><body>{index.MARKER}</body></html>".encode() if found else b"not here"
-                self.send_response(200 if found else 404)
-                self.send_header("Content-Type", "text/html")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self._server = http.server.ThreadingHTTPServer((self.host, 0), Handler)
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(str(cert), str(key))
-        self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    @property
-    def port(self) -> int:
-        return int(self._server.server_address[1])
-
-    @property
-    def endpoint(self) -> str:
-        """The ``host:port`` entry for ``AgentConfig.endpoints``."""
-        return f"{self.host}:{self.port}"
-
-    @property
-    def base(self) -> str:
-        """``https://host:port``, the index's root."""
-        return f"https://{self.endpoint}"
-
-    @property
-    def cert_path(self) -> Any:
-        return self.folder / "index.pem"
-
-    @property
-    def cert_pem(self) -> str:
-        return self.cert_path.read_text()

@@ -289,7 +289,7 @@ class Egress:
         return proxy_env(self.proxy_url, egress_tls.SYSTEM_BUNDLE if self.tls else "")
 
     def files(self) -> dict[str, str]:
-        """Return the cell's CA, in place of the system bundle (the agent's TLS all goes through the proxy)."""
+        """Return the cell's CA in place of the system bundle (the agent's TLS all goes through the proxy)."""
         return agent_files(self.tls)
 
     def network_mode(self) -> str:
