@@ -10,8 +10,9 @@ Two agents, each a proxied cell (network ``llm``, its one endpoint a stand-in HT
 
 Arm *inspected* is the runner as it is; arm *tunnelled* is the runner with no TLS policy (squid then passes
 the encrypted bytes through ``CONNECT`` tunnels, as before issue 48; the agent trusts the index's own
-certificate). Reported per runner and agent: the median cell wall time and the median agent time (the
-agent's own process), seconds.
+certificate). Reported per runner and agent, medians in seconds: the cell's wall time, the agent's (its own
+process), the egress agent's own timing of its requests (``fetch``), and the proxy's setup and teardown as
+the runner measured it (``proxy``: run.json's ``overhead_seconds.egress``; the sandbox runner has none).
 
 Usage: ``python benchmarks/egress_tls.py [--cells 3] [--runners docker,sandbox] [--requests 20]
 [--payload-mb 8]``.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -30,12 +32,12 @@ from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "docker"))
 
 from authoring.https_standin import HttpsIndex  # noqa: E402
 from mlebench.execution import egress_tls  # noqa: E402
 from mlebench.execution.runners import run_cell  # noqa: E402
 from mlebench_spec.cell import Cell  # noqa: E402
+from mlebench_spec.manifest import write_manifest  # noqa: E402
 from mlebench_spec.params import AgentConfig, DockerSettings, Hardware  # noqa: E402
 
 HW = Hardware(name="bench", cpus=1, memory="1g", shm_size="64m", pids=256, gpus=0, time_limit_secs=600)
@@ -64,10 +66,16 @@ def _competition(folder: Path, rows: int = 2000) -> Path:
     (public / "sample_submission.csv").write_text(
         "id,y\n" + "".join(f"{i},0\n" for i in range(rows, 2 * rows))
     )
+    private = folder / "private"
+    private.mkdir()
+    (private / "answers.csv").write_text("id,y\n" + "".join(f"{i},1\n" for i in range(rows, 2 * rows)))
+    write_manifest(folder)
     return public
 
 
 def _host(runner: str) -> str:
+    """Where the runner's proxy reaches this machine: the engine's bridge gateway, or the default route's."""
+    sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "docker")]  # the tests' own helpers
     from llm_fixtures import bridge_gateway, host_address
 
     from mlebench.execution.docker.engine import connect
@@ -90,10 +98,12 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="mlebench-egress-bench-") as tmp:
         base = Path(tmp)
+        base.chmod(0o755)
         public = _competition(base / "comp")
         fetcher = base / "fetcher"
         fetcher.mkdir()
         (fetcher / "main.py").write_text(FETCHER)
+        shutil.copyfile(ROOT / "agents" / "dummy" / "Dockerfile", fetcher / "Dockerfile")
         for runner in args.runners.split(","):
             with HttpsIndex(_host(runner), base, payload) as index:
                 agents = {
@@ -141,25 +151,36 @@ def main(argv: list[str] | None = None) -> int:
                                 assert inspected is (arm == "inspected" and name == "egress agent") or (
                                     name == "baseline" and not inspected
                                 ), (arm, name, log[-500:])
+                                said = (out / "agent_output.log").read_text(errors="replace").split()
+                                fetch = float(said[said.index("in") + 1]) if "fetched" in said else 0.0
+                                proxy = (getattr(rec, "overhead_seconds", None) or {}).get("egress", 0.0)
                                 if i:
-                                    times.setdefault((name, arm), []).append((wall, rec.agent_seconds))
+                                    times.setdefault((name, arm), []).append(
+                                        (wall, rec.agent_seconds, fetch, proxy)
+                                    )
                 for (name, arm), got in sorted(times.items()):
                     row = {
                         "runner": runner,
                         "agent": name,
                         "arm": arm,
                         "cells": len(got),
-                        "wall_s": round(statistics.median(w for w, _ in got), 2),
-                        "agent_s": round(statistics.median(a for _, a in got), 2),
+                        **{
+                            key: round(statistics.median(t[k] for t in got), 2)
+                            for k, key in enumerate(("wall_s", "agent_s", "fetch_s", "proxy_s"))
+                        },
                     }
                     rows.append(row)
                     print(json.dumps(row), flush=True)
     print(
         f"\n{args.requests} HTTPS requests (a connection each) and {args.payload_mb} MB per egress-agent cell"
     )
-    print(f"{'runner':<9}{'agent':<14}{'arm':<11}{'cell s':>9}{'agent s':>9}")
+    print("medians; fetch: the egress agent's own timing of its requests; proxy: its setup and teardown")
+    print(f"{'runner':<9}{'agent':<14}{'arm':<11}{'cell s':>9}{'agent s':>9}{'fetch s':>9}{'proxy s':>9}")
     for r in rows:
-        print(f"{r['runner']:<9}{r['agent']:<14}{r['arm']:<11}{r['wall_s']:>9.2f}{r['agent_s']:>9.2f}")
+        print(
+            f"{r['runner']:<9}{r['agent']:<14}{r['arm']:<11}{r['wall_s']:>9.2f}{r['agent_s']:>9.2f}"
+            f"{r['fetch_s']:>9.2f}{r['proxy_s']:>9.2f}"
+        )
     return 0
 
 
