@@ -174,3 +174,50 @@ def test_squid_accepts_the_whole_inspecting_configuration(tmp_path: Path) -> Non
     )
     problems = [line for line in parsed.stderr.splitlines() if "ERROR" in line or "FATAL" in line]
     assert parsed.returncode == 0 and not problems, parsed.stderr[-3000:]
+
+
+def test_the_report_lists_what_each_agents_cells_fetched(tmp_path: Path) -> None:
+    import json
+
+    from mlebench.reporting.markdown import _egress
+    from mlebench.reporting.verdicts import egress_fetched, load_verdict
+
+    def cell(name: str, hosts: dict) -> dict:
+        totals = {
+            k: sum(h[k] for h in hosts.values()) for k in ("requests", "bytes", "refused", "uninspected")
+        }
+        details = {"fetched": {**totals, "hosts": hosts, "host_count": len(hosts)}}
+        check = {
+            "check": "egress_log",
+            "flagged": bool(totals["refused"]),
+            "evidence": [],
+            "details": details,
+        }
+        path = tmp_path / f"{name}.json"
+        path.write_text(
+            json.dumps({"verdict": "flagged" if totals["refused"] else "clean", "checks": [check]})
+        )
+        return load_verdict(path)
+
+    index = {"requests": 3, "bytes": 900, "refused": 1, "uninspected": 0}
+    mirror = {"requests": 2, "bytes": 5000, "refused": 0, "uninspected": 1}
+    cells = [
+        cell("a", {"index.example": index}),
+        cell("b", {"index.example": index, "mirror.example": mirror}),
+    ]
+    assert load_verdict(tmp_path / "missing.json").get("fetched") is None
+    summed = egress_fetched(cells)
+    assert summed is not None
+    assert (summed["cells"], summed["requests"], summed["bytes"], summed["refused"]) == (2, 8, 6800, 2)
+    assert list(summed["hosts"]) == ["mirror.example", "index.example"]  # busiest by bytes first
+    assert summed["hosts"]["index.example"] == {"requests": 6, "bytes": 1800, "refused": 2, "uninspected": 0}
+    assert egress_fetched([{"verdict": "clean", "flags": []}]) is None  # no proxied cell: no section
+    report = {"agents": {"fetcher": {"egress": summed}, "offline": {}}}
+    lines = _egress(report)
+    assert lines[1] == "## Egress"
+    rows = [line for line in lines if line.startswith("| fetcher ")]
+    assert rows == [
+        "| fetcher | 2 | 8 | 6800 | 2 | 1 "
+        "| mirror.example (5000 B, 2 req), index.example (1800 B, 6 req, 2 refused) |"
+    ]
+    assert _egress({"agents": {"offline": {}}}) == []
