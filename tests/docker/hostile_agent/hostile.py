@@ -164,7 +164,11 @@ def _proxy() -> tuple[str, int]:
 
 
 def _connect_via_proxy(target: str, then: bytes = b"") -> str:
-    """Ask the proxy for a tunnel to ``target``; raise unless it answers 200 (then send ``then`` through)."""
+    """Ask the proxy for a tunnel to ``target``; raise unless it answers 200 (then send ``then`` through).
+
+    A proxy that inspects TLS answers every CONNECT 200 and gives its verdict inside TLS (squid serves a
+    refusal there): without ``then``, a TLS handshake and a request follow, and a 403 inside raises too.
+    """
     with socket.create_connection(_proxy(), timeout=10) as s:
         s.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
         head = s.recv(4096).decode("latin-1")
@@ -172,7 +176,17 @@ def _connect_via_proxy(target: str, then: bytes = b"") -> str:
         if " 200 " not in status + " ":
             raise ConnectionRefusedError(f"proxy answered {status!r}")
         if not then:
-            return status
+            import ssl
+
+            context = ssl.create_default_context()
+            context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+            host = target.rsplit(":", 1)[0].strip("[]")
+            with context.wrap_socket(s, server_hostname=host) as tls:
+                tls.sendall(f"GET / HTTP/1.1\r\nHost: {target}\r\nConnection: close\r\n\r\n".encode())
+                inner = tls.recv(4096).decode("latin-1").split("\r\n")[0]
+            if " 403 " in inner + " ":
+                raise ConnectionRefusedError(f"proxy answered {inner!r} inside TLS (after {status!r})")
+            return f"{status} | {inner}"
         s.sendall(then)
         reply = b""
         while chunk := s.recv(65536):
