@@ -1,5 +1,6 @@
-# The egress proxy of network policy `llm` (mlebench/execution/docker/egress.py), tag
-# mlebench-egress-proxy:<content hash>. Squid from Debian is the proxy; iptables and iproute2 are for the
+# The egress proxy of networks `llm` and `egress` (mlebench/execution/docker/egress.py), tag
+# mlebench-egress-proxy:<content hash>. Squid from Debian is the proxy, its OpenSSL build (squid-openssl: it
+# inspects TLS with a CA of the cell's own, mlebench/execution/egress_tls.py); iptables and iproute2 are for the
 # agent's network sandbox, a second container from this image that seals the agent's network namespace
 # (no route, nothing but the proxy's port) before the agent joins it. The squid configuration is written
 # per cell by the runner; nothing of the checkout is in this image.
@@ -8,6 +9,6 @@ FROM ${BASE_IMAGE}
 
 ENV DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 LC_ALL=C.UTF-8
 RUN apt-get update \
- && apt-get install -y --no-install-recommends squid iptables iproute2 \
+ && apt-get install -y --no-install-recommends squid-openssl iptables iproute2 \
  && rm -rf /var/lib/apt/lists/* \
  && rm -f /etc/squid/squid.conf

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from mlebench.execution import relay
 from mlebench.execution.docker.egress import PRIVATE_NETS, local_addresses, squid_config
+from mlebench.execution.egress_tls import LOGFORMAT
 
 RELAY = str(Path(relay.__file__))
 
@@ -116,16 +117,17 @@ def test_relayed_squid_refuses_the_hosts_own_addresses_under_egress_only() -> No
     egress = squid_config([], "127.0.0.1/32", True, "127.0.0.1:4000", "/tmp/x", here)
     private = next(line for line in egress.splitlines() if line.startswith("acl private dst"))
     assert all(a in private.split() for a in (*PRIVATE_NETS, *here))
-    assert "http_port 127.0.0.1:4000" in egress and "access_log stdio:/tmp/x/access.log" in egress
+    assert "http_port 127.0.0.1:4000" in egress and "access_log stdio:/tmp/x/access.log mlebench" in egress
     llm = squid_config(["h.example:443"], "127.0.0.1/32", False, refused=here)
     assert "acl private" not in llm and llm.rstrip().endswith("http_access deny all")
     # the Docker runner's configuration is what it was
-    assert squid_config([], "10.0.0.0/24", True).splitlines()[1:8] == [
+    assert squid_config([], "10.0.0.0/24", True).splitlines()[1:9] == [
         "http_port 3128",
+        LOGFORMAT,  # the native line plus squid's error code (issue 48: uninspectable connections)
         "connect_timeout 15 seconds",
         "pid_filename none",
         "cache deny all",
         "cache_mem 8 MB",
         "cache_log stdio:/dev/stderr",
-        "access_log stdio:/dev/stdout",
+        "access_log stdio:/dev/stdout mlebench",
     ]

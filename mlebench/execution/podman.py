@@ -399,10 +399,19 @@ class PodmanEngine(Engine):
         cell_label: str,
         proxy_log: Path,
         allow_all: bool,
+        tls: Any = None,
     ) -> Any:
         """Return the relayed way out (:mod:`.relayed`): rootless Podman cannot make the internal network."""
         return relayed.relayed(
-            client, proxy, relay, endpoints, cell_label, proxy_log, allow_all, validator_user=VALIDATOR_USER
+            client,
+            proxy,
+            relay,
+            endpoints,
+            cell_label,
+            proxy_log,
+            allow_all,
+            validator_user=VALIDATOR_USER,
+            tls=tls,
         )
 
     def limits_enforced(self, client: docker.DockerClient) -> list[str]:

@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mlebench.execution import agent_env, collector, host_proxy, seccomp
+from mlebench.execution import agent_env, collector, egress_tls, host_proxy, seccomp
 from mlebench.execution.docker import egress
 from mlebench.execution.docker.agent import (
     CONTAINER_NOTE,
@@ -590,11 +590,12 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
             proxy = None
             if agent.network in PROXIED:  # its own squid on this host, reached through a UNIX socket
                 allow_all = agent.network == "egress"
+                tls = egress_tls.cell_policy(cell.competition_id, cell.root)
                 proxy = stack.enter_context(
-                    host_proxy.host_proxy(agent.endpoints, allow_all, out / PROXY_LOG)
+                    host_proxy.host_proxy(agent.endpoints, allow_all, out / PROXY_LOG, tls)
                 )
                 egress_facts = {
-                    **egress.lineage(None, agent.endpoints, allow_all, host_proxy.ROUTE),
+                    **egress.lineage(None, agent.endpoints, allow_all, host_proxy.ROUTE, tls),
                     "proxy_version": proxy.version,
                 }
             work = Path(tmp)

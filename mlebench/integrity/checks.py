@@ -381,17 +381,23 @@ def validations(ctx: Context) -> CheckResult:
     return CheckResult("validations", calls > limit, evidence, details)
 
 
-_ACCESS_LINE = _p(r"^\s*\d+(\.\d+)?\s+\d+\s+(\S+)\s+(\S+)\s+\d+\s+(\S+)\s+(\S+)")
-"""A squid access-log line: time, elapsed, client, result/status, bytes, method, URL or host:port."""
+_ACCESS_LINE = _p(r"^\s*\d+(\.\d+)?\s+\d+\s+(\S+)\s+(\S+)\s+(\d+)\s+(\S+)\s+(\S+)(.*)")
+"""A squid access-log line: time, elapsed, client, result/status, bytes, method, URL or host:port, rest
+(where the cell's proxy logs it, the last field of the rest is squid's ``error code/detail``)."""
+_UNINSPECTED = ("ERR_PROTOCOL_UNKNOWN", "ERR_SECURE_ACCEPT_FAIL", "ERR_SECURE_CONNECT_FAIL")
+"""Squid's errors for a connection its TLS inspection could not open: not TLS, a client that refused the
+minted certificate (pinning), a server whose certificate did not verify."""
 
 
 def egress_log(ctx: Context) -> CheckResult:
     """Flag requests through the cell's egress proxy to a forbidden resource: hosts, URLs, package files.
 
     The proxy's access log (under ``egress`` and ``llm``) lists every request the agent's traffic made, the
-    refused ones too: a plain-http request with its whole URL, an https one as ``CONNECT host:port`` (what
-    lies inside the tunnel is not seen). Each is matched against the forbidden resources, with no download
-    command needed: the log is of downloads. ``details`` counts the requests per host.
+    refused ones too, each with its whole URL: the proxy inspects TLS (:mod:`mlebench.execution.egress_tls`),
+    so an https request shows as ``GET https://host/path`` after its ``CONNECT host:port``. Each is matched
+    against the forbidden resources, with no download command needed: the log is of downloads (the proxy
+    refuses the forbidden ones up front; the attempt still flags the cell). ``details`` counts the requests
+    per host and gives what the cell fetched (:func:`egress_summary`: hosts, bytes, refusals).
     """
     entries = forbidden_entries(ctx)
     patterns = [(e, compile_pattern(e.pattern)) for e in entries]
@@ -399,6 +405,7 @@ def egress_log(ctx: Context) -> CheckResult:
     reasons: dict[str, str] = {}
     hosts: dict[str, int] = {}
     requests = 0
+    fetched: dict[str, dict[str, int]] = {}
     for f in ctx.run.network_log:
         for i, line in enumerate(f.lines):
             if i % 256 == 0:
@@ -407,17 +414,41 @@ def egress_log(ctx: Context) -> CheckResult:
             if not m:
                 continue
             requests += 1
-            method, url = m.group(4), m.group(5)
+            method, url = m.group(5), m.group(6)
             host = _host_of(method, url)
             hosts[host] = hosts.get(host, 0) + 1
+            _tally(fetched, host, m)
             for entry, pattern in patterns:
                 if search(pattern, url):
                     hits.append(Hit(f, i))
                     reasons.setdefault(entry.pattern, entry.reason)
     top = dict(sorted(hosts.items(), key=lambda kv: -kv[1])[:MAX_EVIDENCE])
     return _result(
-        "egress_log", hits, matched=reasons, requests=requests, hosts=top, policy=ctx.agent.network
+        "egress_log",
+        hits,
+        matched=reasons,
+        requests=requests,
+        hosts=top,
+        policy=ctx.agent.network,
+        fetched=egress_summary(fetched),
     )
+
+
+def _tally(fetched: dict[str, dict[str, int]], host: str, m: Any) -> None:
+    """Count one access-log line into ``fetched[host]``: requests, bytes sent to the agent, refusals."""
+    entry = fetched.setdefault(host, {"requests": 0, "bytes": 0, "refused": 0, "uninspected": 0})
+    entry["requests"] += 1
+    entry["bytes"] += int(m.group(4))
+    status, rest = m.group(3), m.group(7)
+    entry["refused"] += status.startswith("TCP_DENIED")
+    entry["uninspected"] += any(code in rest for code in _UNINSPECTED)
+
+
+def egress_summary(fetched: dict[str, dict[str, int]]) -> dict[str, Any]:
+    """Return what a cell fetched: totals and the busiest hosts (at most MAX_EVIDENCE x 4), bytes first."""
+    hosts = dict(sorted(fetched.items(), key=lambda kv: (-kv[1]["bytes"], -kv[1]["requests"], kv[0])))
+    total = {k: sum(h[k] for h in fetched.values()) for k in ("requests", "bytes", "refused", "uninspected")}
+    return {**total, "hosts": dict(list(hosts.items())[: MAX_EVIDENCE * 4]), "host_count": len(fetched)}
 
 
 MAX_ACCESS_LINE = 16 * 1024

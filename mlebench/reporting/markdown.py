@@ -49,6 +49,7 @@ def to_markdown(report: dict[str, Any]) -> str:
     lines += (
         _as_scored(report)
         + _integrity(report)
+        + _egress(report)
         + process_lines(report)
         + _disclosures(report)
         + _usage(report)
@@ -144,6 +145,37 @@ def _integrity(report: dict[str, Any]) -> list[str]:
     if excluded:
         lines += ["", f"Left out of the headline, unisolated ({len(excluded)} cells):", ""]
         lines += [f"- {e['agent']}/{e['competition_id']}/seed {e['seed']}: {e['reason']}" for e in excluded]
+    return lines
+
+
+def _egress(report: dict[str, Any]) -> list[str]:
+    """Return what each agent's proxied cells fetched (networks ``egress``, ``llm``); none went out: empty."""
+    agents = {a: e["egress"] for a, e in report["agents"].items() if e.get("egress")}
+    if not agents:
+        return []
+    lines = [
+        "",
+        "## Egress",
+        "",
+        "What each agent's cells fetched through their proxies (TLS inspected: every request with its URL; "
+        "refused: a forbidden source or a destination the policy does not allow; uninspected: a connection "
+        "the proxy could not inspect, refused).",
+        "",
+        "| agent | cells | requests | bytes | refused | uninspected | hosts (busiest by bytes) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for agent, e in agents.items():
+        hosts = ", ".join(
+            f"{h} ({c['bytes']} B, {c['requests']} req"
+            + (f", {c['refused']} refused)" if c["refused"] else ")")
+            for h, c in e["hosts"].items()
+        )
+        more = f" and {e['host_count'] - len(e['hosts'])} more" if e["host_count"] > len(e["hosts"]) else ""
+        lines.append(
+            f"| {agent} | {e['cells']} | {e['requests']} | {e['bytes']} | {e['refused']} "
+            f"| {e['uninspected']} "
+            f"| {(hosts + more).replace('|', chr(92) + '|')} |"
+        )
     return lines
 
 

@@ -47,7 +47,7 @@ from mlebench.reporting.stats import (
     split_members,
 )
 from mlebench.reporting.usage import sum_usage
-from mlebench.reporting.verdicts import UNCHECKED, counted, is_isolated, load_verdict
+from mlebench.reporting.verdicts import UNCHECKED, counted, egress_fetched, is_isolated, load_verdict
 from mlebench_spec.declarations import all_competition_ids, load_competition
 from mlebench_spec.files import write_json, write_text
 from mlebench_spec.leaderboards import threshold_state
@@ -266,6 +266,9 @@ def aggregate(
         entry["disclosures"] = _distinct([r.get("disclosures") or {} for r in agent_records])
         entry["network"] = network_policy([c for k, c in headline_cells.items() if k in set(keys)])
         entry["usage"] = sum_usage(agent_records)
+        fetched = egress_fetched([verdicts.get(k, UNCHECKED) for k in keys])
+        if fetched is not None:
+            entry["egress"] = fetched
         for cid in competition_ids:
             entry["per_competition"][cid] = [
                 _cell_row(

@@ -44,6 +44,14 @@ def load_verdict(path: Path) -> dict[str, Any]:
             for c in checks
             if c["flagged"]
         ]
+        fetched = next(
+            (
+                (c.get("details") or {}).get("fetched")
+                for c in checks
+                if c.get("check") == "egress_log" and (c.get("details") or {}).get("fetched")
+            ),
+            None,
+        )
     except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError) as exc:
         raise DataError(f"{path}: not an integrity verdict ({type(exc).__name__}: {exc})") from None
     if verdict not in VERDICTS:
@@ -56,7 +64,38 @@ def load_verdict(path: Path) -> dict[str, Any]:
         section = data.get(key)
         if isinstance(section, dict) and section.get("flagged"):
             flags.append({"check": key, "evidence": list(section.get("evidence") or [])})
-    return {"verdict": verdict, "flags": flags, "checked_at": data.get("checked_at")}
+    found = {"verdict": verdict, "flags": flags, "checked_at": data.get("checked_at")}
+    return {**found, "fetched": fetched} if fetched else found
+
+
+EGRESS_HOSTS = 10
+"""Hosts the report lists per agent (the busiest by bytes)."""
+
+
+def egress_fetched(verdicts: list[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """Return what an agent's proxied cells fetched, summed over ``verdicts`` (None: no cell went out).
+
+    Each verdict's ``fetched`` is the integrity stage's reading of the cell's proxy log
+    (:func:`mlebench.integrity.checks.egress_summary`): requests, bytes to the agent, refusals, connections
+    the proxy could not inspect, per host.
+    """
+    keys = ("requests", "bytes", "refused", "uninspected")
+    found = [v["fetched"] for v in verdicts if v.get("fetched")]
+    if not found:
+        return None
+    hosts: dict[str, dict[str, int]] = {}
+    for f in found:
+        for host, counts in (f.get("hosts") or {}).items():
+            entry = hosts.setdefault(host, dict.fromkeys(keys, 0))
+            for k in keys:
+                entry[k] += int(counts.get(k, 0))
+    busiest = sorted(hosts.items(), key=lambda kv: (-kv[1]["bytes"], -kv[1]["requests"], kv[0]))
+    return {
+        "cells": len(found),
+        **{k: sum(int(f.get(k, 0)) for f in found) for k in keys},
+        "hosts": dict(busiest[:EGRESS_HOSTS]),
+        "host_count": len(hosts),
+    }
 
 
 def is_isolated(record: Mapping[str, Any]) -> bool:

