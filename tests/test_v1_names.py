@@ -36,7 +36,7 @@ def test_a_fork_of_v1s_data_py_prepares_and_checks_against_our_checksums(
     standin,  # noqa: ANN001 - conftest's server
     tmp_path: Path,
 ) -> None:
-    """v1's download_and_prepare_dataset steps, each one of our names, agree with the checksums file we write."""
+    """v1's download_and_prepare_dataset, step by step with our names, agrees with our checksums file."""
     from mlebench.data import (
         create_prepared_dir,
         download_and_prepare_dataset,
