@@ -307,3 +307,21 @@ def test_ids_from_a_tfrecord_file(tmp_path: Path) -> None:
     )
     assert get_ids_from_tf_records(path) == names
     assert get_ids_from_tf_records(path, id_feature="image_name") == names
+
+
+def test_authenticate_kaggle_api_fails_as_v1s_does(
+    standin,  # noqa: ANN001
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Wrong credentials fail at once (v1's cheap call), missing ones say where they go: PermissionError."""
+    from mlebench.utils import authenticate_kaggle_api
+
+    monkeypatch.setenv("KAGGLE_KEY", "wrong")
+    with pytest.raises(PermissionError, match="Kaggle authentication failed: .*401"):
+        authenticate_kaggle_api()
+    for name in ("KAGGLE_USERNAME", "KAGGLE_KEY", "KAGGLE_API_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("KAGGLE_CONFIG_DIR", str(tmp_path / "no-kaggle"))
+    with pytest.raises(PermissionError, match="no Kaggle credentials: put kaggle.json"):
+        authenticate_kaggle_api()
