@@ -213,13 +213,14 @@ print("RESULT " + json.dumps(out))
 
 
 @pytest.fixture(scope="module")
-def kaggle_16(request: pytest.FixtureRequest) -> Path:
+def kaggle_16(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Install the kaggle client MLE-bench v1 pins (``kaggle>=1.6,<1.7``) once, into pytest's cache folder.
 
     Its own dependencies are the 2.x client's (requests, urllib3, tqdm, ...), installed already; only the
     package itself (about 1 MB) is fetched, with pip, for the interpreter run with it on its path.
     """
-    folder = request.config.cache.mkdir("kaggle-1.6")
+    cache = getattr(request.config, "cache", None)  # absent under -p no:cacheprovider
+    folder = cache.mkdir("kaggle-1.6") if cache is not None else tmp_path_factory.mktemp("kaggle-1.6")
     if not (folder / "kaggle" / "rest.py").is_file():
         done = subprocess.run(
             [
