@@ -5,7 +5,8 @@ Its task construction and its setup solver (``registry.set_data_dir``, ``is_data
 stand-in) in v1's layout. Its scorer runs its grading script (``registry.get_competition``, ``grade_csv``,
 ``json.dumps(report.to_dict())``) in a stand-in sandbox: the same command run here, with the container's
 paths mapped onto the volumes of the compose file inspect_evals itself writes. Its verdicts equal those of
-``mlebench grade-sample`` on the same files. inspect-evals is part of the ``test`` extra; with ``CI=true`` a
+``mlebench grade-sample`` on the same files. ``mle_bench()`` with no argument at all, its Kaggle rules check
+included, runs in a fresh interpreter on kaggle 2.x and on the 1.6 client v1 pins. inspect-evals is part of the ``test`` extra; with ``CI=true`` a
 missing install fails these tests instead of skipping them.
 """
 
