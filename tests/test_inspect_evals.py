@@ -6,8 +6,8 @@ stand-in) in v1's layout. Its scorer runs its grading script (``registry.get_com
 ``json.dumps(report.to_dict())``) in a stand-in sandbox: the same command run here, with the container's
 paths mapped onto the volumes of the compose file inspect_evals itself writes. Its verdicts equal those of
 ``mlebench grade-sample`` on the same files. ``mle_bench()`` with no argument at all, its Kaggle rules check
-included, runs in a fresh interpreter on kaggle 2.x and on the 1.6 client v1 pins. inspect-evals is part of the ``test`` extra; with ``CI=true`` a
-missing install fails these tests instead of skipping them.
+included, runs in a fresh interpreter on kaggle 2.x and on the 1.6 client v1 pins. inspect-evals is part of
+the ``test`` extra; with ``CI=true`` a missing install fails these tests instead of skipping them.
 """
 
 from __future__ import annotations
@@ -211,38 +211,6 @@ with StandinKaggle({}) as server:
     )
 print("RESULT " + json.dumps(out))
 '''
-
-
-@pytest.fixture(scope="module")
-def kaggle_16(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Install the kaggle client MLE-bench v1 pins (``kaggle>=1.6,<1.7``) once, into pytest's cache folder.
-
-    Its own dependencies are the 2.x client's (requests, urllib3, tqdm, ...), installed already; only the
-    package itself (about 1 MB) is fetched, with pip, for the interpreter run with it on its path.
-    """
-    cache = getattr(request.config, "cache", None)  # absent under -p no:cacheprovider
-    folder = cache.mkdir("kaggle-1.6") if cache is not None else tmp_path_factory.mktemp("kaggle-1.6")
-    if not (folder / "kaggle" / "rest.py").is_file():
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "install",
-                "-q",
-                "--no-deps",
-                "--target",
-                str(folder),
-                "kaggle>=1.6,<1.7",
-            ],
-            capture_output=True,
-            text=True,
-        )
-        if done.returncode != 0:
-            if os.environ.get("CI") == "true":
-                pytest.fail(f"pip could not install kaggle 1.6: {done.stderr[-2000:]}")
-            pytest.skip(f"pip could not install kaggle 1.6 (offline?): {done.stderr[-300:]}")
-    return folder
 
 
 def _docker_reachable() -> None:
