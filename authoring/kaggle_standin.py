@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 from PIL import Image
@@ -105,9 +105,14 @@ class StandinKaggle:
     The client is pointed at it by its own local-endpoint setting (``KAGGLE_API_ENVIRONMENT=LOCALHOST``,
     which means ``http://localhost``) and an HTTP proxy variable naming this server's port, so test
     sessions running side by side never fight over a fixed port. Served: ``ListCompetitions`` (with
-    ``userHasEntered`` from ``accepted``), ``ListDataFiles`` (the archive's members and sizes) and
+    ``userHasEntered`` from ``accepted``), ``ListDataFiles`` (the archive's members and sizes),
     ``DownloadDataFiles`` (a redirect to the archive, served with ``ETag``, ``Last-Modified`` and byte
-    ranges, as Kaggle's storage does). Wrong credentials get 401, unaccepted rules 403, unknown slugs 404.
+    ranges, as Kaggle's storage does) and ``DownloadDataFile`` (a redirect to one member of it). Wrong
+    credentials get 401, unaccepted rules 403 (with Kaggle's "You must accept" message), unknown slugs 404.
+    The same calls are served in the REST form of the 1.6 client MLE-bench v1 pins (``GET /api/v1/
+    competitions/list``, ``competitions/data/list/<slug>``, ``competitions/data/download-all/<slug>``,
+    ``competitions/data/download/<slug>/<file>``), which that client reaches through ``KAGGLE_API_ENDPOINT``
+    and its ``KAGGLE_PROXY`` setting.
     ``truncate`` cuts the first full download of a slug after that many bytes, to exercise resuming.
     ``GetKernel`` (what ``kaggle kernels pull owner/slug`` asks) serves ``kernels``: ``owner/slug`` → its
     source (a notebook's JSON, or a script's text, by ``kernel_types``, default ``notebook``); refs in
@@ -151,6 +156,8 @@ class StandinKaggle:
             "KAGGLE_API_ENVIRONMENT": "LOCALHOST",
             "KAGGLE_USERNAME": self.username if username is None else username,
             "KAGGLE_KEY": self.key if key is None else key,
+            "KAGGLE_API_ENDPOINT": "http://localhost/api/v1",  # kaggle 1.6 (v1's pin); 2.x ignores it
+            "KAGGLE_PROXY": proxy,  # kaggle 1.6 does not read HTTP_PROXY
             "HTTP_PROXY": proxy,
             "http_proxy": proxy,
             "NO_PROXY": "",
@@ -186,26 +193,72 @@ class _Handler(BaseHTTPRequestHandler):
                 files = [{"name": i.filename, "totalBytes": i.file_size} for i in zf.infolist()]
             return self._json(200, {"files": files, "nextPageToken": ""})
         if call == "DownloadDataFiles":
-            if slug not in self.standin.accepted:
-                message = "You must accept this competition's rules before you'll be able to download files."
-                return self._json(403, {"code": 403, "message": message})
-            self.send_response(302)
-            self.send_header("Location", f"http://localhost/download/{slug}.zip")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return None
+            return self._download(slug, "")
+        if call == "DownloadDataFile":
+            return self._download(slug, request.get("fileName", ""))
+        return self._json(404, {"code": 404, "message": f"no such call {call!r} in the stand-in"})
+
+    def _download(self, slug: str, member: str) -> None:
+        """Answer a download call: 403 until the rules are accepted, else a redirect to the storage URL."""
+        if slug not in self.standin.accepted:
+            message = "You must accept this competition's rules before you'll be able to download files."
+            return self._json(403, {"code": 403, "message": message})
+        if member:
+            with zipfile.ZipFile(self.standin.archives[slug]) as zf:
+                if member not in zf.namelist():
+                    return self._json(404, {"code": 404, "message": f"no file {member!r} in {slug}"})
+        self.send_response(302)
+        where = f"{slug}/{member}" if member else f"{slug}.zip"
+        self.send_header("Location", f"http://localhost/download/{where}")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        return None
+
+    def _rest(self, path: str) -> None:
+        """Answer kaggle 1.6's REST form of the calls (``GET /api/v1/...``), authenticated the same way."""
+        if not self._authorized():
+            return self._json(401, {"code": 401, "message": "Unauthenticated"})
+        call = path.removeprefix("/api/v1/")
+        if call == "competitions/list":
+            query = dict(parse_qsl(urlsplit(self.path).query))
+            listed = self._competitions(query.get("search", ""))
+            return self._send(200, json.dumps([{**c, "tags": []} for c in listed]).encode())
+        for prefix in (
+            "competitions/data/list/",
+            "competitions/data/download-all/",
+            "competitions/data/download/",
+        ):
+            if call.startswith(prefix):
+                slug, _, member = call.removeprefix(prefix).partition("/")
+                if slug not in self.standin.archives:
+                    return self._json(404, {"code": 404, "message": f"Competition '{slug}' not found"})
+                if prefix.endswith("list/"):
+                    with zipfile.ZipFile(self.standin.archives[slug]) as zf:
+                        files = [
+                            {"name": i.filename, "totalBytes": i.file_size, "ref": i.filename}
+                            for i in zf.infolist()
+                        ]
+                    return self._json(200, {"files": files, "nextPageToken": ""})
+                return self._download(slug, member)
         return self._json(404, {"code": 404, "message": f"no such call {call!r} in the stand-in"})
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         path = urlsplit(self.path).path
         ranged = self.headers.get("Range", "")
         self.standin.requests.append(("GET", path, ranged))
-        slug = path.removeprefix("/download/").removesuffix(".zip")
+        if path.startswith("/api/v1/"):
+            return self._rest(path)
+        slug, _, member = path.removeprefix("/download/").partition("/")
+        slug = slug.removesuffix(".zip")
         archive = self.standin.archives.get(slug) if path.startswith("/download/") else None
-        archive = archive or self.standin.extras.get(path.rsplit("/", 1)[-1])
-        if archive is None:
+        if archive is not None and member:
+            with zipfile.ZipFile(archive) as zf:
+                data = zf.read(member) if member in zf.namelist() else None
+        else:
+            archive = archive or self.standin.extras.get(path.rsplit("/", 1)[-1])
+            data = archive.read_bytes() if archive is not None else None
+        if archive is None or data is None:
             return self._json(404, {"code": 404, "message": "not found"})
-        data = archive.read_bytes()
         etag = '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
         start = 0
         if ranged.startswith("bytes=") and self.headers.get("If-Range", etag) == etag:
@@ -225,7 +278,7 @@ class _Handler(BaseHTTPRequestHandler):
         if start:
             self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
         self.end_headers()
-        cut = self.standin.truncate.pop(slug, None) if not start else None
+        cut = self.standin.truncate.pop(slug, None) if not (start or member) else None
         self.wfile.write(data[start:] if cut is None else data[:cut])
         if cut is not None:
             self.wfile.flush()
@@ -262,7 +315,9 @@ class _Handler(BaseHTTPRequestHandler):
         ]
 
     def _json(self, status: int, payload: dict[str, object]) -> None:
-        data = json.dumps(payload).encode()
+        self._send(status, json.dumps(payload).encode())
+
+    def _send(self, status: int, data: bytes) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))

@@ -5,8 +5,10 @@
 
 - into each Kaggle competition's ``competition.yaml``, a ``v1:`` block: the Git-LFS pointer of its
   ``leaderboard.csv`` (sha256 and size, which ``mlebench thresholds --v1-checkout`` verifies) and the git
-  blob id of its ``description.md`` (which prepare checks under ``descriptions.source: mlebench``);
-- ``mlebench/execution/instructions.v1.yaml``: the git blob id of v1's general instructions to the agent.
+  blob ids of its ``description.md`` and ``description_obfuscated.md`` (which prepare checks under
+  ``descriptions.source: mlebench``, the second with ``descriptions.obfuscate``);
+- ``mlebench/execution/instructions.v1.yaml``: the git blob ids of v1's general instructions to the agent,
+  plain and obfuscated.
 
 Only facts about v1's files (paths, hashes, sizes) are recorded, never their contents.
 """
@@ -26,6 +28,7 @@ from mlebench_spec.paths import repo_root
 
 V1_COMPETITIONS = "mlebench/competitions"
 V1_INSTRUCTIONS = "environment/instructions.txt"
+V1_INSTRUCTIONS_OBFUSCATED = "environment/instructions_obfuscated.txt"
 INSTRUCTIONS_PIN = Path("mlebench/execution/instructions.v1.yaml")
 
 
@@ -49,7 +52,8 @@ def tree(git_dir: Path, rev: str) -> dict[str, str]:
 def v1_block(git_dir: Path, files: dict[str, str], cid: str) -> str:
     """Return the ``v1:`` block of one competition, from the files of v1's tree."""
     board, text = f"{V1_COMPETITIONS}/{cid}/leaderboard.csv", f"{V1_COMPETITIONS}/{cid}/description.md"
-    missing = [p for p in (board, text) if p not in files]
+    obfuscated = f"{V1_COMPETITIONS}/{cid}/description_obfuscated.md"
+    missing = [p for p in (board, text, obfuscated) if p not in files]
     if missing:
         raise ConfigError(f"{cid}: v1's tree has no {', '.join(missing)}")
     sha, size = parse_lfs_pointer(_git(git_dir, "cat-file", "blob", files[board]), board)
@@ -57,6 +61,7 @@ def v1_block(git_dir: Path, files: dict[str, str], cid: str) -> str:
         "v1:\n"
         f"  leaderboard: {{path: {board}, sha256: {sha}, size: {size}}}\n"
         f"  description: {{path: {text}, git_blob: {files[text]}}}\n"
+        f"  description_obfuscated: {{path: {obfuscated}, git_blob: {files[obfuscated]}}}\n"
     )
 
 
@@ -64,8 +69,9 @@ def record(git_dir: Path, rev: str = "HEAD", root: Path | None = None) -> list[P
     """Write the ``v1:`` block of every Kaggle competition and the instructions pin; return what changed."""
     base = root or repo_root()
     files = tree(git_dir, rev)
-    if V1_INSTRUCTIONS not in files:
-        raise ConfigError(f"{git_dir} at {rev}: no {V1_INSTRUCTIONS}; is this MLE-bench v1's repository?")
+    for needed in (V1_INSTRUCTIONS, V1_INSTRUCTIONS_OBFUSCATED):
+        if needed not in files:
+            raise ConfigError(f"{git_dir} at {rev}: no {needed}; is this MLE-bench v1's repository?")
     changed = []
     for cid in all_competition_ids(base):
         if load_competition(cid, base).source.kind != "kaggle":
@@ -78,8 +84,10 @@ def record(git_dir: Path, rev: str = "HEAD", root: Path | None = None) -> list[P
             changed.append(path)
     pin = base / INSTRUCTIONS_PIN
     text = (
-        "# v1's general instructions to the agent, pinned by git blob id (by authoring/v1_facts.py).\n"
+        "# v1's general instructions to the agent, pinned by git blob id (by authoring/v1_facts.py);\n"
+        "# `obfuscated`: the version agents read under descriptions.obfuscate (v1's OBFUSCATE).\n"
         f"path: {V1_INSTRUCTIONS}\ngit_blob: {files[V1_INSTRUCTIONS]}\n"
+        f"obfuscated: {{path: {V1_INSTRUCTIONS_OBFUSCATED}, git_blob: {files[V1_INSTRUCTIONS_OBFUSCATED]}}}\n"
     )
     if not pin.is_file() or pin.read_text(encoding="utf-8") != text:
         write_text(pin, text)

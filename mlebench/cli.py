@@ -103,6 +103,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="CHECKOUT",
         help="give agents v1's description.md from this MLE-bench v1 checkout, checked by git blob id",
     )
+    p.add_argument(
+        "--obfuscated",
+        action="store_true",
+        help="with --v1-descriptions: v1's description_obfuscated.md instead (v1's OBFUSCATE), checked too",
+    )
     p.set_defaults(func=_prepare)
 
     p = sub.add_parser("grade", help="grade a JSONL of {competition_id, submission_path} lines")
@@ -239,6 +244,10 @@ def _prepare(args: argparse.Namespace) -> int:
     if args.overwrite_leaderboard or args.skip_verification:
         flag = "--overwrite-leaderboard" if args.overwrite_leaderboard else "--skip-verification"
         raise ConfigError(f"prepare {flag} is not supported: {_REFUSED[flag]}; run without it")
+    if args.obfuscated and not args.v1_descriptions:
+        raise ConfigError(
+            "prepare --obfuscated takes v1's obfuscated texts: name the checkout with --v1-descriptions"
+        )
     set_name = "lite" if args.lite else args.competition_set
     if args.list is not None:
         ids = [line.strip() for line in args.list.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -260,6 +269,7 @@ def _prepare(args: argparse.Namespace) -> int:
                 refresh=args.refresh_checksums,
                 v1=args.v1_descriptions,
                 layout=args.data_layout,
+                obfuscated=args.obfuscated,
             )
         except Exception as exc:  # noqa: BLE001 - one competition's failure is reported; the others go on
             print(f"{comp.id}: FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)
@@ -287,6 +297,7 @@ def _prepare_one(
     refresh: bool,
     v1: Path | None = None,
     layout: str = "v1",
+    obfuscated: bool = False,
 ) -> Path:
     """Fetch, prepare and audit one competition; return its prepared folder."""
     from mlebench.data.v1_names import fetch_and_prepare
@@ -294,7 +305,11 @@ def _prepare_one(
     from mlebench_spec.paths import downloads_dir, prepared_dir, raw_dir
     from mlebench_spec.texts import description_file
 
-    texts = TextSettings(source="mlebench", checkout=str(v1.resolve())) if v1 else TextSettings()
+    texts = (
+        TextSettings(source="mlebench", checkout=str(v1.resolve()), obfuscate=obfuscated)
+        if v1
+        else TextSettings()
+    )
     description_file(comp, texts, comp.folder)  # a v1 text that does not match: an error before the download
 
     if data_dir is None:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from mlebench.data.v1_names import CHECKSUMS
 from mlebench.grade_helpers import CompetitionScorer, Grader
 from mlebench_spec.declarations import Competition as Declaration
 from mlebench_spec.declarations import all_competition_ids, load_competition
@@ -33,9 +34,10 @@ class Competition:
     """One competition as v1 describes it.
 
     ``description`` is the text agents read; ``answers``, ``gold_submission`` and ``sample_submission`` are
-    files in the prepared folders; ``checksums`` is the declaration (where this project keeps them);
-    ``leaderboard`` is v1's leaderboard file kept beside it; ``prepare_fn(raw, public, private)`` runs the
-    competition's ``prepare.py``.
+    files in the prepared folders; ``checksums`` is v1's ``checksums.yaml`` (md5s under ``zip``, ``public``
+    and ``private``) in the prepared folder, written when the competition is prepared through this face;
+    ``leaderboard`` is v1's leaderboard file kept in the competition's folder; ``prepare_fn(raw, public,
+    private)`` runs the competition's ``prepare.py``.
     """
 
     id: str
@@ -85,7 +87,7 @@ class Registry:
             raw_dir=raw,
             private_dir=private,
             public_dir=prepared / "public",
-            checksums=comp.folder / "competition.yaml",
+            checksums=prepared / CHECKSUMS,
             leaderboard=comp.leaderboard_path,
         )
 

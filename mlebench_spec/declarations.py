@@ -324,11 +324,14 @@ class V1Files(Model):
     """Where this competition's files are in a v1 checkout and what they must hash to.
 
     ``leaderboard`` is what ``mlebench thresholds --v1-checkout`` verifies before recomputing the medals;
-    ``description`` is what prepare copies for the agent under ``descriptions.source: mlebench``.
+    ``description`` is what prepare copies for the agent under ``descriptions.source: mlebench``, and
+    ``description_obfuscated`` (v1's text with the competition's name and identifying details removed, for
+    its contamination study) what it copies with ``descriptions.obfuscate``.
     """
 
     leaderboard: V1LfsFile
     description: V1TextFile
+    description_obfuscated: V1TextFile | None = None
 
 
 class KnownIssue(Model):

@@ -306,16 +306,23 @@ class TextSettings(_Strict):
 
     ``checkout`` is a checkout of MLE-bench v1 (absolute, or relative to the repository root), needed for
     ``mlebench``: v1's description and instructions files are read from it and checked against the git blob
-    ids our declarations record.
+    ids our declarations record. ``obfuscate`` (v1's ``OBFUSCATE``) gives agents v1's obfuscated texts
+    instead: each competition's ``description_obfuscated.md`` and ``instructions_obfuscated.txt``.
     """
 
     source: Literal["ours", "mlebench"] = "ours"
     checkout: str = ""
+    obfuscate: bool = False
 
     @model_validator(mode="after")
     def _checkout_for_mlebench(self) -> TextSettings:
         if self.source == "mlebench" and not self.checkout:
             raise ValueError("descriptions.source 'mlebench' needs descriptions.checkout: a v1 checkout")
+        if self.obfuscate and self.source != "mlebench":
+            raise ValueError(
+                "descriptions.obfuscate gives agents v1's obfuscated texts: it needs descriptions.source "
+                "'mlebench' and descriptions.checkout"
+            )
         return self
 
 

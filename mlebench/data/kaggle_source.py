@@ -19,7 +19,7 @@ import warnings
 from contextlib import redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from mlebench.data.archives import FETCH_RECORD, extract_zip
 from mlebench.data.dvc_state import record_md5s
@@ -29,10 +29,12 @@ from mlebench_spec.files import published, write_json
 from mlebench_spec.hashing import sha256_file, sha256_md5_file
 
 __all__ = [
+    "ArchiveDigest",
     "Preflight",
     "download_archive",
     "download_extra",
     "fetch_kaggle",
+    "http_status",
     "kaggle_api",
     "preflight",
     "record_archive_checksum",
@@ -52,6 +54,13 @@ class KaggleAccessError(ConfigError):
         self.state = state
 
 
+class ArchiveDigest(NamedTuple):
+    """A downloaded archive's sha256 (what the declaration pins) and md5 (MLE-bench v1's checksum of it)."""
+
+    sha256: str
+    md5: str
+
+
 @dataclass(frozen=True)
 class Preflight:
     """What a download of one competition would meet, found out before downloading anything."""
@@ -67,15 +76,23 @@ def kaggle_api() -> Any:
     """Return an authenticated ``KaggleApi``; raise :class:`KaggleAccessError` without credentials."""
     quiet = io.StringIO()
     with redirect_stdout(quiet):  # importing kaggle authenticates and prints help when it cannot
-        from kaggle.api.kaggle_api_extended import KaggleApi
+        try:
+            from kaggle.api.kaggle_api_extended import KaggleApi
+        except OSError:  # kaggle 1.6 authenticates on import and raises without credentials
+            raise KaggleAccessError("no-credentials", CREDENTIALS_HELP) from None
 
         api = KaggleApi()
-        # The client reads its endpoint setting once, at import; honour it if it was set after that.
-        if os.environ.get("KAGGLE_API_ENVIRONMENT") == "LOCALHOST" and "--local" not in api.args:
-            api.args = [*api.args, "--local"]
+        # The client (2.x) reads its endpoint setting once, at import; honour it if it was set after that.
+        args = getattr(api, "args", None)  # kaggle 1.6 has none: it reads KAGGLE_API_ENDPOINT instead
+        if (
+            os.environ.get("KAGGLE_API_ENVIRONMENT") == "LOCALHOST"
+            and args is not None
+            and "--local" not in args
+        ):
+            api.args = [*args, "--local"]
         try:
             api.authenticate()
-        except SystemExit:
+        except (SystemExit, OSError):  # 2.x exits without credentials; 1.6 raises OSError
             raise KaggleAccessError("no-credentials", CREDENTIALS_HELP) from None
     return api
 
@@ -97,13 +114,20 @@ def preflight(comps: list[Competition], api: Any = None) -> list[Preflight]:
     return results
 
 
-def download_archive(comp: Competition, downloads: Path, *, quiet: bool = True, api: Any = None) -> Path:
-    """Download (or resume, or reuse) ``<slug>.zip`` into ``downloads`` with the kaggle client; return it."""
+def download_archive(
+    comp: Competition, downloads: Path, *, quiet: bool = True, api: Any = None, force: bool = False
+) -> Path:
+    """Download (or resume, or reuse) ``<slug>.zip`` into ``downloads`` with the kaggle client; return it.
+
+    ``force`` downloads it again even when a finished copy is there.
+    """
     slug = _slug(comp)
     api = api or kaggle_api()
     downloads.mkdir(parents=True, exist_ok=True)
     with _access(comp):
-        api.competition_download_files(slug, path=str(downloads), quiet=quiet)
+        api.competition_download_files(
+            slug, path=str(downloads), quiet=quiet, **({"force": True} if force else {})
+        )
     archive = downloads / f"{slug}.zip"
     if not archive.is_file():
         found = sorted(p.name for p in downloads.iterdir())
@@ -120,8 +144,8 @@ def fetch_kaggle(
     quiet: bool = True,
     api: Any = None,
     extract: bool = True,
-) -> str:
-    """Download, verify and extract ``comp`` into ``dest`` (replaced atomically); return the archive sha256.
+) -> ArchiveDigest:
+    """Download, verify and extract ``comp`` into ``dest`` (replaced atomically); return the archive's hashes.
 
     With ``refresh_checksum`` the archive's sha256 is recorded in the declaration instead of checked.
     With ``extract=False`` (the pipeline's fetch stage) the verified archive and extra files are *moved*
@@ -167,7 +191,7 @@ def fetch_kaggle(
         not extract
     ):  # the move kept the archive's inode and mtime: DVC takes this md5 instead of re-reading it
         record_md5s({dest / archive.name: md5})
-    return actual
+    return ArchiveDigest(actual, md5)
 
 
 def download_extra(comp: Competition, extra: ExtraFile, downloads: Path) -> Path:
@@ -222,19 +246,46 @@ def _preflight_one(api: Any, comp: Competition) -> Preflight:
     slug = _source(comp).slug
     with _access(comp):
         listed = api.competitions_list(search=slug)
-        matches = [c for c in listed.competitions or [] if c.ref.rstrip("/").rsplit("/", 1)[-1] == slug]
+        listed = listed if isinstance(listed, list) else listed.competitions or []  # 1.6 gives a list
+        matches = [c for c in listed if c.ref.rstrip("/").rsplit("/", 1)[-1] == slug]
         if not matches:
             return Preflight(comp.id, slug, "not-found", None, f"no competition {slug!r} on Kaggle")
         size, token = 0, None
         while True:
             page = api.competition_list_files(slug, page_token=token, page_size=200)
-            size += sum(f.total_bytes or 0 for f in page.files or [])
-            token = page.next_page_token
+            size += sum(_field(f, "total_bytes") or 0 for f in page.files or [])
+            token = _field(page, "next_page_token")
             if not token:
                 break
-    if not matches[0].user_has_entered:
+    if not _field(matches[0], "user_has_entered"):
         return Preflight(comp.id, slug, "rules-not-accepted", size, _rules_help(slug))
     return Preflight(comp.id, slug, "ready", size, "")
+
+
+def _field(obj: object, name: str) -> Any:
+    """Read a field of a client's answer: snake_case in kaggle 2.x, the API's camelCase in 1.6."""
+    if hasattr(obj, name):
+        return getattr(obj, name)
+    head, *rest = name.split("_")
+    return getattr(obj, head + "".join(word.title() for word in rest), None)
+
+
+def http_status(exc: BaseException) -> int | None:
+    """Return the HTTP status of a client error (2.x: requests' HTTPError; 1.6: its ApiException)."""
+    status = getattr(getattr(exc, "response", None), "status_code", None)
+    if status is None and type(exc).__name__ == "ApiException":
+        status = getattr(exc, "status", None)
+    return status if isinstance(status, int) else None
+
+
+def _body_message(body: object) -> str:
+    """Return the ``message`` of a JSON error body (kaggle 1.6's ApiException keeps the body, as bytes)."""
+    import json
+
+    try:
+        return str(json.loads(body)["message"]) if isinstance(body, bytes | str) else ""
+    except (ValueError, KeyError, TypeError):
+        return ""
 
 
 def _rules_help(slug: str) -> str:
@@ -251,12 +302,11 @@ class _access:
         return None
 
     def __exit__(self, kind: type | None, exc: BaseException | None, tb: object) -> bool:
-        response = getattr(exc, "response", None)
-        status = getattr(response, "status_code", None)
-        if exc is None or status is None:
+        status = None if exc is None else http_status(exc)
+        if status is None:
             return False
         slug = _slug(self.comp)
-        message = str(exc)
+        message = _body_message(getattr(exc, "body", None)) or str(exc)
         if status == 401:
             raise KaggleAccessError(
                 "bad-credentials", f"{self.comp.id}: Kaggle rejected the credentials ({message})"

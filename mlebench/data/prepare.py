@@ -74,14 +74,14 @@ def prepare_competition(
     *,
     folder: Path | None = None,
     texts: TextSettings | None = None,
-) -> None:
+) -> dict[Path, str]:
     """Build ``prepared/{public,private}`` from ``raw`` with ``folder/prepare.py``, replacing any old output.
 
     ``folder`` is the competition's folder (default: ``competitions/<id>`` under the repository root).
     ``texts`` says whose ``description.md`` goes into ``public/`` (default: ours; :mod:`mlebench_spec.texts`).
     Raises DataError, naming every problem, when the result breaks the layout described in this module.
     ``prepared/manifest.json`` records every file's sha256 (:mod:`mlebench_spec.manifest`), published with
-    the split in one step.
+    the split in one step. Returns each prepared file's md5, taken in the manifest's pass.
     """
     folder = folder or comp.folder
     script = folder / "prepare.py"
@@ -104,7 +104,9 @@ def prepare_competition(
         write_manifest(staging, md5s)
     # The rename into place keeps each file's inode and mtime: DVC's commit takes these md5s instead of
     # reading the prepared tree a second time.
-    record_md5s({prepared / path.relative_to(staging): md5 for path, md5 in md5s.items()})
+    published_md5s = {prepared / path.relative_to(staging): md5 for path, md5 in md5s.items()}
+    record_md5s(published_md5s)
+    return published_md5s
 
 
 @contextmanager

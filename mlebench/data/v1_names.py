@@ -18,6 +18,7 @@ import logging
 import shutil
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Protocol
 
 import pandas as pd
@@ -55,14 +56,16 @@ def fetch_and_prepare(
     """Fetch ``comp``'s raw files, write ``prepared/{public,private}``, audit them; return the audit's lines.
 
     ``raw`` is removed afterwards unless ``keep_raw``. Each audit line names a leak finding (a known one is
-    marked so). This is what ``mlebench prepare`` and :func:`download_and_prepare_dataset` both run.
+    marked so). This is what ``mlebench prepare`` and :func:`download_and_prepare_dataset` both run. The
+    prepared folder gets v1's ``checksums.yaml`` too (:func:`write_checksums`), from hashes already taken.
     """
     from mlebench.data.audit import audit
     from mlebench.data.fetch import fetch
     from mlebench.data.prepare import prepare_competition
 
-    fetch(comp, raw, downloads=downloads, refresh_checksums=refresh_checksums)
-    prepare_competition(comp, raw, prepared, texts=texts)
+    archive = fetch(comp, raw, downloads=downloads, refresh_checksums=refresh_checksums)
+    md5s = prepare_competition(comp, raw, prepared, texts=texts)
+    write_checksums(prepared, archive.md5 if archive else None, md5s)
     if not keep_raw:
         shutil.rmtree(raw)
     return [
@@ -174,16 +177,122 @@ def get_leaderboard(competition: Site) -> pd.DataFrame:
     return pd.read_csv(ensure_leaderboard_exists(competition))
 
 
+CHECKSUMS = "checksums.yaml"
+"""v1's checksums file: in the prepared folder, beside ``manifest.json`` (``Competition.checksums``)."""
+
+CHECKSUM_EXTS = ("csv", "json", "jsonl", "parquet", "bson")
+"""The files v1's checksums cover: these extensions, directly in ``public/`` or ``private/``."""
+
+
+def create_prepared_dir(competition: Site) -> None:
+    """Create the competition's ``public_dir`` and ``private_dir`` (and the folders above them)."""
+    Path(competition.public_dir).mkdir(parents=True, exist_ok=True)
+    Path(competition.private_dir).mkdir(parents=True, exist_ok=True)
+
+
+def get_checksum(fpath: Path) -> str:
+    """Return the md5 (hex) of the file ``fpath``: v1's checksum, of the zip and of prepared files."""
+    from mlebench_spec.hashing import sha256_md5_file, written_hashes
+
+    fpath = Path(fpath)
+    if not fpath.is_file():
+        raise FileNotFoundError(f"get_checksum: expected a file at {fpath}")
+    known = written_hashes(fpath)
+    return known[1] if known else sha256_md5_file(fpath)[1]
+
+
+def generate_checksums(
+    target_dir: Path, exts: list[str] | None = None, exclude: list[Path] | None = None
+) -> dict[str, str]:
+    """Return ``{file name: md5}`` for the files directly in ``target_dir`` with one of ``exts``.
+
+    ``exts`` defaults to v1's (:data:`CHECKSUM_EXTS`); files in ``exclude`` and folders are skipped. Nothing
+    below ``target_dir`` is included: images, archives and sub-folders are never part of v1's checksums.
+    """
+    return _checksums(Path(target_dir), exts, exclude, {})
+
+
+def _checksums(
+    folder: Path, exts: list[str] | None, exclude: list[Path] | None, known: dict[Path, str]
+) -> dict[str, str]:
+    skipped = {Path(p) for p in exclude or []}
+    out = {}
+    for ext in exts or CHECKSUM_EXTS:
+        for path in sorted(folder.glob(f"*.{ext}")):
+            if path.is_file() and path not in skipped:
+                out[path.name] = known.get(path) or get_checksum(path)
+    return out
+
+
+def write_checksums(prepared: Path, zip_md5: str | None, md5s: dict[Path, str] | None = None) -> Path:
+    """Write ``prepared/checksums.yaml`` in v1's shape (``zip``, ``public``, ``private``); return its path.
+
+    ``zip`` is the md5 of the Kaggle download (left out for a competition with no archive: an embedded
+    one); ``public`` and ``private`` are :func:`generate_checksums` of the two folders, taken from
+    ``md5s`` (what the manifest's pass hashed) where it has them. The split itself is verified by its
+    manifest: this file is v1's view of it, for harnesses that read ``load_yaml(competition.checksums)``.
+    """
+    import yaml
+
+    known = md5s or {}
+    data: dict[str, object] = {
+        side: _checksums(prepared / side, None, None, known) for side in ("public", "private")
+    }
+    if zip_md5:
+        data["zip"] = zip_md5
+    path = prepared / CHECKSUMS
+    from mlebench_spec.files import write_text
+
+    write_text(path, yaml.safe_dump(data, default_flow_style=False, sort_keys=True))
+    return path
+
+
+def download_dataset(
+    competition_id: str, download_dir: Path, quiet: bool = False, force: bool = False
+) -> Path:
+    """Download a Kaggle competition's zip into ``download_dir`` with the Kaggle client; return its path.
+
+    As v1's function of this name: ``competition_id`` names the competition (this project's id; its
+    declared Kaggle slug is used where the two differ, and an undeclared id is taken as a slug), and a
+    finished download is reused unless ``force``. Unlike v1, Kaggle's refusals (credentials, rules not
+    accepted, no such competition) are a ConfigError saying which and what to do (the rules page to accept,
+    never an interactive prompt), and the download is not retried. The zip is not checked here: its sha256
+    is checked by :func:`download_and_prepare_dataset` (and :func:`get_checksum` gives v1's md5 of it).
+    """
+    from mlebench.data.kaggle_source import download_archive, kaggle_api
+    from mlebench_spec.declarations import KaggleSource, all_competition_ids
+
+    if competition_id in all_competition_ids():
+        comp = load_competition(competition_id)
+        if not isinstance(comp.source, KaggleSource):
+            raise ConfigError(
+                f"{competition_id} is not a Kaggle competition (source.kind {comp.source.kind!r} in "
+                f"{declaration_path(competition_id)}); download_and_prepare_dataset prepares it"
+            )
+    else:
+        source = KaggleSource.model_validate({"kind": "kaggle", "slug": competition_id})
+        comp = SimpleNamespace(id=competition_id, source=source)  # what the download reads of a declaration
+    if not quiet:
+        logger.info(f"Downloading the dataset for `{competition_id}` to `{download_dir}`...")
+    return download_archive(comp, Path(download_dir), quiet=quiet, api=kaggle_api(), force=force)
+
+
 def _not_empty(folder: Path) -> bool:
     folder = Path(folder)
     return folder.is_dir() and any(folder.iterdir())
 
 
 __all__ = [
+    "CHECKSUMS",
     "Site",
+    "create_prepared_dir",
     "download_and_prepare_dataset",
+    "download_dataset",
     "ensure_leaderboard_exists",
     "fetch_and_prepare",
+    "generate_checksums",
+    "get_checksum",
     "get_leaderboard",
     "is_dataset_prepared",
+    "write_checksums",
 ]

@@ -156,8 +156,11 @@ def instructions_file(cell: Cell) -> Path:
     if cell.texts.source == "ours":
         return INSTRUCTIONS
     pin = load_yaml(V1_INSTRUCTIONS)
+    what = "v1's instructions"
+    if cell.texts.obfuscate:
+        pin, what = pin["obfuscated"], "v1's obfuscated instructions"
     checkout = checkout_dir(cell.texts, cell.root)
-    return checked_v1_file(checkout, pin["path"], pin["git_blob"], "v1's instructions")
+    return checked_v1_file(checkout, pin["path"], pin["git_blob"], what)
 
 
 def agent_env(cell: Cell, home: Path, dirs: dict[str, Path]) -> dict[str, str]:

@@ -33,7 +33,7 @@ from mlebench_spec.files import utc_now
 from mlebench_spec.hashing import sha256_file, sha256_json, sha256_tree
 from mlebench_spec.manifest import verify_split
 from mlebench_spec.params import DockerSettings
-from mlebench_spec.texts import text_lineage
+from mlebench_spec.texts import description_pin, text_lineage
 
 AUTO = "auto"
 AUTO_ORDER = ("docker", "podman", "sandbox", "local")
@@ -153,14 +153,17 @@ def cell_texts(cell: Cell) -> dict:
     description = cell.public / "description.md"
     if not description.is_file():
         return {}
-    texts = text_lineage(cell.texts.source, description, instructions_file(cell))
+    texts = text_lineage(cell.texts.source, description, instructions_file(cell), cell.texts.obfuscate)
     if cell.texts.source == "mlebench":
         comp = load_competition(cell.competition_id, cell.root)
-        pinned = comp.v1.description.git_blob if comp.v1 else "(none recorded)"
+        pinned = description_pin(comp, cell.texts).git_blob
         if texts["description_git_blob"] != pinned:
+            wanted = "obfuscated " if cell.texts.obfuscate else ""
+            setting = f"descriptions.obfuscate {str(cell.texts.obfuscate).lower()}"
             raise ConfigError(
-                f"{description} has git blob id {texts['description_git_blob']}, not v1's {pinned}: it was "
-                "prepared with other texts; re-run the prepare stage with descriptions.source 'mlebench'"
+                f"{description} has git blob id {texts['description_git_blob']}, not that of v1's {wanted}"
+                f"description {pinned}: it was prepared with other texts; re-run the prepare stage with "
+                f"descriptions.source 'mlebench' and {setting}"
             )
     return texts
 

@@ -58,6 +58,7 @@ from mlebench_spec.paths import (
 )
 from mlebench_spec.sets import competition_ids
 from mlebench_spec.sources import closure
+from mlebench_spec.texts import description_pin
 from mlebench_spec.yamlio import load_yaml
 
 GENERATED = (
@@ -490,8 +491,9 @@ def _v1_text_deps(plan: Plan, comp: Competition) -> tuple[list[str], list[str]]:
             "declaration has no v1: block); plan a set of v1 competitions or use descriptions.source 'ours'"
         )
     checkout = Path(texts.checkout)
-    description = [(checkout / comp.v1.description.path).as_posix()]
-    instructions = [(checkout / load_yaml(V1_INSTRUCTIONS)["path"]).as_posix()]
+    description = [(checkout / description_pin(comp, texts).path).as_posix()]
+    pin = load_yaml(V1_INSTRUCTIONS)
+    instructions = [(checkout / (pin["obfuscated"] if texts.obfuscate else pin)["path"]).as_posix()]
     return description, instructions
 
 

@@ -91,6 +91,12 @@ def texts_line(report: dict[str, Any]) -> str:
     cells = ", ".join(f"{source} in {n}" for source, n in texts["cells"].items()) or "no graded cells"
     if texts["comparable_with_published_leaderboard"]:
         return f"Task texts: v1's (checked against their git blob ids): {cells} cells."
+    if "mlebench-obfuscated" in texts["cells"]:
+        return (
+            f"Task texts: {cells} cells. **Not comparable with the published MLE-bench leaderboard**: agents "
+            "that read v1's obfuscated texts (`descriptions.obfuscate`) ran v1's contamination setting, and "
+            "any that read our own texts were not given v1's task statements."
+        )
     return (
         f"Task texts: {cells} cells. **Not comparable with the published MLE-bench leaderboard**: agents "
         "that read our own texts (`descriptions.source: ours`) were not given v1's task statements."

@@ -367,9 +367,16 @@ def headline_csv(report: dict[str, Any]) -> str:
 def task_texts(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Count the cells by the texts their agent read; only v1's texts make results comparable with v1's.
 
-    A record without ``lineage.texts`` predates the setting and was made with our own texts.
+    A record without ``lineage.texts`` predates the setting and was made with our own texts. v1's obfuscated
+    texts (``descriptions.obfuscate``) count as ``mlebench-obfuscated``: the contamination study's setting,
+    not the published leaderboard's.
     """
-    counts = Counter(((r.get("lineage") or {}).get("texts") or {}).get("source", "ours") for r in records)
+
+    def label(record: dict[str, Any]) -> str:
+        texts = (record.get("lineage") or {}).get("texts") or {}
+        return texts.get("source", "ours") + ("-obfuscated" if texts.get("obfuscated") else "")
+
+    counts = Counter(label(r) for r in records)
     return {
         "cells": dict(sorted(counts.items())),
         "comparable_with_published_leaderboard": bool(records) and set(counts) == {"mlebench"},
