@@ -17,6 +17,8 @@ from .kinds import (
     BINARY_SCORE,
     BOXES,
     INTEGER_LABELS,
+    INTERVAL_DECISIONS,
+    POSITIONS,
     INTEGER_SEQUENCE,
     KINDS,
     LABELS,
@@ -135,6 +137,8 @@ _ENTRIES = (
     Inputs("normalized_levenshtein", INTEGER_SEQUENCE),
     Inputs("top1_error", INTEGER_SEQUENCE),
     Inputs("f1_macro", INTEGER_LABELS),
+    Inputs("change_point_f1", POSITIONS),
+    Inputs("ab_test_score", INTERVAL_DECISIONS),
 )
 
 INPUTS: dict[str, Inputs] = {entry.name: entry for entry in _ENTRIES}
