@@ -38,8 +38,8 @@ from authoring.leaderboards.scoring import Scorer
 from authoring.leaderboards.solution import Solution
 from authoring.leaderboards.tasks import Task, load_task
 from graders.medals import award, thresholds
-from mlebench.data.selfcheck import gold_submission
 from graders.registry import get_metric
+from mlebench.data.selfcheck import gold_submission
 from mlebench_spec.declarations import load_competition
 from mlebench_spec.errors import DataError
 from mlebench_spec.paths import competitions_dir, private_dir, public_dir

@@ -82,13 +82,18 @@ class DriftTask:
         ]
 
     def predict(self, sol: Solution) -> pd.DataFrame:
-        """The solution's estimate for every batch."""
+        """Return the solution's estimate for every batch."""
         ref = self.reference
         if sol.train_fraction < 1.0:
             ref = ref.sample(frac=sol.train_fraction, random_state=sol.seed).reset_index(drop=True)
         batches = sorted(self.production["batch"].unique())
         estimate = _drift_method(sol, ref, self.production)
-        return pd.DataFrame({"batch": batches, "accuracy": [estimate(self.production[self.production["batch"] == b]) for b in batches]})
+        return pd.DataFrame(
+            {
+                "batch": batches,
+                "accuracy": [estimate(self.production[self.production["batch"] == b]) for b in batches],
+            }
+        )
 
 
 def _confidence(score: np.ndarray) -> np.ndarray:
@@ -96,13 +101,15 @@ def _confidence(score: np.ndarray) -> np.ndarray:
 
 
 def _calibrator(kind: str, score: np.ndarray, label: np.ndarray):
-    """A map from the model's score to a calibrated P(label = 1)."""
+    """Return a map from the model's score to a calibrated P(label = 1)."""
     if kind == "none":
         return lambda s: s
     if kind == "platt":
         logit = np.log(np.clip(score, 1e-6, 1 - 1e-6) / np.clip(1 - score, 1e-6, 1))
         model = LogisticRegression(C=1e6).fit(logit[:, None], label)
-        return lambda s: model.predict_proba(np.log(np.clip(s, 1e-6, 1 - 1e-6) / np.clip(1 - s, 1e-6, 1))[:, None])[:, 1]
+        return lambda s: model.predict_proba(
+            np.log(np.clip(s, 1e-6, 1 - 1e-6) / np.clip(1 - s, 1e-6, 1))[:, None]
+        )[:, 1]
     if kind == "isotonic":
         model = IsotonicRegression(out_of_bounds="clip", y_min=0.0, y_max=1.0).fit(score, label)
         return model.predict
@@ -164,7 +171,9 @@ def _drift_method(sol: Solution, ref: pd.DataFrame, production: pd.DataFrame):
         X_ref = _design(ref, sol.features)
         mean, std = X_ref.mean(axis=0), X_ref.std(axis=0) + 1e-9
         judge = LogisticRegression(C=opts["C"], max_iter=1000).fit((X_ref - mean) / std, correct.astype(int))
-        return lambda batch: float(judge.predict_proba((_design(batch, sol.features) - mean) / std)[:, 1].mean())
+        return lambda batch: float(
+            judge.predict_proba((_design(batch, sol.features) - mean) / std)[:, 1].mean()
+        )
     # importance weighting: a domain classifier tells reference rows from the batch's
     X_ref = _design(ref, sol.features)
     mean, std = X_ref.mean(axis=0), X_ref.std(axis=0) + 1e-9
@@ -185,7 +194,7 @@ def _drift_method(sol: Solution, ref: pd.DataFrame, production: pd.DataFrame):
 
 
 def _window_stats(values: np.ndarray, window: int, features: str) -> np.ndarray:
-    """Per position t, the largest two-sample t statistic, over the signals, of the windows before and after t.
+    """Per position t, the largest two-sample t statistic over the signals of the windows before and after t.
 
     The signals: each channel's level (``mean``); also its local spread, the log of squared first
     differences (``meanvar``); also the products of channel pairs, whose level is the correlation, with
@@ -200,7 +209,9 @@ def _window_stats(values: np.ndarray, window: int, features: str) -> np.ndarray:
         groups.append((np.log(diffs**2 + 1e-3), 1.0))
     if features == "full":
         groups.append((np.column_stack([z[:, i] * z[:, j] for i in range(d) for j in range(i + 1, d)]), 1.8))
-        groups.append(((np.vstack([np.ones((1, d)), np.abs(np.diff(values, axis=0))]) == 0).astype(float), 1.0))
+        groups.append(
+            ((np.vstack([np.ones((1, d)), np.abs(np.diff(values, axis=0))]) == 0).astype(float), 1.0)
+        )
     out = np.zeros(n)
     for signal, weight in groups:
         csum = np.vstack([np.zeros((1, signal.shape[1])), np.cumsum(signal, axis=0)])
@@ -261,12 +272,15 @@ class ChangePointTask:
                 for threshold in (4.0, 6.0, 9.0, 14.0):
                     out.append(solution("window", features, window=window, threshold=threshold))
                 for fraction in (0.25, 0.5, 1.0):
-                    out += [solution("tuned", features, fraction, seed, window=window) for seed in range(3 if fraction < 1 else 1)]
+                    out += [
+                        solution("tuned", features, fraction, seed, window=window)
+                        for seed in range(3 if fraction < 1 else 1)
+                    ]
                 out.append(solution("tuned", features, 1.0, 0, window=window, distance=40))
         return out
 
     def predict(self, sol: Solution) -> pd.DataFrame:
-        """Detected positions for every test stream."""
+        """Return the detected positions for every test stream."""
         opts = sol.options
         if sol.model == "none":
             found = {sid: [] for sid in self.test_ids}
@@ -282,7 +296,10 @@ class ChangePointTask:
                 for sid in self.test_ids
             }
         return pd.DataFrame(
-            {"series_id": self.test_ids, "change_points": [" ".join(map(str, found[s])) for s in self.test_ids]}
+            {
+                "series_id": self.test_ids,
+                "change_points": [" ".join(map(str, found[s])) for s in self.test_ids],
+            }
         )
 
     def _tune(self, features: str, window: int, distance: int, fraction: float, seed: int) -> float:
@@ -294,7 +311,9 @@ class ChangePointTask:
         stats_by = {int(s): _window_stats(self.streams[int(s)], window, features) for s in train["series_id"]}
         best, best_f1 = 6.0, -1.0
         for threshold in np.geomspace(2.0, 60.0, 50):
-            found = [" ".join(map(str, _peaks(stats_by[int(s)], threshold, distance))) for s in train["series_id"]]
+            found = [
+                " ".join(map(str, _peaks(stats_by[int(s)], threshold, distance))) for s in train["series_id"]
+            ]
             f1 = change_point_f1(train["change_points"].astype(str).tolist(), found, margin=10)
             if f1 > best_f1:
                 best, best_f1 = float(threshold), f1
@@ -325,9 +344,7 @@ class ABTestTask:
 
     def population(self) -> list[Solution]:
         """About 135 analysis plans of graded quality."""
-        out = [
-            solution("constant", "none", decision=d, half=h) for d in (0, 1) for h in (0.0, 5.0, 50.0)
-        ]
+        out = [solution("constant", "none", decision=d, half=h) for d in (0, 1) for h in (0.0, 5.0, 50.0)]
         for srm in (0.0, 1e-2, 1e-3, 1e-4):
             for burn in (0, 3, 5):
                 for alpha in (0.01, 0.05, 0.1, 0.2):
@@ -379,9 +396,7 @@ def _analyse(log: pd.DataFrame, design, opts: dict, bootstrap: bool, rng: np.ran
         alpha = alpha / max(days - 2, 1)  # Bonferroni over the daily looks from day 3
     estimate = float(b.mean() - a.mean())
     if bootstrap:
-        draws = np.array(
-            [rng.choice(b, len(b)).mean() - rng.choice(a, len(a)).mean() for _ in range(200)]
-        )
+        draws = np.array([rng.choice(b, len(b)).mean() - rng.choice(a, len(a)).mean() for _ in range(200)])
         lower, upper = np.quantile(draws, [alpha / 2, 1 - alpha / 2])
     else:
         se = float(np.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)))
@@ -390,10 +405,14 @@ def _analyse(log: pd.DataFrame, design, opts: dict, bootstrap: bool, rng: np.ran
     return estimate, float(lower), float(upper), int(lower > 0)
 
 
-_TASKS = {"drift-monitoring": DriftTask, "stream-change-points": ChangePointTask, "ab-test-analysis": ABTestTask}
+_TASKS = {
+    "drift-monitoring": DriftTask,
+    "stream-change-points": ChangePointTask,
+    "ab-test-analysis": ABTestTask,
+}
 
 
 def mlops_task(competition_id: str, public: Path):
-    """The task of an MLOps competition, or None for any other competition."""
+    """Return the task of an MLOps competition, or None for any other competition."""
     task = _TASKS.get(competition_id)
     return task.load(public) if task else None

@@ -72,9 +72,7 @@ def _experiment(rng: np.random.Generator, eid: int) -> tuple[dict, dict, pd.Data
         keep = np.ones(n, dtype=bool)
         if loss:
             keep = ~(arm_b & ~converted & (rng.random(n) < loss))
-        days.append(
-            pd.DataFrame({"day": day, "arm": np.where(arm_b, "B", "A"), "revenue": revenue})[keep]
-        )
+        days.append(pd.DataFrame({"day": day, "arm": np.where(arm_b, "B", "A"), "revenue": revenue})[keep])
         if trap == "peeking" and day >= 3:
             seen = pd.concat(days)
             a = seen.loc[seen["arm"] == "A", "revenue"].to_numpy()

@@ -33,8 +33,10 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-z))
 
 
-def _rows(rng: np.random.Generator, n: int, shift: float, direction: np.ndarray, mix: np.ndarray) -> pd.DataFrame:
-    """``n`` rows whose covariates moved by ``shift`` along ``direction``, with segment probabilities ``mix``."""
+def _rows(
+    rng: np.random.Generator, n: int, shift: float, direction: np.ndarray, mix: np.ndarray
+) -> pd.DataFrame:
+    """Draw ``n`` rows, covariates moved by ``shift`` along ``direction``, segment probabilities ``mix``."""
     x1 = rng.normal(shift * direction[0], 1.0, n)
     x2 = rng.normal(0.0, 1.0 + 0.5 * shift * abs(direction[1]), n)
     x3 = rng.normal(shift * direction[2], 1.0, n)
@@ -67,7 +69,9 @@ def generate(dest: Path, seed: int) -> None:
         mix = np.round(rng.dirichlet(base_mix * 20), 4) if shift else base_mix
         mix = mix / mix.sum()
         pool = _rows(rng, 6 * BATCH_ROWS, shift, direction, mix)
-        if rng.random() < 0.4:  # label shift: draw the batch per class, to a positive rate far from the pool's
+        if (
+            rng.random() < 0.4
+        ):  # label shift: draw the batch per class, to a positive rate far from the pool's
             rate = round(float(rng.uniform(0.15, 0.85)), 2)
             positives = int(round(rate * BATCH_ROWS))
             pos, neg = pool[pool["label"] == 1], pool[pool["label"] == 0]

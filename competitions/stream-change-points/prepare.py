@@ -12,7 +12,7 @@ from mlebench_spec.declarations import Competition
 
 
 def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
-    """Split the series into labelled (train) and hidden (test) ones; answers are space-separated positions."""
+    """Split the series into labelled (train) and hidden (test) ones; answers: space-separated positions."""
     stream = pd.read_csv(raw / "stream.csv")
     changes = pd.read_csv(raw / "changes.csv")
     ids = np.sort(stream["series_id"].unique())
@@ -25,7 +25,12 @@ def prepare(raw: Path, public: Path, private: Path, comp: Competition) -> None:
     )
     table = pd.DataFrame({"series_id": ids, "change_points": positions.reindex(ids).fillna("").to_numpy()})
     table["kinds"] = (
-        changes.sort_values(["series_id", "position"]).groupby("series_id")["kind"].agg(" ".join).reindex(ids).fillna("").to_numpy()
+        changes.sort_values(["series_id", "position"])
+        .groupby("series_id")["kind"]
+        .agg(" ".join)
+        .reindex(ids)
+        .fillna("")
+        .to_numpy()
     )
     test = table[table["series_id"].isin(test_ids)]
     train = table[~table["series_id"].isin(test_ids)]

@@ -1,4 +1,4 @@
-"""Points for analysed A/B experiments: the decision, and an interval that covers the truth (ab-test-analysis).
+"""Points for analysed A/B experiments (ab-test-analysis): the decision, and an interval covering the truth.
 
 Per experiment (the answers give ``decision``, ``true_effect`` and ``max_width``):
 
@@ -23,7 +23,8 @@ def ab_test_points(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> np.ndarray:
 
     >>> truth = pd.DataFrame({"decision": ["1", "0", "-1"], "true_effect": ["2", "0", "5"],
     ...                       "max_width": ["4", "4", "4"]})
-    >>> pred = pd.DataFrame({"lower": [1.0, -1.0, 4.0], "upper": [3.0, 1.0, 6.0], "decision": [1.0, 1.0, 0.0]})
+    >>> pred = pd.DataFrame({"lower": [1.0, -1.0, 4.0], "upper": [3.0, 1.0, 6.0],
+    ...                      "decision": [1.0, 1.0, 0.0]})
     >>> ab_test_points(truth, pred).tolist()
     [1.0, 0.5, 0.0]
     """

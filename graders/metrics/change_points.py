@@ -12,7 +12,7 @@ import numpy as np
 
 
 def positions(cell: object) -> list[int]:
-    """The distinct positions of one cell (blank or missing: none), ascending.
+    """Return the distinct positions of one cell (blank or missing: none), ascending.
 
     >>> positions("40 12 40")
     [12, 40]
@@ -53,7 +53,9 @@ def change_point_f1(y_true: Sequence[object], y_pred: Sequence[object], *, margi
     if len(y_true) != len(y_pred) or len(y_true) == 0:
         raise ValueError(f"need the same non-zero number of rows, got {len(y_true)} and {len(y_pred)}")
     tp = fp = fn = 0
-    for true_cell, pred_cell in zip(np.asarray(y_true, dtype=object), np.asarray(y_pred, dtype=object), strict=True):
+    for true_cell, pred_cell in zip(
+        np.asarray(y_true, dtype=object), np.asarray(y_pred, dtype=object), strict=True
+    ):
         truth, found = positions(true_cell), positions(pred_cell)
         hit = matches(truth, found, margin)
         tp += hit

@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import shutil
+import sys
 from pathlib import Path
 
 from mlebench_spec.declarations import Competition, GeneratedSource, PackageSource
@@ -103,12 +104,21 @@ def _generate(comp: Competition, source: GeneratedSource, dest: Path) -> None:
 
 def generate_files(comp: Competition, source: GeneratedSource, dest: Path) -> None:
     """Call ``generate(dest, seed)`` of the competition's generator script (loaded from its folder)."""
-    from mlebench.data.prepare import load_script  # noqa: PLC0415 - only generated sources need it
-
     script = comp.folder / source.script
     if not script.is_file():
         raise ConfigError(f"{comp.id}: source.script {source.script!r} is not a file in {comp.folder}")
-    module = load_script(script)
+    spec = importlib.util.spec_from_file_location(f"mlebench_generate_{comp.id.replace('-', '_')}", script)
+    if spec is None or spec.loader is None:
+        raise ConfigError(f"{script}: cannot be loaded as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    # No __pycache__ beside the script: the competition folder is a DVC dependency and must not change.
+    saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        raise ConfigError(f"{script}: importing it failed: {type(exc).__name__}: {exc}") from exc
+    finally:
+        sys.dont_write_bytecode = saved
     generate = getattr(module, "generate", None)
     if not callable(generate):
         raise ConfigError(f"{script}: defines no generate(dest, seed) function")

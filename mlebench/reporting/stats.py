@@ -135,7 +135,7 @@ def leaderboard_row(figures: Mapping[str, Mapping[str, Any]]) -> str:
     """
     cells = []
     columns = [("low", "Low (Lite)"), ("medium", "Medium"), ("high", "High"), ("all", "All")]
-    ours = [(split, label) for split, label in (("embedded", "Embedded"), ("mlops", "MLOps")) if split in figures]
+    ours = [(s, label) for s, label in (("embedded", "Embedded"), ("mlops", "MLOps")) if s in figures]
     for split, label in columns + ours:
         metric = figures.get(split, {}).get("metrics", {}).get("any_medal")
         cells.append(f"{label} {format_pm(metric, 2) if metric else '–'}")

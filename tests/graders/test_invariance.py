@@ -157,7 +157,8 @@ def _permutation(rng: np.random.Generator) -> Case:
 
 
 def _positions(rng: np.random.Generator) -> Case:  # detected change points per stream (blank: none)
-    truth = [" ".join(map(str, sorted(rng.choice(900, int(rng.integers(1, 4)), replace=False) + 50))) for _ in IDS]
+    draws = [sorted(rng.choice(900, int(rng.integers(1, 4)), replace=False) + 50) for _ in IDS]
+    truth = [" ".join(map(str, row)) for row in draws]
     worse = ["" if i < 6 else t for i, t in enumerate(truth)]
     reason = "not blank or a whitespace-separated list of whole numbers >= 0"
     return Case(_frame(change_points=truth), _frame(change_points=worse), "12 x", reason, args={"margin": 10})
@@ -168,7 +169,12 @@ def _interval_decisions(rng: np.random.Generator) -> Case:  # A/B analyses: an i
     decision = np.where(np.arange(N) % 5 == 0, -1, (effect > 0).astype(int))
     width = np.full(N, 4.0)
     answers = _frame(
-        estimate=effect, lower=effect - 1, upper=effect + 1, decision=decision, true_effect=effect, max_width=width
+        estimate=effect,
+        lower=effect - 1,
+        upper=effect + 1,
+        decision=decision,
+        true_effect=effect,
+        max_width=width,
     )
     flipped = np.where(np.arange(N) < 8, 1 - np.abs(decision), decision)
     worse = _frame(estimate=effect, lower=effect - 1, upper=effect + 1, decision=flipped)

@@ -58,7 +58,9 @@ def _truth(rows: list[tuple[int, float, float]]) -> pd.DataFrame:
 
 
 def test_ab_points_by_hand() -> None:
-    truth = _truth([(1, 2.0, 4.0), (0, 0.0, 4.0), (0, -1.0, 4.0), (-1, 3.0, 4.0), (-1, 3.0, 4.0), (1, 2.0, 4.0)])
+    truth = _truth(
+        [(1, 2.0, 4.0), (0, 0.0, 4.0), (0, -1.0, 4.0), (-1, 3.0, 4.0), (-1, 3.0, 4.0), (1, 2.0, 4.0)]
+    )
     pred = pd.DataFrame(
         {
             "lower": [1.0, 0.0, -3.0, 0.0, 2.0, -10.0],
@@ -85,12 +87,17 @@ def test_calling_a_valid_experiment_invalid_loses_the_decision_point_only() -> N
 # ------------------------------------------------------------------------------- through validation
 
 
-def _grade(tmp_path: Path, metric: str, answers: pd.DataFrame, submission: pd.DataFrame, spec: Submission, **args):
+def _grade(
+    tmp_path: Path, metric: str, answers: pd.DataFrame, submission: pd.DataFrame, spec: Submission, **args
+):
     answers.to_csv(tmp_path / "answers.csv", index=False)
     submission.to_csv(tmp_path / "submission.csv", index=False)
     entry = get_metric(metric)
     y_true, y_pred = validate(
-        read_submission(tmp_path / "submission.csv"), read_answers(tmp_path / "answers.csv"), spec, entry,
+        read_submission(tmp_path / "submission.csv"),
+        read_answers(tmp_path / "answers.csv"),
+        spec,
+        entry,
         metric_args=args,
     )
     return entry.fn(y_true, y_pred, **args)
@@ -107,7 +114,10 @@ def test_positions_are_validated_and_scored(tmp_path: Path) -> None:
     with pytest.raises(InvalidSubmission) as caught:
         _grade(tmp_path, "change_point_f1", answers, bad, spec, margin=10)
     text = str(caught.value)
-    assert "column 'change_points': 2 values are not blank or a whitespace-separated list of whole numbers" in text
+    assert (
+        "column 'change_points': 2 values are not blank or a whitespace-separated list of whole numbers"
+        in text
+    )
     assert "'100;300'" in text and "'-5'" in text
 
 
@@ -128,11 +138,24 @@ def test_ab_submissions_are_validated(tmp_path: Path) -> None:
             "max_width": [4.0, 4.0],
         }
     )
-    good = pd.DataFrame({"experiment_id": [8, 7], "estimate": [0, 2], "lower": [0, 1.5], "upper": [0, 2.5], "decision": [-1, 1]})
+    good = pd.DataFrame(
+        {
+            "experiment_id": [8, 7],
+            "estimate": [0, 2],
+            "lower": [0, 1.5],
+            "upper": [0, 2.5],
+            "decision": [-1, 1],
+        }
+    )
     assert _grade(tmp_path, "ab_test_score", answers, good, spec) == 1.0
-    bad = pd.DataFrame({"experiment_id": [7, 8], "estimate": [2, 0], "lower": [3, 0], "upper": [1, 0], "decision": [2, 1]})
+    bad = pd.DataFrame(
+        {"experiment_id": [7, 8], "estimate": [2, 0], "lower": [3, 0], "upper": [1, 0], "decision": [2, 1]}
+    )
     with pytest.raises(InvalidSubmission) as caught:
         _grade(tmp_path, "ab_test_score", answers, bad, spec)
     text = str(caught.value)
     assert "column 'lower': 1 row is above its upper bound: id '7': lower 3 > upper 1" in text
-    assert "column 'decision': 1 value is not -1 (invalid experiment), 0 (do not ship) or 1 (ship): id '7': 2" in text
+    assert (
+        "column 'decision': 1 value is not -1 (invalid experiment), 0 (do not ship) or 1 (ship): id '7': 2"
+        in text
+    )

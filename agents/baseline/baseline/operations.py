@@ -31,7 +31,7 @@ __all__ = ["solve_operations"]
 
 
 def solve_operations(data_dir: Path) -> tuple[pd.DataFrame, dict] | None:
-    """The submission and a report for an operations task, or None when the files are not one."""
+    """Return the submission and a report for an operations task, or None when the files are not one."""
     files = {p.name for p in data_dir.iterdir()}
     if {"reference.csv", "production.csv"} <= files:
         return _monitoring(data_dir)
@@ -59,7 +59,9 @@ def _monitoring(data_dir: Path) -> tuple[pd.DataFrame, dict]:
     id_col, target = sample.columns[0], sample.columns[1]
     score_col = "score" if "score" in reference.columns else "prediction"
     skip = {id_col, "label", "row_id"}
-    numeric = [c for c in production.columns if c not in skip and pd.api.types.is_numeric_dtype(production[c])]
+    numeric = [
+        c for c in production.columns if c not in skip and pd.api.types.is_numeric_dtype(production[c])
+    ]
     categorical = {
         c: sorted(reference[c].astype(str).unique())
         for c in production.columns
@@ -68,7 +70,11 @@ def _monitoring(data_dir: Path) -> tuple[pd.DataFrame, dict]:
     correct = ((reference[score_col] >= 0.5).astype(int) == reference["label"]).to_numpy(float)
     log.info(
         "monitoring: reference %s, %d batches; domain features %s + one-hot %s; reference accuracy %.4f",
-        reference.shape, production[id_col].nunique(), numeric, list(categorical), correct.mean(),
+        reference.shape,
+        production[id_col].nunique(),
+        numeric,
+        list(categorical),
+        correct.mean(),
     )
     x_ref = _features(reference, numeric, categorical)
     centre, spread = x_ref.mean(axis=0), x_ref.std(axis=0) + 1e-9
@@ -83,7 +89,10 @@ def _monitoring(data_dir: Path) -> tuple[pd.DataFrame, dict]:
         estimates[batch] = float((weights * correct).sum() / max(weights.sum(), 1e-12))
     out = sample[[id_col]].copy()
     out[target] = out[id_col].map(estimates)
-    return out, {"method": "importance-weighted reference accuracy", "reference_accuracy": float(correct.mean())}
+    return out, {
+        "method": "importance-weighted reference accuracy",
+        "reference_accuracy": float(correct.mean()),
+    }
 
 
 # -------------------------------------------------------------------------------------- change points
@@ -98,7 +107,9 @@ def _mean_shift(values: np.ndarray, window: int) -> np.ndarray:
     t = np.arange(window, n - window + 1)
     left = (csum[t] - csum[t - window]) / window
     right = (csum[t + window] - csum[t]) / window
-    pooled = ((csq[t] - csq[t - window]) / window - left**2 + (csq[t + window] - csq[t]) / window - right**2) / 2
+    pooled = (
+        (csq[t] - csq[t - window]) / window - left**2 + (csq[t + window] - csq[t]) / window - right**2
+    ) / 2
     out = np.zeros(n)
     out[t] = np.max(np.abs(right - left) / np.sqrt(np.maximum(pooled, 1e-6)), axis=1) * np.sqrt(window / 2)
     return out
@@ -138,14 +149,22 @@ def _change_points(data_dir: Path, window: int = 40, margin: int = 10) -> tuple[
     series = {
         key: rows.sort_values(order_col)[channels].to_numpy(float) for key, rows in stream.groupby(id_col)
     }
-    labelled = [(key, [int(v) for v in str(cps).split()]) for key, cps in zip(train[id_col], train[target], strict=True)]
+    labelled = [
+        (key, [int(v) for v in str(cps).split()])
+        for key, cps in zip(train[id_col], train[target], strict=True)
+    ]
     statistics = {key: _mean_shift(series[key], window) for key in series}
     best = (-1.0, 6.0)
     for threshold in np.geomspace(2.0, 60.0, 40):
         found = [_detect(statistics[key], threshold, window) for key, _ in labelled]
         best = max(best, (_f1([cps for _, cps in labelled], found, margin), float(threshold)))
-    log.info("change points: window %d, threshold %.2f tuned on %d labelled streams (F1 %.3f)",
-             window, best[1], len(labelled), best[0])
+    log.info(
+        "change points: window %d, threshold %.2f tuned on %d labelled streams (F1 %.3f)",
+        window,
+        best[1],
+        len(labelled),
+        best[0],
+    )
     out = sample[[id_col]].copy()
     out[target] = [" ".join(map(str, _detect(statistics[key], best[1], window))) for key in out[id_col]]
     return out, {"method": "two-window mean shift", "threshold": best[1], "train_f1": best[0]}

@@ -140,11 +140,23 @@ def run(env: AgentEnv) -> int:
         if operations is not None:
             submission, report = operations
             path = write_submission(submission, env.submission_dir)
-            log.info("wrote %s (%d rows, operations task: %s) after %.1fs", path, len(submission),
-                     report["method"], env.elapsed())
-            summary = {"competition_id": env.competition_id, "seed": env.seed, "task_mode": "operations",
-                       "validation": report, "elapsed_secs": round(env.elapsed(), 2)}
-            (env.logs_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str), encoding="utf-8")
+            log.info(
+                "wrote %s (%d rows, operations task: %s) after %.1fs",
+                path,
+                len(submission),
+                report["method"],
+                env.elapsed(),
+            )
+            summary = {
+                "competition_id": env.competition_id,
+                "seed": env.seed,
+                "task_mode": "operations",
+                "validation": report,
+                "elapsed_secs": round(env.elapsed(), 2),
+            }
+            (env.logs_dir / "summary.json").write_text(
+                json.dumps(summary, indent=2, default=str), encoding="utf-8"
+            )
             return 0
         data = load_public(env.data_dir)
         log.info(
