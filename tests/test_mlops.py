@@ -18,9 +18,10 @@ from embedded_fixtures import COMPETITIONS, Prepared
 from graders.grade import grade
 from graders.medals import thresholds
 from graders.registry import get_metric
-from mlebench.data.fetch import generate_files
+from mlebench.data.fetch import fetch, generate_files
 from mlebench.reporting.stats import split_members
 from mlebench_spec.declarations import GeneratedSource, load_competition
+from mlebench_spec.errors import DataError
 from mlebench_spec.sets import competition_ids
 from mlebench_spec.yamlio import load_yaml
 
@@ -84,6 +85,20 @@ def test_leaderboard_spread_and_the_baseline_between_the_dummy_and_gold(
     sign = 1 if metric.higher_is_better else -1
     assert sign * baseline.score > sign * dummy.score
     assert sign * baseline.score <= sign * limits.gold  # between the dummy and gold, gold not reached
+
+
+def test_a_generator_that_drifts_from_its_declared_bytes_fails_its_fetch(tmp_path: Path) -> None:
+    comp = load_competition("stream-change-points")
+    files = [
+        f.model_copy(update={"sha256": "0" * 64}) if f.raw_name == "changes.csv" else f
+        for f in comp.source.files
+    ]
+    drifted = comp.model_copy(update={"source": comp.source.model_copy(update={"files": files})})
+    with pytest.raises(
+        DataError, match=r"generate.py \(seed 52\) wrote changes.csv with sha256 [0-9a-f]{64}, expected"
+    ):
+        fetch(drifted, tmp_path / "raw")
+    assert not (tmp_path / "raw").exists()  # nothing half-published
 
 
 def test_the_report_groups_the_set_apart_from_v1s_splits() -> None:
