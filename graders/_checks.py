@@ -215,3 +215,33 @@ def reorderings(
             )
     verb = " not a reordering of the expected tokens"
     return report(column, "value", bad, context.where, lambda r: detail[r], verb=verb)
+
+
+def positions(column: str, texts: np.ndarray, context: Context) -> tuple[list[str], np.ndarray]:
+    """Blank (none), or whitespace-separated whole numbers >= 0 (detected positions in a stream)."""
+    tokens = pd.Series(objects(texts), dtype=object).fillna("").astype(str).str.split()
+    wrong = ~tokens.map(lambda ts: all(t.isdigit() for t in ts)).to_numpy(dtype=bool)
+    verb = " not blank or a whitespace-separated list of whole numbers >= 0 (positions)"
+    return report(column, "value", wrong, context.where, quoted(texts), verb=verb), texts
+
+
+DECISIONS = (-1.0, 0.0, 1.0)
+
+
+def interval_decisions(
+    values: dict[str, np.ndarray], y_true: Any, order: np.ndarray | None, context: Context
+) -> list[str]:
+    """``lower <= upper`` in every row, and ``decision`` is -1 (invalid), 0 (do not ship) or 1 (ship)."""
+    reasons = []
+    if "lower" in values and "upper" in values:
+        lower, upper = values["lower"], values["upper"]
+        crossed = np.isfinite(lower) & np.isfinite(upper) & (lower > upper)
+        detail = lambda r: f"lower {lower[r]:.10g} > upper {upper[r]:.10g}"  # noqa: E731
+        reasons += report("lower", "row", crossed, context.where, detail, verb=" above its upper bound")
+    if "decision" in values:
+        decision = values["decision"]
+        other = np.isfinite(decision) & ~np.isin(decision, DECISIONS)
+        detail = lambda r: f"{decision[r]:.10g}"  # noqa: E731
+        verb = " not -1 (invalid experiment), 0 (do not ship) or 1 (ship)"
+        reasons += report("decision", "value", other, context.where, detail, verb=verb)
+    return reasons

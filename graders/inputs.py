@@ -18,12 +18,14 @@ from .kinds import (
     BOXES,
     INTEGER_LABELS,
     INTEGER_SEQUENCE,
+    INTERVAL_DECISIONS,
     KINDS,
     LABELS,
     NUMERIC_COLUMNS,
     NUMERIC_TABLE,
     PERMUTATION,
     POINTS,
+    POSITIONS,
     PROBABILITIES,
     REGRESSION,
     RLE_MASK,
@@ -135,6 +137,8 @@ _ENTRIES = (
     Inputs("normalized_levenshtein", INTEGER_SEQUENCE),
     Inputs("top1_error", INTEGER_SEQUENCE),
     Inputs("f1_macro", INTEGER_LABELS),
+    Inputs("change_point_f1", POSITIONS),
+    Inputs("ab_test_score", INTERVAL_DECISIONS),
 )
 
 INPUTS: dict[str, Inputs] = {entry.name: entry for entry in _ENTRIES}

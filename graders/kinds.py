@@ -189,8 +189,22 @@ INTEGER_LABELS = Kind(
     "arrays.",
 )
 
+POSITIONS = Kind(
+    "positions", shape=shapes.TEXTS, cell_rule=checks.positions,
+    doc="One string column of whitespace-separated whole numbers >= 0 (positions in a stream, e.g. detected "
+    "change points); blank = none. 1-D string arrays, as for ``text``.",
+)
+INTERVAL_DECISIONS = Kind(
+    "interval_decisions", shape=shapes.TABLE, cell_rule=checks.numbers, row_rule=checks.interval_decisions,
+    columns="any", numeric=True,
+    doc="Numeric columns ``estimate, lower, upper, decision`` per row (an experiment's effect, its "
+    "interval with lower <= upper, and -1 invalid / 0 do not ship / 1 ship); frames as for "
+    "``numeric_table``.",
+)
+
 KINDS: tuple[Kind, ...] = (
     LABELS, BINARY_PROBABILITY, REGRESSION, PROBABILITIES, RLE_MASK, NUMERIC_TABLE, RLE_TABLE, BINARY_SCORE,
-    NUMERIC_COLUMNS, TEXT, PERMUTATION, BOXES, POINTS, INTEGER_SEQUENCE, INTEGER_LABELS,
+    NUMERIC_COLUMNS, TEXT, PERMUTATION, BOXES, POINTS, INTEGER_SEQUENCE, INTEGER_LABELS, POSITIONS,
+    INTERVAL_DECISIONS,
 )
 """Every kind; a metric's validation entry must name one of these."""

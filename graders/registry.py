@@ -21,10 +21,12 @@ from typing import Any
 import numpy as np
 
 from .inputs import Inputs, get_inputs
+from .metrics.ab_tests import ab_test_score
 from .metrics.accuracy import accuracy, top1_error
 from .metrics.agreement import mcc, quadratic_weighted_kappa
 from .metrics.bias_auc import jigsaw_bias_auc, jigsaw_bias_auc_fixed
 from .metrics.cell_order import kendall_tau_cell_order
+from .metrics.change_points import change_point_f1
 from .metrics.coco_map import coco_map, coco_map_fixed
 from .metrics.correlation import pearson, spearman_mean_columns
 from .metrics.dice_global_rle import dice_global_rle
@@ -96,6 +98,8 @@ def _metric(
 
 _ENTRIES = (
     _metric("accuracy", accuracy, higher_is_better=True, best=1.0),
+    _metric("ab_test_score", ab_test_score, higher_is_better=True, best=1.0),
+    _metric("change_point_f1", change_point_f1, higher_is_better=True, best=1.0),
     _metric("binary_log_loss", binary_log_loss, higher_is_better=False, best=0.0),
     # v1 loses the first box (id 0), so its perfect score is a little below 1
     _metric("coco_map", coco_map, higher_is_better=True, best=1.0),

@@ -336,7 +336,8 @@ def _preflight(comps: list[Any]) -> int:
     not_ready = 0
     for comp in comps:
         if comp.source.kind != "kaggle":
-            print(f"{comp.id:<{width}}  ready               (embedded: from {comp.source.distribution})")
+            origin = comp.source.script if comp.source.kind == "generated" else comp.source.distribution
+            print(f"{comp.id:<{width}}  ready               ({comp.complexity}: from {origin})")
             continue
         p = states[comp.id]
         size = f"{p.size_bytes / 1e9:8.2f} GB" if p.size_bytes is not None else " " * 11

@@ -17,7 +17,7 @@ from mlebench_spec.paths import competitions_dir
 from mlebench_spec.schema import Model, SchemaError, above, at_least, below, non_empty
 from mlebench_spec.yamlio import load_yaml
 
-Complexity = Literal["low", "medium", "high", "dev", "embedded"]
+Complexity = Literal["low", "medium", "high", "dev", "embedded", "mlops"]
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]$")  # Kaggle slugs (one, AI4Code, has capitals)
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -77,7 +77,21 @@ class KaggleSource(Model):
     extra_files: list[ExtraFile] = []  # downloaded beside the archive and put in the raw folder
 
 
-Source = PackageSource | KaggleSource  # told apart by `kind`
+class GeneratedSource(Model):
+    """Raw files written by the competition's own seeded generator, where the ground truth must be exact.
+
+    ``script`` (in the competition's folder) defines ``generate(dest: Path, seed: int)``, which writes
+    ``files`` into ``dest`` from ``seed`` alone, byte for byte the same on every run; each file's sha256 is
+    declared and checked, as a package file's is.
+    """
+
+    kind: Literal["generated"]
+    script: str = "generate.py"
+    seed: int
+    files: Annotated[list[SourceFile], non_empty]
+
+
+Source = PackageSource | KaggleSource | GeneratedSource  # told apart by `kind`
 
 
 class Split(Model):

@@ -202,3 +202,35 @@ def test_the_process_section_renders_in_chromium(tmp_path: Path) -> None:
     assert rows["smart"][8:] == ["12", "37.5"]
     assert page.values["code"] == 3 and page.values["cells"] == 1 + len(again)
     assert page.values["flagged"] == ["smart/gamma/seed 0"] and page.values["visible"]
+
+
+def test_the_mlops_group_renders_apart_in_chromium(tmp_path: Path) -> None:
+    """An MLOps competition's cells form their own group, beside v1's splits and never inside All."""
+    complexity = {**COMPLEXITY, "delta": "mlops"}
+    THRESHOLDS["delta"], LOWER_IS_BETTER["delta"] = (0.8, 0.7, 0.6, 0.4), False
+    try:
+        records = [r for r in RECORDS if r["competition_id"] == "alpha"] + [
+            _record(agent, "delta", seed, score)
+            for agent, scores in (("dummy", (0.1, 0.2)), ("smart", (0.9, 0.65)))
+            for seed, score in enumerate(scores)
+        ]
+    finally:
+        del THRESHOLDS["delta"], LOWER_IS_BETTER["delta"]
+    report = aggregate(records, ["dummy", "smart"], ["alpha", "delta"], [0, 1], "mixed", complexity)
+    groups = report["agents"]["smart"]["groups"]
+    assert groups["mlops"]["competitions"] == 1 and groups["all"]["competitions"] == 1
+    assert groups["mlops"]["metrics"]["any_medal"]["mean"] == 100.0  # gold, then bronze
+    assert groups["all"]["metrics"]["any_medal"]["mean"] == 100.0  # alpha only: 0.95 and 0.85
+    page_file = tmp_path / "report.html"
+    page_file.write_text(to_html(report), encoding="utf-8")
+    cells = (
+        "Array.from(document.querySelector('#headline + table').rows,"
+        " r => Array.from(r.cells, c => c.textContent))"
+    )
+    page = open_page(page_file, {**EXPRESSIONS, "cells": cells})
+    assert page.errors == [] and page.requests == []
+    assert page.values["bars"] == 2 * len(groups)
+    header, dummy, smart = page.values["cells"]
+    mlops = next(i for i, text in enumerate(header) if text.startswith("mlops"))
+    assert header[mlops].replace(" ", "") == "mlopssplit:1"
+    assert dummy[mlops].startswith("0.0 ± 0.0") and smart[mlops].startswith("100.0 ± 0.0")

@@ -9,8 +9,8 @@ For one competition :func:`build_leaderboard`:
    when the task proposes refinements (a ``neighbours`` method), a second round runs the neighbours of
    the :data:`.rounds.REFINED` best first-round entries, as teams tweak their best submissions: the top of a
    real leaderboard is dense;
-4. checks that the result behaves like a leaderboard: the perfect answers earn gold and the sample
-   submission earns no medal;
+4. checks that the result behaves like a leaderboard: the perfect answers (their submission columns, as
+   the self-check grades them) earn gold and the sample submission earns no medal;
 5. writes ``competitions/<id>/leaderboard.csv`` (best first, by the metric's direction) and
    ``leaderboard.md`` (how it was made, the thresholds, where the sample and the answers land).
 
@@ -39,6 +39,7 @@ from authoring.leaderboards.solution import Solution
 from authoring.leaderboards.tasks import Task, load_task
 from graders.medals import award, thresholds
 from graders.registry import get_metric
+from mlebench.data.selfcheck import gold_submission
 from mlebench_spec.declarations import load_competition
 from mlebench_spec.errors import DataError
 from mlebench_spec.paths import competitions_dir, private_dir, public_dir
@@ -100,7 +101,7 @@ def build_leaderboard(competition_id: str, root: Path | None = None, jobs: int =
             log.info("%s: second round, %d refinements of the best entries", comp.id, len(refinements))
             entries += _run_all(task, refinements, scorer, Path(tmp), jobs)
         sample = scorer.score(public / "sample_submission.csv")
-        answers = scorer.score(private / comp.submission.answers)
+        answers = scorer.score(gold_submission(comp, public, private, Path(tmp)))
     table = leaderboard_frame(entries, metric.higher_is_better)
     limits = thresholds(table["score"].tolist())
     sample_medals = award(sample, limits, metric.higher_is_better)

@@ -6,7 +6,7 @@ Every task object offers the same two methods to :mod:`.build`:
 - ``predict(solution) -> DataFrame``: fit one solution on the public training data and return its
   submission for the public test data (id column first, then the answer columns).
 
-The rules, checked in order:
+The rules, checked in order (after the MLOps set's own tasks, :mod:`.mlops`, which are methods, not models):
 
 1. the metric grades run-length encoded masks → :class:`~.segmentation.SegmentationTask`;
 2. ``train_series.csv`` is present (long-format series) → :class:`~.series.SeriesTask`;
@@ -28,6 +28,7 @@ import pandas as pd
 
 from authoring.leaderboards.engineered import EngineeredTask, recipe_for
 from authoring.leaderboards.images import ImageTask
+from authoring.leaderboards.mlops import mlops_task
 from authoring.leaderboards.multilabel import MultiLabelTask
 from authoring.leaderboards.outputs import infer_output
 from authoring.leaderboards.segmentation import SegmentationTask
@@ -57,6 +58,9 @@ class Task(Protocol):
 def load_task(comp: Competition, public: Path, metric: Metric) -> Task:
     """Load the public data of ``comp`` as the task kind its metric and files call for."""
     id_column, columns = comp.submission.id_column, comp.submission.target_columns
+    mlops = mlops_task(comp.id, public)
+    if mlops is not None:
+        return mlops
     if metric.kind is RLE_MASK:
         return SegmentationTask.load(public, id_column, columns[0])
     if (public / "train_series.csv").is_file():

@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from mlebench.data.prepare import load_prepare_function
-from mlebench_spec.declarations import Competition, PackageSource, parse_declaration
+from mlebench_spec.declarations import Competition, GeneratedSource, PackageSource, parse_declaration
 from mlebench_spec.errors import ConfigError
 from mlebench_spec.paths import competitions_dir
 
@@ -124,7 +124,7 @@ def _column_args(args: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def _check_checksums(declaration: Path, comp: Competition) -> list[Problem]:
-    if not isinstance(comp.source, PackageSource):
+    if not isinstance(comp.source, (PackageSource, GeneratedSource)):
         return []
     return [
         Problem(

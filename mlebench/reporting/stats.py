@@ -25,9 +25,10 @@ SPLITS: dict[str, tuple[str, ...]] = {
     "high": ("high",),
     "all": ("low", "medium", "high"),
     "embedded": ("embedded",),
+    "mlops": ("mlops",),
 }
 """The leaderboard's splits by the complexities they hold (MLE-bench: Low == Lite, Medium, High, All =
-``split75``), and ours of embedded competitions."""
+``split75``), ours of embedded competitions, and the MLOps set's (docs/mlops.md), never part of All."""
 
 PERCENTAGES: dict[str, Callable[[Mapping[str, Any]], bool]] = {
     "any_medal": lambda r: bool(r["any_medal"]),
@@ -77,7 +78,7 @@ def declared_sizes(complexities: Iterable[str]) -> dict[str, int]:
     """How many competitions each split has among all declarations, from their complexities.
 
     >>> declared_sizes(["low", "low", "high", "embedded"])
-    {'low': 2, 'medium': 0, 'high': 1, 'all': 3, 'embedded': 1}
+    {'low': 2, 'medium': 0, 'high': 1, 'all': 3, 'embedded': 1, 'mlops': 0}
     """
     counts = Counter(complexities)
     return {split: sum(counts[level] for level in levels) for split, levels in SPLITS.items()}
@@ -126,14 +127,16 @@ def entries_by_competition(
 def leaderboard_row(figures: Mapping[str, Mapping[str, Any]]) -> str:
     """Format the leaderboard's row: any-medal % mean ± SEM for Low, Medium, High, All ("–": uncovered).
 
-    Embedded competitions are in none of the leaderboard's columns; their split follows when covered.
+    Embedded and MLOps competitions are in none of the leaderboard's columns; their splits follow when
+    covered.
 
     >>> leaderboard_row({"low": {"metrics": {"any_medal": {"mean": 50.0, "sem": 5.0}}}})
     'Low (Lite) 50.00 ± 5.00 | Medium – | High – | All –'
     """
     cells = []
     columns = [("low", "Low (Lite)"), ("medium", "Medium"), ("high", "High"), ("all", "All")]
-    for split, label in columns + ([("embedded", "Embedded")] if "embedded" in figures else []):
+    ours = [(s, label) for s, label in (("embedded", "Embedded"), ("mlops", "MLOps")) if s in figures]
+    for split, label in columns + ours:
         metric = figures.get(split, {}).get("metrics", {}).get("any_medal")
         cells.append(f"{label} {format_pm(metric, 2) if metric else '–'}")
     return " | ".join(cells)

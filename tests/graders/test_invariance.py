@@ -156,7 +156,34 @@ def _permutation(rng: np.random.Generator) -> Case:
     return Case(_frame(target=join[0]), _frame(target=join[1]), "", "not a reordering")
 
 
+def _positions(rng: np.random.Generator) -> Case:  # detected change points per stream (blank: none)
+    draws = [sorted(rng.choice(900, int(rng.integers(1, 4)), replace=False) + 50) for _ in IDS]
+    truth = [" ".join(map(str, row)) for row in draws]
+    worse = ["" if i < 6 else t for i, t in enumerate(truth)]
+    reason = "not blank or a whitespace-separated list of whole numbers >= 0"
+    return Case(_frame(change_points=truth), _frame(change_points=worse), "12 x", reason, args={"margin": 10})
+
+
+def _interval_decisions(rng: np.random.Generator) -> Case:  # A/B analyses: an interval and a decision each
+    effect = np.round(rng.normal(0, 2, N), 3)
+    decision = np.where(np.arange(N) % 5 == 0, -1, (effect > 0).astype(int))
+    width = np.full(N, 4.0)
+    answers = _frame(
+        estimate=effect,
+        lower=effect - 1,
+        upper=effect + 1,
+        decision=decision,
+        true_effect=effect,
+        max_width=width,
+    )
+    flipped = np.where(np.arange(N) < 8, 1 - np.abs(decision), decision)
+    worse = _frame(estimate=effect, lower=effect - 1, upper=effect + 1, decision=flipped)
+    return Case(answers, worse, "nan", "NaN value", columns=["id", "estimate", "lower", "upper", "decision"])
+
+
 _GENERATORS = {
+    "positions": _positions,
+    "interval_decisions": _interval_decisions,
     "binary_score": _binary_score,
     "numeric_columns": _numeric_columns,
     "text": _text,

@@ -16,6 +16,7 @@ import pandas as pd
 from .data import load_public
 from .detect import TargetSpec, TaskSpec, detect_task
 from .env import AgentEnv, Options
+from .operations import solve_operations
 from .segmentation import segment
 from .seq2seq import transduce
 from .submission import build_submission, write_submission
@@ -135,6 +136,28 @@ def run(env: AgentEnv) -> int:
     save_code(env.code_dir)
     np.random.seed(env.seed)
     try:
+        operations = solve_operations(env.data_dir)
+        if operations is not None:
+            submission, report = operations
+            path = write_submission(submission, env.submission_dir)
+            log.info(
+                "wrote %s (%d rows, operations task: %s) after %.1fs",
+                path,
+                len(submission),
+                report["method"],
+                env.elapsed(),
+            )
+            summary = {
+                "competition_id": env.competition_id,
+                "seed": env.seed,
+                "task_mode": "operations",
+                "validation": report,
+                "elapsed_secs": round(env.elapsed(), 2),
+            }
+            (env.logs_dir / "summary.json").write_text(
+                json.dumps(summary, indent=2, default=str), encoding="utf-8"
+            )
+            return 0
         data = load_public(env.data_dir)
         log.info(
             "public files: train %s, test %s, sample %s, aux tables %s, images train/test %d/%d",
