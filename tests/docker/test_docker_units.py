@@ -228,7 +228,7 @@ def test_docker_runner_without_engine_records_infra_error_after_bounded_retries(
 def test_auto_runner_falls_back_to_local_visibly(tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("DOCKER_HOST", DEAD)
     monkeypatch.setenv("CONTAINER_HOST", DEAD)  # and no Podman either
-    monkeypatch.setattr("mlebench.execution.sandbox.BWRAP", "bwrap-not-installed")  # nor bubblewrap
+    monkeypatch.setattr("mlebench.execution.bwrap.bwrap_binary", lambda: None)  # nor bubblewrap
     auto, docker = choose_runner("auto", DockerSettings()), choose_runner("docker", DockerSettings())
     resolve_runner = {"auto": (auto[0].name, auto[1]), "docker": (docker[0].name, docker[1])}.get
     assert resolve_runner("auto")[0] == "local" and resolve_runner("docker") == ("docker", "")
