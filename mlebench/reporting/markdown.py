@@ -318,9 +318,15 @@ def _cells(report: dict[str, Any]) -> list[str]:
 
 
 def _isolation(row: dict[str, Any]) -> str:
-    """Return the row's isolation, and the agent's kernel where it was a user-space one (gVisor)."""
+    """Return the row's isolation, and the agent's kernel where it was a user-space one (gVisor).
+
+    >>> _isolation({"isolation": "isolated", "lineage": {"agent_kernel": "gVisor user-space kernel (runsc)"}})
+    'isolated, gVisor user-space kernel (runsc)'
+    >>> _isolation({"isolation": "isolated", "lineage": {}}), _isolation({"isolation": None})
+    ('isolated', '')
+    """
     kernel = (row.get("lineage") or {}).get("agent_kernel")
-    return f"{row.get('isolation') or ''} ({kernel})" if kernel else row.get("isolation") or ""
+    return f"{row.get('isolation') or ''}, {kernel}" if kernel else row.get("isolation") or ""
 
 
 def _mode_differences(report: dict[str, Any]) -> list[str]:

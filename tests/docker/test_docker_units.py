@@ -270,6 +270,18 @@ def _run(status: str, notes: list[str], rejected: str = "") -> RunRecord:
     return ContainerRunRecord(**fields, submission_rejected=rejected) if rejected else RunRecord(**fields)
 
 
+def test_a_record_under_gvisor_says_the_agent_met_a_user_space_kernel() -> None:
+    from mlebench.execution.docker.agent import ContainerRunRecord
+
+    fields = _run("ok", []).to_json()
+    under = {
+        runtime: ContainerRunRecord.from_json({**fields, "docker": {"runtime": runtime}})
+        for runtime in ("runc", "runsc")
+    }
+    assert under["runsc"].lineage()["agent_kernel"] == "gVisor user-space kernel (runsc)"
+    assert "agent_kernel" not in under["runc"].lineage()
+
+
 def _outcome(status: str, reason: str) -> GradeOutcome:
     result = GradeResult(
         status, reason, None, Thresholds(1, 1, 1, 1), NO_MEDALS, False, status != "no_submission", False, 0.0

@@ -167,7 +167,7 @@ class ContainerRunRecord(RunRecord):
         return {**found, "agent_network": self.network}
 
 
-USER_SPACE_KERNELS = {"runsc": "gVisor (runsc, a user-space kernel)"}
+USER_SPACE_KERNELS = {"runsc": "gVisor user-space kernel (runsc)"}
 """The OCI runtimes (``docker.runtime``) under which an agent meets a user-space kernel, not the host's."""
 
 
