@@ -64,6 +64,10 @@ def run_local(
     )
 
 
+GVISOR = "gvisor"
+"""The tests' name for the ``docker`` runner with ``docker.runtime: runsc`` (a runner parameter)."""
+
+
 def run_docker(
     competition_id: str,
     agent_name: str,
@@ -78,7 +82,12 @@ def run_docker(
     sleep: Callable[[float], None] = time.sleep,
     runner: str = "docker",
 ) -> ContainerRunRecord:
-    """Run with an isolating runner (``docker``, ``podman`` or ``sandbox``) and write run.json."""
+    """Run with an isolating runner (``docker``, ``podman`` or ``sandbox``) and write run.json.
+
+    ``gvisor`` is the ``docker`` runner under the OCI runtime ``runsc`` (gVisor's user-space kernel).
+    """
+    if runner == GVISOR:
+        runner, settings = "docker", settings.model_copy(update={"runtime": "runsc"})
     share(public, out.parent)
     chosen = (
         RUNNERS[runner](settings, sleep=sleep)

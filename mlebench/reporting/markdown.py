@@ -351,9 +351,21 @@ def _cells(report: dict[str, Any]) -> list[str]:
                     f"| {agent} | {name} | {row['seed']} | {status} | {_num(row['score'])} | "
                     f"{_num(row['gold_threshold'])} | {_num(row['silver_threshold'])} | "
                     f"{_num(row['bronze_threshold'])} | {_num(row['median_threshold'])} | "
-                    f"{row['medal']} | {row.get('isolation') or ''} | {row.get('verdict') or ''} |"
+                    f"{row['medal']} | {_isolation(row)} | {row.get('verdict') or ''} |"
                 )
     return lines
+
+
+def _isolation(row: dict[str, Any]) -> str:
+    """Return the row's isolation, and the agent's kernel where it was a user-space one (gVisor).
+
+    >>> _isolation({"isolation": "isolated", "lineage": {"agent_kernel": "gVisor user-space kernel (runsc)"}})
+    'isolated, gVisor user-space kernel (runsc)'
+    >>> _isolation({"isolation": "isolated", "lineage": {}}), _isolation({"isolation": None})
+    ('isolated', '')
+    """
+    kernel = (row.get("lineage") or {}).get("agent_kernel")
+    return f"{row.get('isolation') or ''}, {kernel}" if kernel else row.get("isolation") or ""
 
 
 def _mode_differences(report: dict[str, Any]) -> list[str]:

@@ -53,7 +53,9 @@ def hw() -> Hardware:
 PODMAN_USER = os.environ.get("MLEBENCH_PODMAN_USER", "mlebench-ci")
 ISOLATING = ["docker", "podman", "sandbox"]
 """The runners the hostile-agent suite runs under (modules opt in with :func:`under`)."""
-ENGINES = ["docker", "podman"]
+GVISOR = "gvisor"
+"""The ``docker`` runner under gVisor (``docker.runtime: runsc``), where the engine offers that runtime."""
+ENGINES = ["docker", "podman", GVISOR]
 """The runners with a container engine (and a ``docker_client``)."""
 GAPS: dict[tuple[str, str], str] = {}
 """The probes a runner never passes (strict xfail, so a closed gap fails loudly), and why.
@@ -194,6 +196,12 @@ def docker_client(runner: str, request: pytest.FixtureRequest) -> Iterator[Any]:
             "(CI=true turns this skip into a failure)"
         )
     client = connect()
+    if runner == GVISOR and "runsc" not in (client.info().get("Runtimes") or {}):
+        client.close()
+        pytest.skip(
+            "the Docker engine does not offer the runtime runsc: apt-get install runsc, then start dockerd "
+            "with environment/start_engine.sh (it adds --add-runtime runsc where runsc is installed)"
+        )
     yield client
     for container in leftovers(client):
         container.remove(force=True)  # nothing should be left; test_no_container_is_left_behind asserts it

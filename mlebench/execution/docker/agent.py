@@ -162,7 +162,14 @@ class ContainerRunRecord(RunRecord):
             found["proxy_image_id"] = self.egress["proxy_image"]["id"]
             if self.egress.get("route"):
                 found["agent_network_route"] = self.egress["route"]
+        kernel = USER_SPACE_KERNELS.get(self.docker.get("runtime", ""))
+        if kernel:  # the agent's system calls met gVisor's kernel, not the host's
+            found["agent_kernel"] = kernel
         return {**found, "agent_network": self.network}
+
+
+USER_SPACE_KERNELS = {"runsc": "gVisor user-space kernel (runsc)"}
+"""The OCI runtimes (``docker.runtime``) under which an agent meets a user-space kernel, not the host's."""
 
 
 class Engine:
@@ -420,7 +427,7 @@ def run_docker(
         egress=egress_facts,
         api_key_env=agent.api_key_env or "",
         images=images,
-        docker={**settings.model_dump(), **facts},
+        docker={**settings.model_dump(), "kernel": USER_SPACE_KERNELS.get(settings.runtime, "host"), **facts},
         oom_killed=outcome.oom_killed,
         submission_rejected=rejected,
         attempts=attempts,

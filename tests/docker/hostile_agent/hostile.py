@@ -45,6 +45,7 @@ def env() -> None:
         uid=os.getuid(),
         gid=os.getgid(),
         groups=os.getgroups(),
+        kernel=os.uname().release,
         cwd=os.getcwd(),
         data=sorted(p.name for p in DATA.iterdir()),
         instructions=Path(os.environ["INSTRUCTIONS_FILE"]).read_text(),
