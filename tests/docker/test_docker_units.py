@@ -441,6 +441,55 @@ def test_sweep_owners_are_this_host_and_a_live_process(tmp_path: Path) -> None:
     assert not owner_gone(f"another-host:{pid}:1") and not owner_gone("garbage")
 
 
+def test_a_killed_runs_grader_container_is_reaped(tmp_path: Path) -> None:
+    """Issue 51: a run killed while grading left its exited grader container behind (it had no owner label).
+
+    The grader container carries the owner label every per-cell resource carries, so the reaper removes it
+    once the process that made it is gone, and keeps it while that process lives.
+    """
+    import socket
+    from types import SimpleNamespace
+
+    from mlebench.execution.docker import grading
+    from mlebench.execution.docker.egress import OWNER, sweep
+
+    made: dict[str, Any] = {}
+
+    class Made(Exception):
+        pass
+
+    def create(**kwargs: Any) -> None:
+        made.update(kwargs)
+        raise Made
+
+    the_cell = cell(
+        "c", "a", None, None, 0, tmp_path / "public", tmp_path / "run", tmp_path, tmp_path / "priv"
+    )
+    client = SimpleNamespace(containers=SimpleNamespace(create=create))
+    with pytest.raises(Made):
+        grading._grade_once(client, SimpleNamespace(id="sha256:g"), the_cell, "runc", "v1")
+    assert made["labels"]["mlebench.role"] == "grader" and made["labels"]["mlebench.cell"] == "a/c/0"
+    owner = made["labels"][OWNER]
+    assert owner.split(":")[:2] == [socket.gethostname(), str(os.getpid())]
+
+    removed: list[str] = []
+
+    def container(name: str, label: str) -> Any:
+        labels = {**made["labels"], OWNER: label}
+        return SimpleNamespace(name=name, labels=labels, remove=lambda **_: removed.append(name))
+
+    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True)
+    found = [
+        container("killed-runs-grader", f"{socket.gethostname()}:{int(child.stdout)}:1"),
+        container("live-runs-grader", owner),
+    ]
+    empty = SimpleNamespace(list=lambda **_: [])
+    engine = SimpleNamespace(
+        containers=SimpleNamespace(list=lambda **_: found), networks=empty, volumes=empty
+    )
+    assert sweep(engine) == ["killed-runs-grader"] and removed == ["killed-runs-grader"]
+
+
 def test_llm_lineage_names_the_policy_and_allow_list() -> None:
     from mlebench.execution.docker.agent import ContainerRunRecord
 

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from mlebench.execution.docker import extract
+from mlebench.execution.docker import egress, extract
 from mlebench.execution.docker.agent import AGENT_USER, DOCKER, Engine
 from mlebench.execution.docker.engine import InfraError, is_engine_failure, with_retries
 from mlebench.execution.docker.images import (
@@ -140,10 +140,8 @@ def _grade_once(client: Any, image: ImageRef, cell: Cell, runtime: str, mode: st
         cap_drop=["ALL"],
         security_opt=["no-new-privileges:true"],
         pids_limit=GRADER_PIDS,
-        labels={
-            "mlebench.role": "grader",
-            "mlebench.cell": f"{cell.agent}/{cell.competition_id}/{cell.seed}",
-        },
+        # the owner label too, so that the reaper (mlebench.execution.sweep) removes it after a killed run
+        labels=egress.labels("grader", f"{cell.agent}/{cell.competition_id}/{cell.seed}"),
         working_dir=GRADER_ROOT,
     )
     try:
