@@ -4,15 +4,16 @@ The hostile agent leaves what stopped every runner's grid before: a name in ``lo
 a folder 1,000 levels deep in ``code/`` (DVC could not record the stage: "surrogates not allowed",
 RecursionError; ``dvc repro`` stopped there and ``mlebench run`` crashed, and again on every resume), with
 sparse files and thousands of files under caps lowered through the setting. It runs under the sandbox
-runner beside two ordinary cells. ``mlebench run``, killed with SIGKILL once the hostile cell ran and
-started again, finishes every cell and the report, and ``dvc repro`` afterwards has nothing left to run;
-``dvc repro`` running the hostile cell again and its downstream finishes them too.
+runner, and under Docker's, beside two ordinary cells. ``mlebench run``, killed with SIGKILL once the
+hostile cell ran and started again, finishes every cell and the report, and ``dvc repro`` afterwards has
+nothing left to run; ``dvc repro`` running the hostile cell again and its downstream finishes them too.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -55,13 +56,15 @@ for i in range(4):
 '''
 
 
-def _grid(tmp: Path) -> Path:
+def _grid(tmp: Path, runner: str) -> Path:
     repo = copy_checkout(tmp)
     add_sleep_agent(repo, 0.1)
     folder = repo / "agents" / "tree"
     folder.mkdir(parents=True)
     (folder / "main.py").write_text(HOSTILE)
     (folder / "requirements.txt").write_text("")
+    for agent in ("sleep", "tree"):  # the Docker runner builds each agent's image from the dummy's recipe
+        shutil.copyfile(repo / "agents" / "dummy" / "Dockerfile", repo / "agents" / agent / "Dockerfile")
     for name, path in (("tree", "agents/tree"), ("plain", "agents/sleep")):  # plain: a second ordinary agent
         (repo / "conf" / "agent" / f"{name}.yaml").write_text(
             f"{name}:\n  path: {path}\n  command: [python, main.py]\n"
@@ -70,7 +73,7 @@ def _grid(tmp: Path) -> Path:
     plan_and_commit(
         repo,
         ["competition_set=custom", "competition_set.ids=[titanic-lite]", "seeds=[0]"]
-        + ["agent=[sleep,plain,tree]", "runner=sandbox"],
+        + ["agent=[sleep,plain,tree]", f"runner={runner}"],
     )
     return repo
 
@@ -95,25 +98,33 @@ def _events(repo: Path) -> list[dict]:
     return [json.loads(x) for x in log.read_text().splitlines() if x.endswith("}")] if log.exists() else []
 
 
-@pytest.fixture(autouse=True)
-def _sandbox_and_caps(monkeypatch: pytest.MonkeyPatch) -> None:
-    problem = bwrap_problem()
+@pytest.fixture(params=["sandbox", "docker"])
+def runner(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Return the runner the grid runs under (one bounded collector serves both), with the caps lowered."""
+    if request.param == "docker":
+        from mlebench.execution.docker.engine import engine_problem
+
+        problem = engine_problem()
+        problem = f"no Docker engine reachable ({problem})" if problem else None
+    else:
+        problem = bwrap_problem()
     if problem:
         if CI:
             pytest.fail(f"CI=true but {problem}")
         pytest.skip(problem)
     monkeypatch.setenv(LIMITS_ENV, json.dumps(LIMITS))
+    return request.param
 
 
 def test_mlebench_run_killed_and_resumed_and_dvc_repro_finish_every_cell_past_a_hostile_cell(
-    tmp_path: Path,
+    tmp_path: Path, runner: str
 ) -> None:
     """One grid (one prepare) for both ways of running it.
 
     ``mlebench run`` killed and resumed, then ``dvc repro`` itself running the hostile cell again (forced)
     and everything downstream of it, the report included.
     """
-    repo = _grid(tmp_path)
+    repo = _grid(tmp_path, runner)
     env = {k: v for k, v in os.environ.items() if k != "MLEBENCH_ROOT"}
     env["PATH"] = f"{Path(sys.executable).parent}:{env['PATH']}"
     args = [sys.executable, "-m", "mlebench.cli", "run", "--no-progress", "--jobs", "2"]
