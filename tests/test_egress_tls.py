@@ -223,3 +223,73 @@ def test_the_report_lists_what_each_agents_cells_fetched(tmp_path: Path) -> None
         "| mirror.example (5000 B, 2 req), index.example (1800 B, 6 req, 2 refused) |"
     ]
     assert _egress({"agents": {"offline": {}}}) == []
+
+
+_SLUG = "spaceship-titanic"
+_REFUSED = [  # the competition's own Kaggle pages, API calls and archive, and a reference notebook's pages
+    "https://www.kaggle.com/competitions/spaceship-titanic",
+    "https://www.kaggle.com/competitions/spaceship-titanic/data?select=test.csv",
+    "https://www.kaggle.com/c/spaceship-titanic/leaderboard",
+    "https://www.kaggle.com/c/Spaceship-Titanic",
+    "https://www.kaggle.com/api/v1/competitions/data/download-all/spaceship-titanic",
+    "https://www.kaggle.com/api/v1/competitions/data/download/spaceship-titanic/test.csv",
+    "https://www.kaggle.com/api/v1/competitions/data/list/spaceship-titanic?page=1",
+    "https://www.kaggle.com/api/v1/competitions/spaceship-titanic/leaderboard/download",
+    "https://storage.googleapis.com/kaggle-competitions-data/kaggle-v2/34377/3220602/bundle/archive.zip"
+    "?GoogleAccessId=web-data@kaggle-161607.iam.gserviceaccount.com&Expires=1711540363&Signature=H1%2Fd"
+    "&response-content-disposition=attachment%3B+filename%3Dspaceship-titanic.zip",
+    "https://www.kaggle.com/code/samuelcortinhas/spaceship-titanic-a-complete-guide",
+    "https://www.kaggle.com/code/samuelcortinhas/spaceship-titanic-a-complete-guide/notebook?scriptVersionId=1",
+    "https://www.kaggle.com/samuelcortinhas/spaceship-titanic-a-complete-guide",
+    "https://www.kaggle.com/api/v1/kernels/pull?userName=samuelcortinhas&kernelSlug=spaceship-titanic-a-complete-guide",
+    "https://www.kaggle.com/api/v1/kernels/output?kernelSlug=spaceship-titanic-a-complete-guide&userName=samuelcortinhas",
+]
+_PASSED = [  # another competition (one whose slug starts the same too), other notebooks, searches, the RPCs
+    "https://www.kaggle.com/competitions/spaceship-titanic-2",
+    "https://www.kaggle.com/competitions/titanic",
+    "https://www.kaggle.com/c/spaceship-titanicx/data",
+    "https://www.kaggle.com/api/v1/competitions/data/download-all/spaceship-titanic-v2",
+    "https://www.kaggle.com/api/v1/competitions/list?search=spaceship-titanic",
+    "https://storage.googleapis.com/kaggle-competitions-data/kaggle-v2/3136/26502/bundle/archive.zip"
+    "?GoogleAccessId=web-data@kaggle-161607.iam.gserviceaccount.com&Expires=1711540363&Signature=H1%2Fd"
+    "&response-content-disposition=attachment%3B+filename%3Dtitanic.zip",
+    "https://www.kaggle.com/code/samuelcortinhas/spaceship-titanic-a-complete-guide-v2",
+    "https://www.kaggle.com/code/samuelcortinhas/another-notebook",
+    "https://www.kaggle.com/code/someone-else/spaceship-titanic-a-complete-guide",
+    "https://www.kaggle.com/datasets/someone/spaceship-titanic-extra",
+    "https://api.kaggle.com/v1/competitions.CompetitionApiService/DownloadDataFiles",  # slug in the body
+    "www.kaggle.com:443",
+]
+
+
+def test_a_kaggle_competition_refuses_its_own_pages_api_archive_and_reference_notebooks() -> None:
+    import re2
+
+    comp = load_competition(_SLUG, ROOT)
+    derived = [f.pattern for f in comp.forbidden()]
+    from mlebench_spec.declarations import kernel_refs, kernels_file
+
+    assert len(derived) == 3 + len(kernel_refs(kernels_file(_SLUG, ROOT))) > 3
+    refuse, done, kept_out = egress_tls.refusals(derived)
+    assert kept_out == [] and done == derived
+    options = re2.Options()
+    options.case_sensitive = False
+    engines = [re2.compile(p, options) for p in derived]  # what the integrity stage runs on the access log
+    for url in _REFUSED + _PASSED:
+        wanted = url in _REFUSED
+        assert any(e.search(url) for e in engines) is wanted, url
+        assert any(_posix_search(p, url) for p in refuse) is wanted, url  # what squid refuses
+
+
+def test_only_a_kaggle_source_implies_kaggle_refusals() -> None:
+    from mlebench_spec.declarations import KernelRef, kaggle_forbidden
+
+    titanic_lite = load_competition("titanic-lite", ROOT)
+    assert kaggle_forbidden(titanic_lite.source, [KernelRef("a", "b")]) == []
+    assert not any("kaggle" in f.pattern for f in titanic_lite.forbidden())
+    ai4code = [f.pattern for f in kaggle_forbidden(load_competition("AI4Code", ROOT).source)]
+    assert len(ai4code) == 3 and all("AI4Code" in p for p in ai4code)
+    # a slug's regex metacharacters are literal: a dot in a notebook's slug matches a dot only
+    (notebook,) = kaggle_forbidden(load_competition("AI4Code", ROOT).source, [KernelRef("o", "a.b")])[3:]
+    assert _posix_search(egress_tls.posix_pattern(notebook.pattern), "https://www.kaggle.com/code/o/a.b")
+    assert not _posix_search(egress_tls.posix_pattern(notebook.pattern), "https://www.kaggle.com/code/o/axb")
