@@ -293,3 +293,67 @@ def test_only_a_kaggle_source_implies_kaggle_refusals() -> None:
     (notebook,) = kaggle_forbidden(load_competition("AI4Code", ROOT).source, [KernelRef("o", "a.b")])[3:]
     assert _posix_search(egress_tls.posix_pattern(notebook.pattern), "https://www.kaggle.com/code/o/a.b")
     assert not _posix_search(egress_tls.posix_pattern(notebook.pattern), "https://www.kaggle.com/code/o/axb")
+
+
+@pytest.mark.skipif(
+    not os.environ.get("CI") and not Path(egress_tls.CERTGEN).is_file(),
+    reason="squid-openssl is not installed here (CI installs it: .ci/run)",
+)
+def test_the_sandboxs_squid_refuses_a_kaggle_competitions_own_urls_only(tmp_path: Path) -> None:
+    """The cell's real squid (the sandbox's host proxy, inspecting, with spaceship-titanic's refusals).
+
+    Nothing outside this machine is reachable, so the one allowed endpoint is a stand-in on loopback that
+    answers every path; each request carries one of Kaggle's URL shapes after a ``/www.kaggle.com/`` prefix
+    (the patterns are not tied to a host). Refused ones get squid's 403 and never reach the stand-in.
+    """
+    import socket
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from mlebench.execution.host_proxy import SOCKET_NAME, host_proxy
+
+    seen: list[str] = []
+
+    class StandIn(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+            seen.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), StandIn)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    endpoint = f"127.0.0.1:{server.server_address[1]}"
+    base = f"http://{endpoint}/www.kaggle.com/"
+    refused = [
+        "competitions/spaceship-titanic/data",
+        "api/v1/competitions/data/download-all/spaceship-titanic",
+        "code/samuelcortinhas/spaceship-titanic-a-complete-guide",
+    ]
+    passed = [
+        "competitions/spaceship-titanic-2/data",
+        "api/v1/competitions/data/download-all/titanic",
+        "code/samuelcortinhas/another-notebook",
+    ]
+    policy = egress_tls.cell_policy(_SLUG, ROOT)
+    assert len(policy.refuse) > 3 and policy.kept_out == []
+    statuses = {}
+    try:
+        with host_proxy([endpoint], False, tmp_path / "a.log", policy) as proxy:
+            for path in refused + passed:
+                with socket.socket(socket.AF_UNIX) as conn:
+                    conn.settimeout(20)
+                    conn.connect(str(proxy.socket_dir / SOCKET_NAME))
+                    request = f"GET {base}{path} HTTP/1.1\r\nHost: {endpoint}\r\nConnection: close\r\n\r\n"
+                    conn.sendall(request.encode())
+                    statuses[path] = conn.makefile("rb").readline().split()[1].decode()
+    finally:
+        server.shutdown()
+    assert statuses == {**dict.fromkeys(refused, "403"), **dict.fromkeys(passed, "200")}, statuses
+    assert seen == [f"/www.kaggle.com/{p}" for p in passed]  # the refused ones never reached it
+    log = (tmp_path / "a.log").read_text()
+    assert log.count("TCP_DENIED/403") == len(refused), log
