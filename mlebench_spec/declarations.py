@@ -8,6 +8,7 @@ duplicate keys and wrong types are errors that name the file, the key and the va
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -470,8 +471,14 @@ class Competition(Model):
     forbidden_resources: list[ForbiddenResource] = []
 
     def forbidden(self) -> list[ForbiddenResource]:
-        """Return the declared forbidden resources, then those the package source implies."""
-        return [*self.forbidden_resources, *package_forbidden(self.source)]
+        """Return the declared forbidden resources, then those the source (and ``kernels.txt``) implies."""
+        kernels = self.folder / KERNELS_FILE
+        refs = kernel_refs(kernels) if isinstance(self.source, KaggleSource) and kernels.is_file() else []
+        return [
+            *self.forbidden_resources,
+            *package_forbidden(self.source),
+            *kaggle_forbidden(self.source, refs),
+        ]
 
     @property
     def folder(self) -> Path:
@@ -510,6 +517,115 @@ def package_forbidden(source: Source) -> list[ForbiddenResource]:
         )
         for name in names
     ]
+
+
+# A competition's reference notebooks, ``kernels.txt``: one ``owner/slug`` per line (MLE-bench v1's lists),
+# optionally followed by the sha256 of the source the ``kaggle`` client pulls, which pins it. The data layer
+# pulls them for the plagiarism check (:mod:`mlebench.data.kernels`); :func:`kaggle_forbidden` forbids them.
+KERNELS_FILE = "kernels.txt"
+_LINE = re.compile(r"^(?P<owner>[\w.-]+)/(?P<slug>[\w.-]+)(?:\s+(?P<sha>[0-9a-f]{64}))?$")
+
+
+@dataclass(frozen=True)
+class KernelRef:
+    """One reference notebook: ``owner/slug`` and the pinned sha256 of its pulled source (empty: unpinned)."""
+
+    owner: str
+    slug: str
+    sha256: str = ""
+
+    @property
+    def ref(self) -> str:
+        """``owner/slug``."""
+        return f"{self.owner}/{self.slug}"
+
+    @property
+    def file_name(self) -> str:
+        """The code file's name in ``data/kernels/<id>/``."""
+        return f"{self.owner}__{self.slug}.py"
+
+
+def kernels_file(competition_id: str, root: Path | None = None) -> Path:
+    """Where a competition lists its reference notebooks."""
+    return competitions_dir(root) / competition_id / KERNELS_FILE
+
+
+def kernel_refs(path: Path) -> list[KernelRef]:
+    """Parse a ``kernels.txt``; a malformed line is an error naming the file, the line and the form."""
+    refs = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        match = _LINE.match(line)
+        if not match:
+            raise ConfigError(f"{path}:{number}: {line!r} is not `owner/slug` (optionally + a sha256)")
+        refs.append(KernelRef(match["owner"], match["slug"], match["sha"] or ""))
+    return refs
+
+
+_SLUG_END = r"(?:[^\w-]|$)"  # a slug ends where a character no slug holds follows, or the URL ends
+_REF_END = r"(?:[^\w.-]|$)"  # the same for a notebook's owner and slug (kernels.txt's `[\w.-]+`)
+
+
+def kaggle_forbidden(source: Source, kernels: list[KernelRef] | None = None) -> list[ForbiddenResource]:
+    r"""Return the forbidden resources a Kaggle source implies: its competition's pages, API and data, by URL.
+
+    Kaggle's original data holds the labels of the test split the benchmark cut from it, and the
+    competition's pages its discussion, notebooks and leaderboard. Refused, by what a URL shows:
+
+    - the web pages, ``kaggle.com/competitions/<slug>…`` and ``kaggle.com/c/<slug>…``;
+    - the client's REST API (1.x), any ``kaggle.com/api/v1/competitions/…/<slug>…`` path with the slug as a
+      segment (``data/download-all/<slug>``, ``data/download/<slug>/<file>``, ``<slug>/leaderboard/…``);
+    - the archive itself: Kaggle answers a download with a signed storage URL in its bucket
+      ``kaggle-competitions-data``, whose ``response-content-disposition`` names ``<slug>.zip``;
+    - each reference notebook of ``kernels``, someone's solution (``kernels.txt``): its pages
+      (``kaggle.com/code/<owner>/<slug>``, any path with ``<owner>/<slug>`` as segments) and the 1.x
+      API's ``?userName=<owner>&kernelSlug=<slug>``.
+
+    The 2.x client's calls (``POST …/v1/competitions.CompetitionApiService/DownloadDataFiles`` and the like)
+    carry the slug in their JSON body, which no URL pattern sees: the call passes, and the redirect it
+    answers with is refused by the bucket rule (a whole archive), not a single file's (named by file).
+    A slug matches whole: another competition's slug that only starts the same does not match.
+
+    >>> src = KaggleSource(kind="kaggle", slug="titanic")
+    >>> [f.pattern for f in kaggle_forbidden(src)][0]
+    'kaggle\\.com/(?:c|competitions)/titanic(?:[^\\w-]|$)'
+    """
+    if not isinstance(source, KaggleSource):
+        return []
+    slug = re.escape(source.slug)
+    data = (
+        f"the original Kaggle data of {source.slug} holds the labels of the test split the benchmark cut "
+        "from it"
+    )
+    found = [
+        ForbiddenResource(
+            pattern=rf"kaggle\.com/(?:c|competitions)/{slug}{_SLUG_END}",
+            reason=f"{data}; the competition's pages carry its data, discussion, notebooks and leaderboard",
+        ),
+        ForbiddenResource(
+            pattern=rf"kaggle\.com/api/v1/competitions/(?:[\w-]+/)*{slug}{_SLUG_END}",
+            reason=f"{data}: the Kaggle API's calls for the competition (its data, files, leaderboard)",
+        ),
+        ForbiddenResource(
+            pattern=rf"kaggle-competitions-data/\S*[?&]response-content-disposition=\S*filename(?:%3D|=){slug}\.zip\b",
+            reason=f"{data}: the competition's archive, where Kaggle's download redirects",
+        ),
+    ]
+    for ref in kernels or []:
+        owner, name = re.escape(ref.owner), re.escape(ref.slug)
+        found.append(
+            ForbiddenResource(
+                pattern=(
+                    rf"kaggle\.com/(?:[\w.-]+/)*{owner}/{name}{_REF_END}"
+                    rf"|[?&]userName={owner}&kernelSlug={name}{_REF_END}"
+                    rf"|[?&]kernelSlug={name}&userName={owner}{_REF_END}"
+                ),
+                reason=f"the notebook {ref.ref} is a reference solution of this competition ({KERNELS_FILE})",
+            )
+        )
+    return found
 
 
 def declaration_path(competition_id: str, root: Path | None = None) -> Path:

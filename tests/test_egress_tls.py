@@ -223,3 +223,137 @@ def test_the_report_lists_what_each_agents_cells_fetched(tmp_path: Path) -> None
         "| mirror.example (5000 B, 2 req), index.example (1800 B, 6 req, 2 refused) |"
     ]
     assert _egress({"agents": {"offline": {}}}) == []
+
+
+_SLUG = "spaceship-titanic"
+_REFUSED = [  # the competition's own Kaggle pages, API calls and archive, and a reference notebook's pages
+    "https://www.kaggle.com/competitions/spaceship-titanic",
+    "https://www.kaggle.com/competitions/spaceship-titanic/data?select=test.csv",
+    "https://www.kaggle.com/c/spaceship-titanic/leaderboard",
+    "https://www.kaggle.com/c/Spaceship-Titanic",
+    "https://www.kaggle.com/api/v1/competitions/data/download-all/spaceship-titanic",
+    "https://www.kaggle.com/api/v1/competitions/data/download/spaceship-titanic/test.csv",
+    "https://www.kaggle.com/api/v1/competitions/data/list/spaceship-titanic?page=1",
+    "https://www.kaggle.com/api/v1/competitions/spaceship-titanic/leaderboard/download",
+    "https://storage.googleapis.com/kaggle-competitions-data/kaggle-v2/34377/3220602/bundle/archive.zip"
+    "?GoogleAccessId=web-data@kaggle-161607.iam.gserviceaccount.com&Expires=1711540363&Signature=H1%2Fd"
+    "&response-content-disposition=attachment%3B+filename%3Dspaceship-titanic.zip",
+    "https://www.kaggle.com/code/samuelcortinhas/spaceship-titanic-a-complete-guide",
+    "https://www.kaggle.com/code/samuelcortinhas/spaceship-titanic-a-complete-guide/notebook?scriptVersionId=1",
+    "https://www.kaggle.com/samuelcortinhas/spaceship-titanic-a-complete-guide",
+    "https://www.kaggle.com/api/v1/kernels/pull?userName=samuelcortinhas&kernelSlug=spaceship-titanic-a-complete-guide",
+    "https://www.kaggle.com/api/v1/kernels/output?kernelSlug=spaceship-titanic-a-complete-guide&userName=samuelcortinhas",
+]
+_PASSED = [  # another competition (one whose slug starts the same too), other notebooks, searches, the RPCs
+    "https://www.kaggle.com/competitions/spaceship-titanic-2",
+    "https://www.kaggle.com/competitions/titanic",
+    "https://www.kaggle.com/c/spaceship-titanicx/data",
+    "https://www.kaggle.com/api/v1/competitions/data/download-all/spaceship-titanic-v2",
+    "https://www.kaggle.com/api/v1/competitions/list?search=spaceship-titanic",
+    "https://storage.googleapis.com/kaggle-competitions-data/kaggle-v2/3136/26502/bundle/archive.zip"
+    "?GoogleAccessId=web-data@kaggle-161607.iam.gserviceaccount.com&Expires=1711540363&Signature=H1%2Fd"
+    "&response-content-disposition=attachment%3B+filename%3Dtitanic.zip",
+    "https://www.kaggle.com/code/samuelcortinhas/spaceship-titanic-a-complete-guide-v2",
+    "https://www.kaggle.com/code/samuelcortinhas/another-notebook",
+    "https://www.kaggle.com/code/someone-else/spaceship-titanic-a-complete-guide",
+    "https://www.kaggle.com/datasets/someone/spaceship-titanic-extra",
+    "https://api.kaggle.com/v1/competitions.CompetitionApiService/DownloadDataFiles",  # slug in the body
+    "www.kaggle.com:443",
+]
+
+
+def test_a_kaggle_competition_refuses_its_own_pages_api_archive_and_reference_notebooks() -> None:
+    import re2
+
+    comp = load_competition(_SLUG, ROOT)
+    derived = [f.pattern for f in comp.forbidden()]
+    from mlebench_spec.declarations import kernel_refs, kernels_file
+
+    assert len(derived) == 3 + len(kernel_refs(kernels_file(_SLUG, ROOT))) > 3
+    refuse, done, kept_out = egress_tls.refusals(derived)
+    assert kept_out == [] and done == derived
+    options = re2.Options()
+    options.case_sensitive = False
+    engines = [re2.compile(p, options) for p in derived]  # what the integrity stage runs on the access log
+    for url in _REFUSED + _PASSED:
+        wanted = url in _REFUSED
+        assert any(e.search(url) for e in engines) is wanted, url
+        assert any(_posix_search(p, url) for p in refuse) is wanted, url  # what squid refuses
+
+
+def test_only_a_kaggle_source_implies_kaggle_refusals() -> None:
+    from mlebench_spec.declarations import KernelRef, kaggle_forbidden
+
+    titanic_lite = load_competition("titanic-lite", ROOT)
+    assert kaggle_forbidden(titanic_lite.source, [KernelRef("a", "b")]) == []
+    assert not any("kaggle" in f.pattern for f in titanic_lite.forbidden())
+    ai4code = [f.pattern for f in kaggle_forbidden(load_competition("AI4Code", ROOT).source)]
+    assert len(ai4code) == 3 and all("AI4Code" in p for p in ai4code)
+    # a slug's regex metacharacters are literal: a dot in a notebook's slug matches a dot only
+    (notebook,) = kaggle_forbidden(load_competition("AI4Code", ROOT).source, [KernelRef("o", "a.b")])[3:]
+    assert _posix_search(egress_tls.posix_pattern(notebook.pattern), "https://www.kaggle.com/code/o/a.b")
+    assert not _posix_search(egress_tls.posix_pattern(notebook.pattern), "https://www.kaggle.com/code/o/axb")
+
+
+@pytest.mark.skipif(
+    not os.environ.get("CI") and not Path(egress_tls.CERTGEN).is_file(),
+    reason="squid-openssl is not installed here (CI installs it: .ci/run)",
+)
+def test_the_sandboxs_squid_refuses_a_kaggle_competitions_own_urls_only(tmp_path: Path) -> None:
+    """The cell's real squid (the sandbox's host proxy, inspecting, with spaceship-titanic's refusals).
+
+    Nothing outside this machine is reachable, so the one allowed endpoint is a stand-in on loopback that
+    answers every path; each request carries one of Kaggle's URL shapes after a ``/www.kaggle.com/`` prefix
+    (the patterns are not tied to a host). Refused ones get squid's 403 and never reach the stand-in.
+    """
+    import socket
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from mlebench.execution.host_proxy import SOCKET_NAME, host_proxy
+
+    seen: list[str] = []
+
+    class StandIn(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+            seen.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), StandIn)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    endpoint = f"127.0.0.1:{server.server_address[1]}"
+    base = f"http://{endpoint}/www.kaggle.com/"
+    refused = [
+        "competitions/spaceship-titanic/data",
+        "api/v1/competitions/data/download-all/spaceship-titanic",
+        "code/samuelcortinhas/spaceship-titanic-a-complete-guide",
+    ]
+    passed = [
+        "competitions/spaceship-titanic-2/data",
+        "api/v1/competitions/data/download-all/titanic",
+        "code/samuelcortinhas/another-notebook",
+    ]
+    policy = egress_tls.cell_policy(_SLUG, ROOT)
+    assert len(policy.refuse) > 3 and policy.kept_out == []
+    statuses = {}
+    try:
+        with host_proxy([endpoint], False, tmp_path / "a.log", policy) as proxy:
+            for path in refused + passed:
+                with socket.socket(socket.AF_UNIX) as conn:
+                    conn.settimeout(20)
+                    conn.connect(str(proxy.socket_dir / SOCKET_NAME))
+                    request = f"GET {base}{path} HTTP/1.1\r\nHost: {endpoint}\r\nConnection: close\r\n\r\n"
+                    conn.sendall(request.encode())
+                    statuses[path] = conn.makefile("rb").readline().split()[1].decode()
+    finally:
+        server.shutdown()
+    assert statuses == {**dict.fromkeys(refused, "403"), **dict.fromkeys(passed, "200")}, statuses
+    assert seen == [f"/www.kaggle.com/{p}" for p in passed]  # the refused ones never reached it
+    log = (tmp_path / "a.log").read_text()
+    assert log.count("TCP_DENIED/403") == len(refused), log

@@ -11,60 +11,20 @@ skipped, as v1 skips it. DVC tracks the folder (the ``fetch_kernels`` stage), so
 
 from __future__ import annotations
 
-import re
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mlebench.data.notebooks import notebook_code
+from mlebench_spec.declarations import KERNELS_FILE, KernelRef, kernel_refs, kernels_file
 from mlebench_spec.errors import ConfigError, DataError
 from mlebench_spec.files import published, write_json
 from mlebench_spec.hashing import sha256_file
-from mlebench_spec.paths import competitions_dir
 
-KERNELS_FILE = "kernels.txt"
+__all__ = ["KERNELS_FILE", "KernelRef", "fetch_kernels", "kernel_refs", "kernels_file"]
+
 MANIFEST = "manifest.json"
-_LINE = re.compile(r"^(?P<owner>[\w.-]+)/(?P<slug>[\w.-]+)(?:\s+(?P<sha>[0-9a-f]{64}))?$")
 _CODE = {".py": "script", ".ipynb": "notebook"}
-
-
-@dataclass(frozen=True)
-class KernelRef:
-    """One reference notebook: ``owner/slug`` and the pinned sha256 of its pulled source (empty: unpinned)."""
-
-    owner: str
-    slug: str
-    sha256: str = ""
-
-    @property
-    def ref(self) -> str:
-        """``owner/slug``."""
-        return f"{self.owner}/{self.slug}"
-
-    @property
-    def file_name(self) -> str:
-        """The code file's name in ``data/kernels/<id>/``."""
-        return f"{self.owner}__{self.slug}.py"
-
-
-def kernels_file(competition_id: str, root: Path | None = None) -> Path:
-    """Where a competition lists its reference notebooks."""
-    return competitions_dir(root) / competition_id / KERNELS_FILE
-
-
-def kernel_refs(path: Path) -> list[KernelRef]:
-    """Parse a ``kernels.txt``; a malformed line is an error naming the file, the line and the form."""
-    refs = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        match = _LINE.match(line)
-        if not match:
-            raise ConfigError(f"{path}:{number}: {line!r} is not `owner/slug` (optionally + a sha256)")
-        refs.append(KernelRef(match["owner"], match["slug"], match["sha"] or ""))
-    return refs
 
 
 def fetch_kernels(refs: list[KernelRef], dest: Path, api: Any = None) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from mlebench_spec.declarations import (
     Competition,
     all_competition_ids,
     declaration_path,
+    kaggle_forbidden,
     load_competition,
     package_forbidden,
 )
@@ -394,16 +395,17 @@ def _competition_pipelines(plan: Plan, cid: str, root: Path) -> dict[Path, dict[
         ),
     ]
     stages: dict[str, Any] = dict(data)
-    # The integrity stage reads only the declaration's forbidden_resources and, for a package source, the
-    # source (its package is forbidden too: Competition.forbidden): a params dependency on those keys, so
-    # editing the rest of the declaration does not re-check every run.
+    # The integrity stage reads only the declaration's forbidden_resources and, for a package or Kaggle
+    # source, the source (its package, or its Kaggle competition, is forbidden too: Competition.forbidden):
+    # a params dependency on those keys, so editing the rest of the declaration does not re-check every run.
+    # The notebooks of kernels.txt it forbids reach it through the fetched kernels' folder below.
     integrity_files: list[str] = []
     integrity_params: list[Any] = []
     keys = [
         k
         for k, used in (
             ("forbidden_resources", comp.forbidden_resources),
-            ("source", package_forbidden(comp.source)),
+            ("source", package_forbidden(comp.source) or kaggle_forbidden(comp.source)),
         )
         if used
     ]

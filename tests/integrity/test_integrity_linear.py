@@ -160,7 +160,11 @@ def test_embedded_competitions_forbid_their_source_package() -> None:
         for c in map(lambda i: load_competition(i, ROOT), all_competition_ids(ROOT))
         if c.source.kind == "kaggle"
     )
-    assert kaggle.forbidden() == kaggle.forbidden_resources  # a Kaggle competition keeps its own list
+    # a Kaggle competition keeps its own list, then forbids its own Kaggle competition (issue 48)
+    assert kaggle.forbidden()[: len(kaggle.forbidden_resources)] == kaggle.forbidden_resources
+    derived = [compile_pattern(f.pattern) for f in kaggle.forbidden()[len(kaggle.forbidden_resources) :]]
+    url = f"https://www.kaggle.com/api/v1/competitions/data/download-all/{kaggle.source.slug}"
+    assert any(p.search(url) for p in derived) and not any(p.search(f"{url}-2") for p in derived)
 
 
 def _bound_names_far_from_their_downloads(lines: int) -> str:

@@ -48,7 +48,7 @@ def test_a_kaggle_competition_pulls_its_notebooks_and_depends_on_its_forbidden_l
     assert kernels["outs"] == ["data/kernels/dog-breed-identification"]
     stage = pipeline["stages"]["integrity-dummy-s0"]
     assert "data/kernels/dog-breed-identification" in stage["deps"]
-    assert {"competitions/dog-breed-identification/competition.yaml": ["forbidden_resources"]} in stage[
-        "params"
-    ]
+    # its declared list, and its Kaggle source, whose competition, archive and notebooks are forbidden too
+    keys = ["forbidden_resources", "source"]
+    assert {"competitions/dog-breed-identification/competition.yaml": keys} in stage["params"]
     assert "competitions/dog-breed-identification/competition.yaml" not in stage["deps"]
