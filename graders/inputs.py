@@ -160,7 +160,7 @@ def get_inputs(name: str) -> Inputs:
     >>> get_inputs("rmse2")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    KeyError: "unknown metric 'rmse2' (known: accuracy, ...)"
+    KeyError: "unknown metric 'rmse2' (known: ab_test_score, accuracy, ...)"
 
     """
     try:

@@ -191,7 +191,7 @@ def get_metric(name: str) -> Metric:
     >>> get_metric("rmse2")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    KeyError: "unknown metric 'rmse2' (known: accuracy, ...)"
+    KeyError: "unknown metric 'rmse2' (known: ab_test_score, accuracy, ...)"
 
     """
     try:
