@@ -145,7 +145,10 @@ def test_stashed_answers_win_no_medal_and_fail_to_reproduce_from_source(
     share(tmp_path)  # the Podman service's user opens the runs' folders
     cell = Cell(titanic.id, "stash", 0, ROOT, titanic.public, titanic.private, tmp_path / "run", agent, HW)
     run = run_cell(cell, runner, docker)
-    assert run.status == "ok" and run.submission_exists, run
+    if run.status == "infra_error":  # the engine's failure, not the agent's (seen once under Podman in CI)
+        print(f"infra_error, run again once: {run.reason}")
+        run = run_cell(cell, runner, docker)
+    assert run.status == "ok" and run.submission_exists, (run.status, run.reason, run)
     graded = grade_cell(cell, mode="v1").to_json()
     (tmp_path / "grade.json").write_text(json.dumps(graded), encoding="utf-8")
     assert graded["gold_medal"] and graded["score"] == 1.0  # the stash is gold
