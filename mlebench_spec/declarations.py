@@ -583,9 +583,10 @@ def kaggle_forbidden(source: Source, kernels: list[KernelRef] | None = None) -> 
       (``kaggle.com/code/<owner>/<slug>``, any path with ``<owner>/<slug>`` as segments) and the 1.x
       API's ``?userName=<owner>&kernelSlug=<slug>``.
 
-    The 2.x client's calls (``POST …/v1/competitions.CompetitionApiService/DownloadDataFiles`` and the like)
-    carry the slug in their JSON body, which no URL pattern sees: the call passes, and the redirect it
-    answers with is refused by the bucket rule (a whole archive), not a single file's (named by file).
+    The 2.x client's download calls (``POST …/competitions.CompetitionApiService/DownloadDataFiles``,
+    ``…/DownloadDataFile``, ``…/DownloadLeaderboard``) carry the slug in their JSON body, which no URL
+    pattern sees: every such call is refused, whatever competition it names (a single file's redirect would
+    not name the competition either).
     A slug matches whole: another competition's slug that only starts the same does not match.
 
     >>> src = KaggleSource(kind="kaggle", slug="titanic")
@@ -611,6 +612,10 @@ def kaggle_forbidden(source: Source, kernels: list[KernelRef] | None = None) -> 
         ForbiddenResource(
             pattern=rf"kaggle-competitions-data/\S*[?&]response-content-disposition=\S*filename(?:%3D|=){slug}\.zip\b",
             reason=f"{data}: the competition's archive, where Kaggle's download redirects",
+        ),
+        ForbiddenResource(  # the 2.x client's calls name the slug in their body, which no URL pattern sees
+            pattern=r"competitions\.CompetitionApiService/Download",
+            reason=f"{data}: the Kaggle client's download calls (they do not show which competition)",
         ),
     ]
     for ref in kernels or []:

@@ -243,6 +243,9 @@ _REFUSED = [  # the competition's own Kaggle pages, API calls and archive, and a
     "https://www.kaggle.com/samuelcortinhas/spaceship-titanic-a-complete-guide",
     "https://www.kaggle.com/api/v1/kernels/pull?userName=samuelcortinhas&kernelSlug=spaceship-titanic-a-complete-guide",
     "https://www.kaggle.com/api/v1/kernels/output?kernelSlug=spaceship-titanic-a-complete-guide&userName=samuelcortinhas",
+    # the 2.x client's download calls name the competition in their body only: refused whatever they name
+    "https://api.kaggle.com/v1/competitions.CompetitionApiService/DownloadDataFiles",
+    "https://www.kaggle.com/api/i/competitions.CompetitionApiService/DownloadDataFile",
 ]
 _PASSED = [  # another competition (one whose slug starts the same too), other notebooks, searches, the RPCs
     "https://www.kaggle.com/competitions/spaceship-titanic-2",
@@ -257,7 +260,7 @@ _PASSED = [  # another competition (one whose slug starts the same too), other n
     "https://www.kaggle.com/code/samuelcortinhas/another-notebook",
     "https://www.kaggle.com/code/someone-else/spaceship-titanic-a-complete-guide",
     "https://www.kaggle.com/datasets/someone/spaceship-titanic-extra",
-    "https://api.kaggle.com/v1/competitions.CompetitionApiService/DownloadDataFiles",  # slug in the body
+    "https://api.kaggle.com/v1/competitions.CompetitionApiService/ListDataFiles",  # no download
     "www.kaggle.com:443",
 ]
 
@@ -269,7 +272,7 @@ def test_a_kaggle_competition_refuses_its_own_pages_api_archive_and_reference_no
     derived = [f.pattern for f in comp.forbidden()]
     from mlebench_spec.declarations import kernel_refs, kernels_file
 
-    assert len(derived) == 3 + len(kernel_refs(kernels_file(_SLUG, ROOT))) > 3
+    assert len(derived) == 4 + len(kernel_refs(kernels_file(_SLUG, ROOT))) > 4
     refuse, done, kept_out = egress_tls.refusals(derived)
     assert kept_out == [] and done == derived
     options = re2.Options()
@@ -288,9 +291,9 @@ def test_only_a_kaggle_source_implies_kaggle_refusals() -> None:
     assert kaggle_forbidden(titanic_lite.source, [KernelRef("a", "b")]) == []
     assert not any("kaggle" in f.pattern for f in titanic_lite.forbidden())
     ai4code = [f.pattern for f in kaggle_forbidden(load_competition("AI4Code", ROOT).source)]
-    assert len(ai4code) == 3 and all("AI4Code" in p for p in ai4code)
+    assert len(ai4code) == 4 and all("AI4Code" in p for p in ai4code[:3])
     # a slug's regex metacharacters are literal: a dot in a notebook's slug matches a dot only
-    (notebook,) = kaggle_forbidden(load_competition("AI4Code", ROOT).source, [KernelRef("o", "a.b")])[3:]
+    (notebook,) = kaggle_forbidden(load_competition("AI4Code", ROOT).source, [KernelRef("o", "a.b")])[4:]
     assert _posix_search(egress_tls.posix_pattern(notebook.pattern), "https://www.kaggle.com/code/o/a.b")
     assert not _posix_search(egress_tls.posix_pattern(notebook.pattern), "https://www.kaggle.com/code/o/axb")
 
