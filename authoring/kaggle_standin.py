@@ -31,7 +31,7 @@ import numpy as np
 from PIL import Image
 
 from mlebench.data.archives import write_zip
-from mlebench.data.prepare import load_script
+from mlebench.data.scripts import load_script
 from mlebench_spec.declarations import Competition
 from mlebench_spec.errors import ConfigError
 

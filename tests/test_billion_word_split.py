@@ -13,7 +13,7 @@ import io
 import numpy as np
 import pytest
 
-from mlebench.data.prepare import load_script
+from mlebench.data.scripts import load_script
 from mlebench_spec.declarations import load_competition
 
 WORDS = ["a", "bb", '"q"', "é", "x\u00a0y", "  ", "c", "."]

@@ -17,10 +17,10 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import shutil
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mlebench.data.scripts import load_script
 from mlebench_spec.declarations import Competition, GeneratedSource, PackageSource
 from mlebench_spec.errors import ConfigError, DataError
 from mlebench_spec.files import published
@@ -112,18 +112,7 @@ def generate_files(comp: Competition, source: GeneratedSource, dest: Path) -> No
     script = comp.folder / source.script
     if not script.is_file():
         raise ConfigError(f"{comp.id}: source.script {source.script!r} is not a file in {comp.folder}")
-    spec = importlib.util.spec_from_file_location(f"mlebench_generate_{comp.id.replace('-', '_')}", script)
-    if spec is None or spec.loader is None:
-        raise ConfigError(f"{script}: cannot be loaded as a Python module")
-    module = importlib.util.module_from_spec(spec)
-    # No __pycache__ beside the script: the competition folder is a DVC dependency and must not change.
-    saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        raise ConfigError(f"{script}: importing it failed: {type(exc).__name__}: {exc}") from exc
-    finally:
-        sys.dont_write_bytecode = saved
+    module = load_script(script)
     generate = getattr(module, "generate", None)
     if not callable(generate):
         raise ConfigError(f"{script}: defines no generate(dest, seed) function")

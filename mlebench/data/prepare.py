@@ -23,15 +23,12 @@ Layout checked after every prepare:
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import shutil
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import ModuleType
 from typing import Literal, TypeVar
 
 import numpy as np
@@ -40,6 +37,7 @@ from PIL import Image
 
 from mlebench.data.archives import FETCH_RECORD, extract_zip, read_fetch_record
 from mlebench.data.dvc_state import record_md5s
+from mlebench.data.scripts import load_script
 from mlebench_spec.declarations import Competition, Submission
 from mlebench_spec.errors import ConfigError, DataError
 from mlebench_spec.files import published, staging_dir
@@ -317,20 +315,3 @@ def _diff(left: pd.Series, right: pd.Series) -> str:
     )
 
 
-def load_script(script: Path) -> ModuleType:
-    name = "mlebench_competition_" + "".join(
-        c if c.isalnum() else "_" for c in script.parent.name + "_" + script.stem
-    )
-    spec = importlib.util.spec_from_file_location(name, script)
-    if spec is None or spec.loader is None:
-        raise ConfigError(f"{script}: cannot be loaded as a Python module")
-    module = importlib.util.module_from_spec(spec)
-    # No __pycache__ beside prepare.py: the competition folder is a DVC dependency and must not change.
-    saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        raise ConfigError(f"{script}: importing it failed: {type(exc).__name__}: {exc}") from exc
-    finally:
-        sys.dont_write_bytecode = saved
-    return module
