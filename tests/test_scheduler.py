@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mlebench.scheduling.dvc_internals import atomic_lock_writes
-from mlebench.scheduling.dvc_internals import libyaml_dumps as _libyaml_dumps
+from mlebench.data.dvc_internals import atomic_lock_writes
+from mlebench.data.dvc_internals import libyaml_dumps as _libyaml_dumps
 from mlebench.scheduling.events import EventLog, read_events, unrecorded
 from mlebench.scheduling.executors.base import Job, Resources
 from mlebench.scheduling.executors.local import LocalExecutor, LocalSettings, gpu_inventory
@@ -383,7 +383,7 @@ def test_whether_git_tracks_an_output_is_answered_as_git_answers_from_one_read_o
 
     from dvc.repo import Repo
 
-    from mlebench.scheduling.dvc_internals import tracked_once as _tracked_once
+    from mlebench.data.dvc_internals import tracked_once as _tracked_once
 
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     for name in ("code/a.py", "code/deep/b.py", "README.md"):

@@ -16,7 +16,7 @@ the repository lock for as long as a stage's command runs, so two ``dvc repro -s
 The lock entries are DVC's own (``serialize.to_lockfile``), written by
 :class:`~mlebench.scheduling.lockfiles.LockFiles` (DVC's writer re-parses and re-emits the whole file per
 write: 16 s for one competition's 20-cell lock on the shared machine), atomically. While DVC's lock is held
-(:meth:`Pipelines.locked`) DVC runs with the patches of :mod:`~mlebench.scheduling.dvc_internals`: every
+(:meth:`Pipelines.locked`) DVC runs with the patches of :mod:`~mlebench.data.dvc_internals`: every
 other YAML file it writes, and its path lock file, written beside and renamed; ``params.yaml`` parsed once per
 version of it; each shared dep hashed once per batch; its link database kept open while the lock is held.
 That module is the only one that reaches into DVC's private names.
@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from mlebench.execution.collector import remove_tree
-from mlebench.scheduling import dvc_internals as dvc_private
+from mlebench.data import dvc_internals as dvc_private
 from mlebench.scheduling.lockfiles import LockFiles
 from mlebench_spec.identity import StageIdentity
 
@@ -86,12 +86,10 @@ class Pipelines:
     def __init__(self, root: Path) -> None:
         import logging
 
-        from dvc.repo import Repo
-
         dvc_private.check()  # a DVC release outside the pinned range fails here, naming the patch it breaks
         logging.getLogger("dvc").setLevel(logging.WARNING)  # its per-write notices would flood the live view
         self.root = root.resolve()
-        self.repo = Repo(str(self.root), _wait_for_lock=True)
+        self.repo = dvc_private.waiting_repo(self.root)
         self._loaded: dict[str, Any] = {}
         self._locks = LockFiles()
         self._params: dict[tuple[Any, ...], Any] = {}

@@ -27,16 +27,16 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import yaml
 
+from mlebench.data.dvc_internals import plain, yaml_text
+
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _HEADER = "schema: '2.0'\nstages:\n"
 _STAGE_KEY = re.compile(r"  ([^\s#'\"][^:]*):\n")
 
@@ -121,33 +121,8 @@ def _split(text: str) -> tuple[str, dict[str, str]] | None:
     return header, stages
 
 
-def yaml_text(data: Any) -> str:
-    """Return plain ``data`` (see :func:`plain`) as block YAML, written by libyaml (keys in order)."""
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, default_flow_style=False, allow_unicode=True)
-
-
 def _indent(text: str) -> str:
     return "".join(f"  {line}" if line.strip() else line for line in text.splitlines(keepends=True))
-
-
-def write_atomically(path: Path, write: Callable[[IO[str]], Any], durable: bool = True) -> None:
-    """Write ``path`` through ``write(stream)`` beside it, then rename: a kill leaves the old or the new.
-
-    ``durable``: flush it to disk before the rename, so it also survives the machine going down. A file that
-    lives only as long as the processes using it (DVC's path lock) needs no more than the rename: a killed
-    process cannot leave half of it, and an fsync (tens of ms on a busy disk) per edit is saved.
-    """
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            write(fh)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_all_atomically(texts: dict[Path, str], threads: int = 8) -> None:
@@ -192,23 +167,4 @@ def _signature(path: Path) -> tuple[int, int, int]:
     return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
-def plain(value: Any) -> Any:
-    """Return the same data in plain types (DVC's entries hold OrderedDicts and ruamel scalars).
-
-    >>> from collections import OrderedDict
-    >>> plain(OrderedDict(outs=[{"path": "a", "size": 3}], x=None))
-    {'outs': [{'path': 'a', 'size': 3}], 'x': None}
-    """
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    if isinstance(value, bool) or value is None:
-        return value
-    for kind in (str, int, float):
-        if isinstance(value, kind):
-            return kind(value)
-    raise TypeError(f"a lock entry holds a {type(value).__name__} ({value!r}), which YAML cannot hold")
-
-
-__all__ = ["LockFiles", "plain", "write_all_atomically", "write_atomically", "yaml_text"]
+__all__ = ["LockFiles", "write_all_atomically"]

@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mlebench.scheduling import dvc_internals as dvc_private
+from mlebench.data import dvc_internals as dvc_private
 from mlebench.scheduling.executors.base import run_command
 from mlebench_spec.errors import ConfigError
 
@@ -146,27 +146,6 @@ def _lockfile(address: str) -> str | None:
     if ":" not in address:
         return None
     return os.path.splitext(address.rsplit(":", 1)[0])[0] + ".lock"
-
-
-def _not_run_cached(stage: Any) -> str:
-    """Why DVC keeps no run-cache entry for ``stage`` (its rules in ``dvc.stage.cache``), or ""."""
-    if stage.always_changed:
-        return "always_changed: true"
-    if not stage.deps:
-        return "no deps"
-    if not stage.outs:
-        return "no outs"
-    for dep in stage.deps:
-        if dep.protocol != "local":
-            return f"dep {dep.def_path} is not a local path"
-    for out in stage.outs:
-        if out.persist:
-            return f"out {out.def_path} has persist: true"
-        if not out.use_cache:
-            return f"out {out.def_path} has cache: false"
-        if out.protocol != "local" or not out.is_in_repo:
-            return f"out {out.def_path} is outside the repository"
-    return ""
 
 
 @dataclass
@@ -265,7 +244,7 @@ class Coordinator:
                     continue
                 address = _address(stage, root)
                 upstream[address] = tuple(sorted(_target(s, root) for s in graph.successors(stage)))
-                why = _not_run_cached(stage)
+                why = dvc_private.not_run_cached(stage)
                 if why:
                     problems.append(f"{address} ({why})")
         if problems:
@@ -482,14 +461,7 @@ def _exit_code(exc: BaseException) -> int | None:
     from dvc.stage.exceptions import StageCmdFailedError
 
     failed = _in_chain(exc, StageCmdFailedError)
-    if failed is None:
-        return None
-    match = re.search(r"exited with (-?\d+)", str(failed))
-    return int(match.group(1)) if match else 1
-
-
-def _remote_entry(odb: Any, key: str, value: str) -> str:
-    return str(odb.fs.join(odb.path, "runs", key[:2], key, value))
+    return None if failed is None else dvc_private.command_exit_code(failed)
 
 
 def _transfer_outs(repo: Any, stage: Any, remote: str, push: bool) -> None:
@@ -559,8 +531,8 @@ def _work(spec: dict[str, Any]) -> dict[str, Any]:
                 if key is None:
                     raise HandoffError("push the run-cache entry", f"DVC keeps no entry for {address}")
                 value = dvc_private.run_cache_value(stage)
-                odb = repo.cloud.get_remote_odb(spec["remote"], "push --run-cache", hash_name="md5-dos2unix")
-                target = _remote_entry(odb, key, value)
+                odb = dvc_private.run_cache_remote(repo, spec["remote"], push=True)
+                target = dvc_private.remote_run_cache_entry(repo, odb, key, value)
                 odb.fs.makedirs(odb.fs.parent(target), exist_ok=True)
                 odb.fs.put_file(dvc_private.run_cache_entry_path(repo, key, value), target)
                 _say(f"pushed run-cache entry {key[:12]}/{value[:12]}")
@@ -568,9 +540,7 @@ def _work(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _push_inputs(root: Path, upstream: list[str], remote: str) -> dict[str, Any]:
-    from dvc.repo import Repo
-
-    with Repo(str(root), config={"core": {"remote": remote}}, _wait_for_lock=True) as repo:
+    with dvc_private.waiting_repo(root, remote) as repo:
         with _step(f"push the outputs of {', '.join(upstream)}, recorded before this run"):
             repo.push(targets=upstream)
     return {}
@@ -605,23 +575,22 @@ def _differences(entry: dict[str, Any], stage: Any) -> list[str]:
 
 
 def _receive(root: Path, address: str, key: str, value: str, remote: str) -> dict[str, Any]:
-    from dvc.repo import Repo, lock_repo
-    from dvc.stage.loader import StageLoader
+    from dvc.repo import lock_repo
 
-    with Repo(str(root), config={"core": {"remote": remote}}, _wait_for_lock=True) as repo:
+    with dvc_private.waiting_repo(root, remote) as repo:
         with _step(f"fetch run-cache entry {key[:12]}/{value[:12]} from {remote}"):
-            odb = repo.cloud.get_remote_odb(remote, "fetch --run-cache", hash_name="md5-dos2unix")
+            odb = dvc_private.run_cache_remote(repo, remote, push=False)
             local = Path(dvc_private.run_cache_entry_path(repo, key, value))
             local.parent.mkdir(parents=True, exist_ok=True)
             tmp = local.with_name(f".{local.name}.{uuid.uuid4().hex[:8]}")
-            odb.fs.get_file(_remote_entry(odb, key, value), str(tmp))
+            odb.fs.get_file(dvc_private.remote_run_cache_entry(repo, odb, key, value), str(tmp))
             os.replace(tmp, local)  # now the newest entry under its key, the one DVC restores from
             entry = dvc_private.load_run_cache_entry(repo, key, value)
             if not entry:
                 raise HandoffError("fetch the run-cache entry", f"DVC cannot read entry {key}/{value}")
         with _step("fetch the outputs"):
             stage = _load(repo, address)
-            StageLoader.fill_from_lock(stage, entry)  # the entry's hashes; this checkout's remote: per out
+            dvc_private.fill_from_lock(stage, entry)  # the entry's hashes; this checkout's remote: per out
             _transfer_outs(repo, stage, remote, push=False)
         with lock_repo(repo):
             with _step("compare the run-cache key with this checkout's cmd, deps and params"):

@@ -1,12 +1,19 @@
 """DVC's private internals, in one room: every patch of DVC and every private name of DVC this project uses.
 
 DVC's public API does not reach what the scheduler needs (lock files written atomically, deps hashed once per
-batch, the run-cache keys a worker's result is handed back under), so the scheduler changes some of DVC's
-functions for the length of a ``with`` block and calls a few private ones. Each of them is here, and only
-here, with what DVC does and why we change it. Each is registered in :data:`NEEDS` with the DVC names it
-relies on (a module attribute, with the parameters the patch calls it with): :func:`drift` reports what the
-installed DVC lacks, :func:`check` turns that into a clear error before ``mlebench run`` touches a checkout,
-and ``tests/test_dvc_internals.py::test_dvc_still_has_what_each_patch_needs`` fails naming the patch.
+batch, the run-cache keys a worker's result is handed back under) nor what the prepare stage needs (its md5s
+handed to DVC's state database), so the scheduler changes some of DVC's functions for the length of a
+``with`` block, and both call a few private ones, pass private keywords, use DVC's internal libraries
+(``dvc_data``) or rely on a layout DVC does not document (where its run-cache keeps an entry on a remote).
+Each of them is here, and only here, with what DVC does and why we do it. Each is registered in
+:data:`NEEDS` with what it relies on: a module attribute, with the parameters the code calls it with
+(positional ones in order, then the keywords), or a text DVC's own source must still hold (a layout or a
+message we read back). :func:`drift` reports what the installed DVC lacks, :func:`check` turns that into a
+clear error before ``mlebench run`` touches a checkout, ``tests/test_dvc_internals.py`` fails naming the
+patch, and fails when any other module of ours reaches into DVC (an AST scan).
+
+The room sits on the data floor (:mod:`mlebench.data`), the lowest one that talks to DVC: the prepare stage
+records its md5s through it, and the scheduler (above) uses the rest.
 
 ``pyproject.toml`` pins DVC to the releases the tests have run on; moving the pin means running that test
 (and the scheduler's and the hand-off's tests) on the new release.
@@ -20,15 +27,21 @@ import inspect
 import json
 import logging
 import os
+import re
 import stat
+import tempfile
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from mlebench.scheduling.lockfiles import plain, write_atomically, yaml_text
+import yaml
+
 from mlebench_spec.errors import ConfigError
+
+RUN_CACHE_HASH = "md5-dos2unix"
+"""The hash DVC files run-cache entries under on a remote (DVC 2.x's md5, kept for the run-cache)."""
 
 NEEDS: dict[str, tuple[str, ...]] = {
     "atomic_lock_writes": ("dvc.utils.serialize._common:_dump_data(path, data, dumper, fs)",),
@@ -73,18 +86,94 @@ NEEDS: dict[str, tuple[str, ...]] = {
     ),
     "run_cache_entry_path": ("dvc.stage.cache:StageCache._get_cache_path(self, key, value)",),
     "load_run_cache_entry": ("dvc.stage.cache:StageCache._load_cache(self, key, value)",),
+    "waiting_repo": ("dvc.repo:Repo.__init__(self, root_dir, *, config, _wait_for_lock)",),
+    "run_cache_remote": (
+        "dvc.data_cloud:DataCloud.get_remote_odb(self, name, command, *, hash_name)",
+        f'dvc.stage.cache:StageCache.push contains hash_name="{RUN_CACHE_HASH}"',
+        f'dvc.stage.cache:StageCache.pull contains hash_name="{RUN_CACHE_HASH}"',
+    ),
+    "remote_run_cache_entry": (
+        "dvc.stage.cache:StageCache._get_cache_path(self, key, value)",
+        "dvc.stage.cache:StageCache.push contains self.transfer(self.repo.cache.legacy, dest_odb)",
+        "dvc.stage.cache:StageCache.transfer contains rel = from_fs.relpath(src, from_odb.path)",
+        "dvc.stage.cache:StageCache.transfer contains dst = to_fs.join(to_odb.path, rel)",
+    ),
+    "fill_from_lock": ("dvc.stage.loader:StageLoader.fill_from_lock(stage, lock_data)",),
+    "not_run_cached": (
+        "dvc.stage.cache:_can_hash(stage)",
+        "dvc.stage.cache:_can_hash contains stage.always_changed",
+        "dvc.stage.cache:_can_hash contains out.persist",
+    ),
+    "command_exit_code": (
+        "dvc.stage.exceptions:StageCmdFailedError.__init__(self, cmd, status)",
+        'dvc.stage.exceptions:StageCmdFailedError.__init__ contains f", exited with {status}"',
+    ),
+    "record_state_md5s": (
+        "dvc_data.hashfile.hash_info:HashInfo(name, value)",
+        "dvc_data.hashfile.state:State.save_many(self, items, fs)",
+    ),
 }
 """Per patch (or private call) of this module, by its function's name: what it needs of DVC (and of git's).
 
 ``module:attribute.path(parameters)``: the parameters are the leading names the patch passes or receives
 (``*args`` as written), then, after a bare ``*``, names it passes by keyword; a release that renames or
 reorders them breaks the patch as surely as one that removes the function.
+``module:attribute.path contains text``: DVC's source of that function or class still holds ``text``, for
+what no signature shows: a layout (where an entry lies on a remote), a hash name or a message we rely on.
 """
 
 
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def yaml_text(data: Any) -> str:
+    """Return plain ``data`` (see :func:`plain`) as block YAML, written by libyaml (keys in order)."""
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, default_flow_style=False, allow_unicode=True)
+
+
+def write_atomically(path: Path, write: Callable[[IO[str]], Any], durable: bool = True) -> None:
+    """Write ``path`` through ``write(stream)`` beside it, then rename: a kill leaves the old or the new.
+
+    ``durable``: flush it to disk before the rename, so it also survives the machine going down. A file that
+    lives only as long as the processes using it (DVC's path lock) needs no more than the rename: a killed
+    process cannot leave half of it, and an fsync (tens of ms on a busy disk) per edit is saved.
+    """
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            write(fh)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def plain(value: Any) -> Any:
+    """Return the same data in plain types (DVC's entries hold OrderedDicts and ruamel scalars).
+
+    >>> from collections import OrderedDict
+    >>> plain(OrderedDict(outs=[{"path": "a", "size": 3}], x=None))
+    {'outs': [{'path': 'a', 'size': 3}], 'x': None}
+    """
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    for kind in (str, int, float):
+        if isinstance(value, kind):
+            return kind(value)
+    raise TypeError(f"a lock entry holds a {type(value).__name__} ({value!r}), which YAML cannot hold")
+
+
 def _missing(need: str) -> str:
-    """Return what the installed libraries lack of one ``module:attr(params)`` need, or ""."""
-    target, _, params = need.partition("(")
+    """Return what the installed libraries lack of one ``module:attr(params)`` or ``... contains`` need, or ""."""
+    target, _, text = need.partition(" contains ")
+    target, _, params = target.partition("(")
     module_name, _, attr = target.partition(":")
     try:
         obj: Any = importlib.import_module(module_name)
@@ -94,6 +183,12 @@ def _missing(need: str) -> str:
         if not hasattr(obj, part):
             return f"{module_name} has no {attr}"
         obj = getattr(obj, part)
+    if text:
+        try:
+            source = inspect.getsource(obj)
+        except (OSError, TypeError):
+            return f"{module_name}:{attr} has no readable source"
+        return "" if text in source else f"{module_name}:{attr} no longer holds {text!r}"
     wanted = [p.strip() for p in params.rstrip(")").split(",") if p.strip()]
     if not wanted:
         return ""
@@ -124,7 +219,7 @@ def check() -> None:
         lines = "; ".join(f"{name}: {', '.join(problems)}" for name, problems in broken.items())
         raise ConfigError(
             f"the installed DVC ({version('dvc')}) lacks what mlebench's DVC patches need "
-            f"(mlebench/scheduling/dvc_internals.py): {lines}. Install the DVC range pyproject.toml pins "
+            f"(mlebench/data/dvc_internals.py): {lines}. Install the DVC range pyproject.toml pins "
             "(pip install -e .), or port the patches named here to this release"
         )
 
@@ -246,7 +341,7 @@ def libyaml_dumps() -> Iterator[None]:
     DVC: ``_yaml._dump`` writes with ruamel's pure-Python dumper, which took 1.2-1.6 s per run-cache entry
     at load 7-8 (a stage has many deps). Changed: libyaml's safe dumper writes the same data; DVC reads the
     files back with its own loader. Data libyaml cannot hold (see
-    :func:`~mlebench.scheduling.lockfiles.plain`) keeps DVC's dumper.
+    :func:`plain`) keeps DVC's dumper.
     """
     from dvc.utils.serialize import _yaml
 
@@ -484,21 +579,114 @@ def load_run_cache_entry(repo: Any, key: str, value: str) -> Any:
     return repo.stage_cache._load_cache(key, value)
 
 
+
+def waiting_repo(root: Path | str, remote: str = "") -> Any:
+    """Open the DVC project at ``root`` (with ``remote`` as its default), waiting for its repository lock.
+
+    DVC: ``Repo(...)`` fails at once when another process holds the lock; its private ``_wait_for_lock``
+    (what its own commands pass) waits for it instead, as the scheduler and the hand-off's steps must.
+    """
+    from dvc.repo import Repo
+
+    return Repo(str(root), config={"core": {"remote": remote}} if remote else None, _wait_for_lock=True)
+
+
+def run_cache_remote(repo: Any, remote: str, push: bool) -> Any:
+    """Return the object database of ``remote`` DVC moves run-cache entries through (``--run-cache``).
+
+    DVC: ``StageCache.push`` and ``pull`` ask for it under the legacy hash :data:`RUN_CACHE_HASH`; the
+    hand-off moves one entry, not the whole ``runs/`` tree those copy, so it asks the same.
+    """
+    command = "push --run-cache" if push else "fetch --run-cache"
+    return repo.cloud.get_remote_odb(remote, command, hash_name=RUN_CACHE_HASH)
+
+
+def remote_run_cache_entry(repo: Any, odb: Any, key: str, value: str) -> str:
+    """Return where entry ``key``/``value`` lies in ``odb`` (a remote's, :func:`run_cache_remote`).
+
+    DVC: ``StageCache.transfer`` copies each entry to the same path under the remote as under the local
+    legacy cache (``runs/<key[:2]>/<key>/<value>`` today); derived here from DVC's own local path.
+    """
+    rel = os.path.relpath(run_cache_entry_path(repo, key, value), repo.cache.legacy.path)
+    return str(odb.fs.join(odb.path, *Path(rel).parts))
+
+
+def fill_from_lock(stage: Any, entry: Any) -> None:
+    """Give ``stage``'s deps and outs the hashes a lock (or run-cache) entry records, as DVC's loader does."""
+    from dvc.stage.loader import StageLoader
+
+    StageLoader.fill_from_lock(stage, entry)
+
+
+def not_run_cached(stage: Any) -> str:
+    """Why DVC keeps no run-cache entry for ``stage`` (its rules in ``dvc.stage.cache._can_hash``), or ""."""
+    if stage.always_changed:
+        return "always_changed: true"
+    if not stage.deps:
+        return "no deps"
+    if not stage.outs:
+        return "no outs"
+    for dep in stage.deps:
+        if dep.protocol != "local":
+            return f"dep {dep.def_path} is not a local path"
+    for out in stage.outs:
+        if out.persist:
+            return f"out {out.def_path} has persist: true"
+        if not out.use_cache:
+            return f"out {out.def_path} has cache: false"
+        if out.protocol != "local" or not out.is_in_repo:
+            return f"out {out.def_path} is outside the repository"
+    return ""
+
+
+def command_exit_code(failed: BaseException) -> int:
+    """Return the exit code a ``StageCmdFailedError`` names (DVC keeps it only in its message; 1 if none)."""
+    match = re.search(r"exited with (-?\d+)", str(failed))
+    return int(match.group(1)) if match else 1
+
+
+def record_state_md5s(root: Path | str, md5s: dict[str, str]) -> None:
+    """Store each file's md5 (by its real path) in the DVC state database of the project at ``root``.
+
+    DVC: its state (``dvc_data``'s ``State``) maps a path's inode, mtime and size to its hash, and DVC trusts
+    an entry only while those still match; ``save_many`` is how DVC itself writes many entries at once.
+    """
+    from dvc.repo import Repo
+    from dvc_data.hashfile.hash_info import HashInfo
+
+    repo = Repo(str(root))
+    try:
+        repo.state.save_many([(path, HashInfo("md5", md5), None) for path, md5 in md5s.items()], repo.fs)
+    finally:
+        repo.close()
+
+
 __all__ = [
     "NEEDS",
+    "RUN_CACHE_HASH",
     "atomic_lock_writes",
     "check",
+    "command_exit_code",
     "commands_refused",
     "drift",
+    "fill_from_lock",
     "hashed_once",
     "libyaml_dumps",
     "links_kept_open",
     "load_run_cache_entry",
+    "not_run_cached",
     "parsed_once",
+    "plain",
+    "record_state_md5s",
+    "remote_run_cache_entry",
     "run_cache_entry_path",
     "run_cache_key",
+    "run_cache_remote",
     "run_cache_value",
     "rwlock_edits",
     "tracked_once",
+    "waiting_repo",
+    "write_atomically",
     "yaml_parsed_once",
+    "yaml_text",
 ]
