@@ -445,9 +445,10 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from mlebench.reporting.report import summary, write_planned_report
+    from mlebench.reporting.inputs import ReportInputs
+    from mlebench.reporting.report import summary, write_report
 
-    print(summary(write_planned_report()))
+    print(summary(write_report(ReportInputs.planned())))  # as the report stage of `dvc repro` writes it
     return 0
 
 

@@ -127,11 +127,10 @@ def test_thresholds_reject_a_leaderboard_in_the_wrong_order(
 def test_report_writes_what_the_report_stage_writes(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``mlebench report`` calls the library the report stage calls, with the stage's command and params."""
-    import shlex
-
+    """``mlebench report`` calls the library the report stage calls, with the inputs the plan recorded."""
     from mlebench.reporting import report as library
-    from mlebench_spec.params import stage_params
+    from mlebench.reporting.inputs import ReportInputs
+    from mlebench_spec.params import load_plan
     from mlebench_spec.yamlio import load_yaml
 
     calls = []
@@ -140,19 +139,12 @@ def test_report_writes_what_the_report_stage_writes(
     assert main(["report"]) == 0
     assert capsys.readouterr().out.strip() == "summary of the report"
     ((args, kwargs),) = calls
-    command = shlex.split(load_yaml(EMBEDDED_ROOT / "dvc.yaml")["stages"]["report"]["cmd"])
-    reproduce = "--reproduce" in command
-    params = stage_params(
-        ["competition_set", "seeds", "report", *(["reproduce"] if reproduce else [])], EMBEDDED_ROOT
-    )
-    assert args[:3] == (
-        command[command.index("--agents") + 1].split(","),
-        params["competition_set"],
-        params["seeds"],
-    )
-    assert kwargs == {
-        "pad_missing": params["report"]["pad_missing"],
-        "count_flagged": params["report"]["count_flagged"],
-        "integrity": "--integrity" in command,
-        "reproduce": params["reproduce"]["headline"] if reproduce else "",
-    }
+    assert kwargs == {} and args == (ReportInputs.planned(EMBEDDED_ROOT),)
+    (inputs,) = args
+    stage = load_yaml(EMBEDDED_ROOT / "dvc.yaml")["stages"]["report"]
+    plan = load_plan(EMBEDDED_ROOT)
+    assert stage["cmd"] == "python -m stages.report"  # nothing to parse back: the inputs are typed, in meta
+    assert inputs.agents == tuple(plan.agent) and inputs.seeds == tuple(plan.seeds)
+    assert inputs.competitions == tuple(plan.competition_set.ids)
+    assert inputs.integrity == any(d.startswith("integrity/") for d in stage["deps"])
+    assert inputs.reproduce == (plan.reproduce.headline if "reproduce" in stage["params"] else "")

@@ -72,10 +72,10 @@ def _defined_here() -> set[str]:
 def dvc_leaks(source: str, where: str, ours: set[str]) -> list[str]:
     """Return each place in ``source`` (a module of ours) that reaches into DVC past its public names.
 
-    A leak: importing one of DVC's internal libraries (:data:`INTERNAL_LIBRARIES`), or a private name or module
-    of DVC (``from dvc.x import _y``, ``dvc._x``); or, in a module that imports DVC, passing a private keyword
-    (``Repo(..., _wait_for_lock=True)``), reading a private attribute our own code does not define
-    (``repo.stage_cache._load_cache``, ``getattr(x, "_y")``), or spelling a DVC layout string
+    A leak: importing one of DVC's internal libraries (:data:`INTERNAL_LIBRARIES`), or a private name or
+    module of DVC (``from dvc.x import _y``, ``dvc._x``); or, in a module that imports DVC, passing a
+    private keyword (``Repo(..., _wait_for_lock=True)``), reading a private attribute our own code does not
+    define (``repo.stage_cache._load_cache``, ``getattr(x, "_y")``), or spelling a DVC layout string
     (:data:`~mlebench.data.dvc_internals.RUN_CACHE_HASH`, the ``exited with`` of DVC's failure message).
     """
     tree = ast.parse(source)
@@ -104,8 +104,16 @@ def dvc_leaks(source: str, where: str, ours: set[str]) -> list[str]:
         elif isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
             if node.attr not in ours:
                 out.append(f"{where}:{node.lineno} reads .{node.attr} (private to DVC)")
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "setattr"):
-            if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and str(node.args[1].value).startswith("_"):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "setattr")
+        ):
+            if (
+                len(node.args) > 1
+                and isinstance(node.args[1], ast.Constant)
+                and str(node.args[1].value).startswith("_")
+            ):
                 out.append(f"{where}:{node.lineno} {node.func.id}(..., {node.args[1].value!r})")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             out.extend(f"{where}:{node.lineno} spells DVC's {t!r}" for t in literals if t in node.value)
@@ -142,7 +150,10 @@ def test_nothing_outside_dvc_internals_reaches_into_dvc() -> None:
         ("from dvc.utils.serialize import _yaml", "imports dvc.utils.serialize._yaml"),
         ("from dvc.repo import Repo\nRepo('.').stage_cache._load_cache('k', 'v')", "reads ._load_cache"),
         ("import dvc.repo\ngetattr(x, '_reset')", "getattr(..., '_reset')"),
-        ("from dvc.repo import Repo\nx.get_remote_odb('r', 'push', hash_name='md5-dos2unix')", "'md5-dos2unix'"),
+        (
+            "from dvc.repo import Repo\nx.get_remote_odb('r', 'push', hash_name='md5-dos2unix')",
+            "'md5-dos2unix'",
+        ),
         ("from dvc.exceptions import DvcException\nre.search('exited with (\\\\d+)', m)", "'exited with'"),
     ],
 )
@@ -150,7 +161,9 @@ def test_the_leak_scan_finds_each_kind_of_leak(snippet: str, found: str) -> None
     """The scan can fail: each kind of reach into DVC, written in a module of ours, is named."""
     leaks = dvc_leaks(snippet, "m.py", _OURS)
     assert any(found in leak for leak in leaks), leaks
-    assert dvc_leaks("from dvc.repo import Repo\nRepo('.').index.graph\nself._mine = 1", "m.py", {"_mine"}) == []
+    assert (
+        dvc_leaks("from dvc.repo import Repo\nRepo('.').index.graph\nself._mine = 1", "m.py", {"_mine"}) == []
+    )
 
 
 _OURS = {"_step", "_mine"}

@@ -15,7 +15,7 @@ from mlebench.planning.plan import _root_pipeline, integrity_deps
 from mlebench.reporting.html import to_html
 from mlebench.reporting.markdown import to_markdown
 from mlebench.reporting.records import RunRecord
-from mlebench.reporting.report import aggregate, headline, write_report
+from mlebench.reporting.report import ReportData, ReportInputs, aggregate, headline, write_report
 from mlebench.reporting.verdicts import load_verdict
 from mlebench_spec.cell import Cell
 from mlebench_spec.errors import ConfigError, DataError
@@ -74,7 +74,16 @@ COMPLEXITY = {"a": "low", "b": "low"}
 def _report(count_flagged: bool = False) -> dict:
     verdicts = {("x", "a", 0): FLAGGED, ("x", "a", 1): {"verdict": "clean", "flags": [], "checked_at": None}}
     return aggregate(
-        RECORDS, ["x"], ["a", "b"], [0, 1], "set", COMPLEXITY, verdicts=verdicts, count_flagged=count_flagged
+        ReportData(
+            RECORDS,
+            ["x"],
+            ["a", "b"],
+            [0, 1],
+            "set",
+            COMPLEXITY,
+            verdicts=verdicts,
+            count_flagged=count_flagged,
+        )
     )
 
 
@@ -164,13 +173,16 @@ def test_the_report_depends_on_integrity_files_only_when_a_stage_writes_them() -
     plan = _plan({**BARE, "disclosures": DISCLOSED})
     assert integrity_deps(plan, {"grades/x/titanic-lite/0.json"}) == []
     bare = _root_pipeline(plan, ROOT, [])["stages"]["report"]
-    assert "--integrity" not in bare["cmd"] and not any(d.startswith("integrity/") for d in bare["deps"])
+    assert bare["meta"]["report"]["integrity"] is False and not any(
+        d.startswith("integrity/") for d in bare["deps"]
+    )
     deps = integrity_deps(
         plan, {"integrity/x/titanic-lite/0/integrity.json", "integrity/x/titanic-lite/1/integrity.json"}
     )
     assert deps == ["integrity/x/titanic-lite/0/integrity.json", "integrity/x/titanic-lite/1/integrity.json"]
     checked = _root_pipeline(plan, ROOT, deps)["stages"]["report"]
-    assert checked["cmd"].endswith(" --integrity") and set(deps) <= set(checked["deps"])
+    assert checked["meta"]["report"]["integrity"] is True and set(deps) <= set(checked["deps"])
+    assert bare["cmd"] == checked["cmd"] == "python -m stages.report"  # the inputs are typed, in meta
     assert Cell.planned(CID, "x", 0, Path()).integrity_path == Path(deps[0])
 
 
@@ -224,10 +236,9 @@ def test_write_report_reads_each_cells_integrity_file_only_when_told(tmp_path: P
             "settings_sha256": "s",
         },
     )
-    cset = {"name": "custom", "ids": [CID]}
-    unchecked = write_report(["x"], cset, [0, 1], root)
+    unchecked = write_report(ReportInputs(("x",), "custom", (CID,), (0, 1)), root)
     assert unchecked["integrity"] == [] and unchecked["agents"]["x"]["verdict_counts"] == {"unchecked": 2}
-    checked = write_report(["x"], cset, [0, 1], root, integrity=True)
+    checked = write_report(ReportInputs(("x",), "custom", (CID,), (0, 1), integrity=True), root)
     assert checked["integrity"] == [
         {"agent": "x", "competition_id": CID, "seed": 0, "check": "own_code", "evidence": ["e1"]}
     ]

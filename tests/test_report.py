@@ -7,7 +7,7 @@ import math
 import pytest
 
 from mlebench.reporting.html import to_html
-from mlebench.reporting.report import aggregate, headline, mean_sem, to_markdown
+from mlebench.reporting.report import ReportData, aggregate, headline, mean_sem, to_markdown
 
 
 def _rec(agent: str, cid: str, seed: int, medal: bool, status: str = "ok") -> dict:
@@ -48,7 +48,9 @@ def test_any_medal_percentage_over_complete_seeds_only() -> None:
         _rec("x", "b", 1, True),  # seed 1: 100 %
         _rec("x", "a", 2, True),
     ]  # seed 2 incomplete
-    report = aggregate(records, ["x"], comps, [0, 1, 2], "set", {"a": "embedded", "b": "embedded"})
+    report = aggregate(
+        ReportData(records, ["x"], comps, [0, 1, 2], "set", {"a": "embedded", "b": "embedded"})
+    )
     group = report["agents"]["x"]["groups"]["set"]
     assert group["complete_seeds"] == [0, 1] and group["incomplete_seeds"] == [2]
     assert group["metrics"]["any_medal"]["per_seed"] == [50.0, 100.0]
@@ -60,7 +62,7 @@ def test_any_medal_percentage_over_complete_seeds_only() -> None:
 
 def test_status_counts_and_complexity_groups() -> None:
     records = [_rec("x", "a", 0, False, "invalid_submission"), _rec("x", "b", 0, True, "agent_timeout")]
-    report = aggregate(records, ["x"], ["a", "b"], [0], "all", {"a": "low", "b": "high"})
+    report = aggregate(ReportData(records, ["x"], ["a", "b"], [0], "all", {"a": "low", "b": "high"}))
     entry = report["agents"]["x"]
     assert entry["status_counts"]["invalid_submission"] == 1 and entry["status_counts"]["agent_timeout"] == 1
     assert set(entry["groups"]) == {"all", "low", "high"}  # the set `all` is the split all: listed once
@@ -71,7 +73,7 @@ def test_status_counts_and_complexity_groups() -> None:
 def test_competitions_with_known_leaks_are_marked_next_to_their_scores() -> None:
     records = [_rec("x", "a", 0, True), _rec("x", "b", 0, False)]
     leaks = {"a": ["public/test.json keeps the giver's name"], "b": []}
-    report = aggregate(records, ["x"], ["a", "b"], [0], "set", {"a": "low", "b": "low"}, leaks)
+    report = aggregate(ReportData(records, ["x"], ["a", "b"], [0], "set", {"a": "low", "b": "low"}, leaks))
     assert report["leaks"] == {"a": ["public/test.json keeps the giver's name"]}
     text = to_markdown(report)
     assert "| x | a (known leak) | 0 |" in text and "| x | b | 0 |" in text
@@ -82,14 +84,16 @@ def test_each_split_says_how_many_thresholds_are_verified() -> None:
     records = [_rec("x", c, 0, False) for c in "abcd"]
     complexity = {"a": "low", "b": "low", "c": "high", "d": "embedded"}
     states = {"a": "verified", "b": "unverified", "c": "unverified", "d": "leaderboard"}
-    report = aggregate(records, ["x"], list("abcd"), [0], "set", complexity, thresholds=states)
+    report = aggregate(ReportData(records, ["x"], list("abcd"), [0], "set", complexity, thresholds=states))
     assert report["groups"]["low"]["thresholds"] == {"verified": 1, "unverified": 1}
     assert report["groups"]["embedded"]["thresholds"] == {"leaderboard": 1}
     text = to_markdown(report)
     assert "low: 1 of 2 verified" in text and "high: 0 of 1 verified" in text
     assert "embedded: none (1 from our own reference leaderboards)" in text
     assert "<p>Medal thresholds verified against v1&#39;s leaderboards: " in to_html(report)
-    unknown = aggregate(records, ["x"], ["a"], [0], "s", complexity)  # no threshold states given: no line
+    unknown = aggregate(
+        ReportData(records, ["x"], ["a"], [0], "s", complexity)
+    )  # no threshold states given: no line
     assert "Medal thresholds verified" not in to_markdown(unknown)
 
 
@@ -97,7 +101,7 @@ def test_results_made_with_our_own_texts_are_marked_not_comparable() -> None:
     v1 = {"lineage": {"texts": {"source": "mlebench", "description_git_blob": "f" * 40}}}
     ours = {"lineage": {"texts": {"source": "ours"}}}
     mixed = [{**_rec("x", "a", 0, True), **v1}, {**_rec("x", "b", 0, False), **ours}]
-    report = aggregate(mixed, ["x"], ["a", "b"], [0], "set", {"a": "low", "b": "low"})
+    report = aggregate(ReportData(mixed, ["x"], ["a", "b"], [0], "set", {"a": "low", "b": "low"}))
     assert report["task_texts"] == {
         "cells": {"mlebench": 1, "ours": 1},
         "comparable_with_published_leaderboard": False,
@@ -105,10 +109,10 @@ def test_results_made_with_our_own_texts_are_marked_not_comparable() -> None:
     assert "Not comparable with the published MLE-bench leaderboard" in to_markdown(report)
     assert 'class="flag">Task texts: mlebench in 1, ours in 1 cells. Not comparable' in to_html(report)
     legacy = [_rec("x", "a", 0, True)]  # a record from before the setting: our texts
-    report = aggregate(legacy, ["x"], ["a"], [0], "set", {"a": "low"})
+    report = aggregate(ReportData(legacy, ["x"], ["a"], [0], "set", {"a": "low"}))
     assert report["task_texts"]["cells"] == {"ours": 1}
     only_v1 = [{**_rec("x", c, 0, True), **v1} for c in "ab"]
-    report = aggregate(only_v1, ["x"], ["a", "b"], [0], "set", {"a": "low", "b": "low"})
+    report = aggregate(ReportData(only_v1, ["x"], ["a", "b"], [0], "set", {"a": "low", "b": "low"}))
     assert report["task_texts"]["comparable_with_published_leaderboard"]
     assert "Not comparable" not in to_markdown(report) and "mlebench in 2 cells" in to_markdown(report)
 
@@ -120,7 +124,9 @@ def test_the_network_policy_stands_beside_every_headline_figure() -> None:
         {**_rec("web", "a", 0, True), "lineage": {"agent_network": "egress"}},
         {**_rec("web", "b", 0, True), "lineage": {"agent_network": "none"}},
     ]
-    report = aggregate(records, ["offline", "web"], comps, [0], "set", {"a": "embedded", "b": "embedded"})
+    report = aggregate(
+        ReportData(records, ["offline", "web"], comps, [0], "set", {"a": "embedded", "b": "embedded"})
+    )
     assert report["agents"]["offline"]["network"] == "none"
     assert report["agents"]["web"]["network"] == "mixed: egress (1 cells), none (1 cells)"
     assert headline(report)["web"]["set"]["network"].startswith("mixed: ")

@@ -11,7 +11,7 @@ from browser import open_page
 from PIL import Image
 
 from mlebench.reporting.html import to_html
-from mlebench.reporting.report import aggregate
+from mlebench.reporting.report import ReportData, aggregate
 
 COMPLEXITY = {"alpha": "low", "beta": "medium", "gamma": "embedded"}
 LOWER_IS_BETTER = {"alpha": False, "beta": True, "gamma": False}
@@ -73,7 +73,16 @@ SCORED = sum(r["score"] is not None for r in RECORDS)
 def _report(snapshots: list[dict] | None = None) -> dict:
     leaks = {"alpha": ["public/test.csv keeps the label"], "beta": [], "gamma": []}
     return aggregate(
-        RECORDS, ["dummy", "smart"], list(COMPLEXITY), [0, 1], "mixed", COMPLEXITY, leaks, snapshots=snapshots
+        ReportData(
+            RECORDS,
+            ["dummy", "smart"],
+            list(COMPLEXITY),
+            [0, 1],
+            "mixed",
+            COMPLEXITY,
+            leaks,
+            snapshots=snapshots,
+        )
     )
 
 
@@ -135,7 +144,7 @@ def test_the_page_renders_in_chromium(tmp_path: Path) -> None:
 @pytest.mark.parametrize("ids", [["alpha"], ["gamma"]])
 def test_one_agent_one_competition_still_renders(ids: list[str]) -> None:
     records = [r for r in RECORDS if r["agent"] == "smart" and r["competition_id"] in ids]
-    report = aggregate(records, ["smart"], ids, [0, 1], "tiny", COMPLEXITY)
+    report = aggregate(ReportData(records, ["smart"], ids, [0, 1], "tiny", COMPLEXITY))
     html = to_html(report)
     assert html.count('<svg class="chart"') == 3 and "nothing to compare" in html
 
@@ -178,7 +187,9 @@ def test_the_process_section_renders_in_chromium(tmp_path: Path) -> None:
         ("dummy", "alpha", 1): _reproduction("dummy", "alpha", 1, "failed", None),
     }
     report = aggregate(
-        RECORDS, ["dummy", "smart"], list(COMPLEXITY), [0, 1], "mixed", COMPLEXITY, reproductions=again
+        ReportData(
+            RECORDS, ["dummy", "smart"], list(COMPLEXITY), [0, 1], "mixed", COMPLEXITY, reproductions=again
+        )
     )
     page_file = tmp_path / "report.html"
     page_file.write_text(to_html(report), encoding="utf-8")
@@ -216,7 +227,9 @@ def test_the_mlops_group_renders_apart_in_chromium(tmp_path: Path) -> None:
         ]
     finally:
         del THRESHOLDS["delta"], LOWER_IS_BETTER["delta"]
-    report = aggregate(records, ["dummy", "smart"], ["alpha", "delta"], [0, 1], "mixed", complexity)
+    report = aggregate(
+        ReportData(records, ["dummy", "smart"], ["alpha", "delta"], [0, 1], "mixed", complexity)
+    )
     groups = report["agents"]["smart"]["groups"]
     assert groups["mlops"]["competitions"] == 1 and groups["all"]["competitions"] == 1
     assert groups["mlops"]["metrics"]["any_medal"]["mean"] == 100.0  # gold, then bronze

@@ -20,7 +20,7 @@ from mlebench.execution.runners import run_cell
 from mlebench.integrity.verdict import reproduction_check
 from mlebench.planning.plan import compose, render, reproduced_cells, resolve
 from mlebench.reporting.markdown import to_markdown
-from mlebench.reporting.report import aggregate, headline
+from mlebench.reporting.report import ReportData, aggregate, headline
 from mlebench.reporting.reproduction import (
     ReproductionRecord,
     judge,
@@ -196,8 +196,8 @@ def test_the_headline_may_count_only_reproduced_cells() -> None:
         ("x", "c2", 0): _record("differs", -0.5).to_json(),
     }
     args = (records, ["x"], ["c1", "c2"], [0], "embedded", {"c1": "embedded", "c2": "embedded"})
-    reported = aggregate(*args, reproductions=again)
-    counted = aggregate(*args, reproductions=again, reproduced_only=True)
+    reported = aggregate(ReportData(*args, reproductions=again))
+    counted = aggregate(ReportData(*args, reproductions=again, reproduced_only=True))
     assert headline(reported)["x"]["embedded"]["any_medal_pct"] == 100.0
     assert headline(counted)["x"]["embedded"]["any_medal_pct"] == 50.0
     assert headline(counted)["x"]["embedded"]["any_medal_pct_as_scored"] == 100.0
@@ -206,7 +206,7 @@ def test_the_headline_may_count_only_reproduced_cells() -> None:
     assert row["reproduction"]["verdict"] == "differs" and row["reproduction"]["delta"] == -0.5
     text = to_markdown(counted)
     assert "## Process: reproduction and code" in text and "| x/c2/seed 0 | differs | ok |" in text
-    assert "process" not in aggregate(*args)  # a plan without reproduce stages: no section at all
+    assert "process" not in aggregate(ReportData(*args))  # a plan without reproduce stages: no section at all
 
 
 def test_ruff_findings_are_counted_per_thousand_lines_with_its_version(tmp_path: Path) -> None:
@@ -238,7 +238,10 @@ def test_reproduction_off_changes_no_pipeline_and_on_plans_a_stage_per_sampled_c
     off = resolve(compose(["competition_set=dev", "seed=one"]))
     assert "reproduce" not in off.model_dump() and reproduced_cells(off) == []
     texts = render(off, ROOT)
-    assert not any("stages.reproduce" in t or "--reproduce" in t for t in texts.values())
+    assert not any("stages.reproduce" in t for t in texts.values())
+    assert (
+        load_yaml_text(texts[ROOT / "dvc.yaml"])["stages"]["report"]["meta"]["report"]["reproduce"] is False
+    )
     on = resolve(compose(["competition_set=dev", "seed=one", "reproduce.enabled=true"]))
     files = render(on, ROOT)
     cells = reproduced_cells(on)
@@ -257,7 +260,7 @@ def test_reproduction_off_changes_no_pipeline_and_on_plans_a_stage_per_sampled_c
     integrity = stages[f"integrity-{first.agent}-s0"]
     assert integrity["cmd"].endswith("--reproduction") and again["outs"][0] in integrity["deps"]
     report = load_yaml_text(files[ROOT / "dvc.yaml"])["stages"]["report"]
-    assert report["cmd"].endswith("--reproduce") and "reproduce" in report["params"]
+    assert report["meta"]["report"]["reproduce"] is True and "reproduce" in report["params"]
     assert again["outs"][0] in report["deps"]
     half = resolve(
         compose(["competition_set=dev", "seed=three", "reproduce.enabled=true", "reproduce.fraction=0.5"])

@@ -29,7 +29,7 @@ from mlebench.execution.snapshots import (
 )
 from mlebench.reporting.anytime import anytime_table, markdown_lines, state_at
 from mlebench.reporting.html import to_html
-from mlebench.reporting.report import aggregate
+from mlebench.reporting.report import ReportData, aggregate
 from mlebench_spec.cell import Cell
 from mlebench_spec.errors import ConfigError
 from mlebench_spec.hashing import sha256_file
@@ -130,7 +130,7 @@ def test_local_runner_snapshots_a_then_b_each_graded_and_tabled(prepare_once, tm
     assert snaps[-1]["status"] == "ok" and snaps[-1]["gold_medal"] and snaps[-1]["score"] == 1.0
     assert snaps[-1]["grading_mode"] == graded["grading_mode"] == "v1"
     assert graded["any_medal"] and graded["lineage"]["submission_sha256"] == _sha(b)
-    report = aggregate([graded], ["phased"], [CID], [0], "embedded", {CID: "embedded"})
+    report = aggregate(ReportData([graded], ["phased"], [CID], [0], "embedded", {CID: "embedded"}))
     table = report["anytime_as_scored"]
     assert table["marks"] == [s.mark_secs for s in taken]
     rows = table["agents"]["phased"]["embedded"]

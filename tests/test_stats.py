@@ -29,7 +29,7 @@ import math
 
 import pytest
 
-from mlebench.reporting.report import aggregate
+from mlebench.reporting.report import ReportData, aggregate
 from mlebench.reporting.stats import agent_figures, leaderboard_row, split_figures
 
 MEDALS = {
@@ -116,14 +116,16 @@ def test_a_competition_without_entries_gives_no_seed_unless_padded() -> None:
 def test_the_report_carries_the_split_figures_and_marks_padding() -> None:
     ids = list(MEDALS)
     report = aggregate(
-        RECORDS,
-        ["x"],
-        ids,
-        [0, 1, 2],
-        "mine",
-        COMPLEXITY,
-        pad_missing=True,
-        declared={"low": 22, "medium": 38, "high": 15, "all": 75, "embedded": 9},
+        ReportData(
+            RECORDS,
+            ["x"],
+            ids,
+            [0, 1, 2],
+            "mine",
+            COMPLEXITY,
+            pad_missing=True,
+            declared={"low": 22, "medium": 38, "high": 15, "all": 75, "embedded": 9},
+        )
     )
     groups = report["agents"]["x"]["groups"]
     assert list(groups) == ["mine", "low", "medium", "all"]

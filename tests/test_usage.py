@@ -10,7 +10,7 @@ from cells import run_local
 from test_report import _rec
 
 from mlebench.reporting.html import to_html
-from mlebench.reporting.report import aggregate, to_markdown
+from mlebench.reporting.report import ReportData, aggregate, to_markdown
 from mlebench.reporting.usage import read_usage, sum_usage
 from mlebench_spec.manifest import write_manifest
 from mlebench_spec.params import AgentConfig, Hardware
@@ -119,7 +119,7 @@ def test_the_report_sums_usage_per_agent_and_counts_problems() -> None:
         _rec("plain", "a", 0, False),
     ]
     report = aggregate(
-        records, ["llm", "plain"], ["a", "b"], [0, 1], "set", {"a": "embedded", "b": "embedded"}
+        ReportData(records, ["llm", "plain"], ["a", "b"], [0, 1], "set", {"a": "embedded", "b": "embedded"})
     )
     assert report["agents"]["llm"]["usage"] == {
         "cells": 2,
@@ -143,7 +143,7 @@ def test_the_report_sums_usage_per_agent_and_counts_problems() -> None:
 
 
 def test_a_report_without_usage_has_no_usage_section() -> None:
-    report = aggregate([_rec("x", "a", 0, True)], ["x"], ["a"], [0], "set", {"a": "embedded"})
+    report = aggregate(ReportData([_rec("x", "a", 0, True)], ["x"], ["a"], [0], "set", {"a": "embedded"}))
     assert "Model usage" not in to_markdown(report) and 'id="usage"' not in to_html(report)
     assert sum_usage([]) == {
         "cells": 0,

@@ -171,7 +171,7 @@ def plain(value: Any) -> Any:
 
 
 def _missing(need: str) -> str:
-    """Return what the installed libraries lack of one ``module:attr(params)`` or ``... contains`` need, or ""."""
+    """Return what the installed libraries lack of one need (a signature or a ``contains``), or ""."""
     target, _, text = need.partition(" contains ")
     target, _, params = target.partition("(")
     module_name, _, attr = target.partition(":")
@@ -577,7 +577,6 @@ def run_cache_entry_path(repo: Any, key: str, value: str) -> str:
 def load_run_cache_entry(repo: Any, key: str, value: str) -> Any:
     """Read and validate run-cache entry ``key``/``value`` as DVC does (``StageCache._load_cache``)."""
     return repo.stage_cache._load_cache(key, value)
-
 
 
 def waiting_repo(root: Path | str, remote: str = "") -> Any:

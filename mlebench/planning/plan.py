@@ -26,6 +26,7 @@ from mlebench.execution.grading import grade_image_sources
 from mlebench.execution.local import V1_INSTRUCTIONS
 from mlebench.execution.reproduce import sampled
 from mlebench.execution.runners import run_image_sources, runner_names
+from mlebench.reporting.inputs import ReportInputs
 from mlebench_spec.cell import Cell
 from mlebench_spec.datadir import answers_dir
 from mlebench_spec.declarations import (
@@ -513,15 +514,11 @@ def _root_pipeline(
         StageIdentity("report"),
         {"report": folded(stage_code("report", root), root)},
         grades + integrity + (reproductions or []) + audits + declarations,
-        params=["competition_set", "seeds", "report"] + (["reproduce"] if reproductions else []),
+        params=ReportInputs.params(bool(reproductions)),
         outs=[_rel(out / name) for name in ("report.json", "report.md", "report.html", "headline.csv")],
         wdir=None,
-        args=[
-            f"--agents {','.join(plan.agent)}",
-            *(["--integrity"] if integrity else []),
-            *(["--reproduce"] if reproductions else []),
-        ],
     )
+    report["meta"].update(ReportInputs.meta(list(plan.agent), bool(integrity), bool(reproductions)))
     report["metrics"] = [_rel(out / "metrics.json")]
     plots = [
         {

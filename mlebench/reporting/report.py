@@ -35,6 +35,7 @@ from mlebench.data.audit import known_leaks
 from mlebench.reporting.anytime import anytime_table, curve_points
 from mlebench.reporting.compare import paired_comparison
 from mlebench.reporting.html import to_html
+from mlebench.reporting.inputs import ReportData, ReportInputs
 from mlebench.reporting.markdown import to_markdown
 from mlebench.reporting.records import STATUSES
 from mlebench.reporting.reproduction import counted_reproduced, load_reproduction, process_section
@@ -51,18 +52,17 @@ from mlebench.reporting.verdicts import UNCHECKED, counted, egress_fetched, is_i
 from mlebench_spec.declarations import all_competition_ids, load_competition
 from mlebench_spec.files import write_json, write_text
 from mlebench_spec.leaderboards import threshold_state
-from mlebench_spec.params import load_plan
 from mlebench_spec.paths import (
     audit_path,
     grade_path,
     integrity_path,
-    repo_root,
     report_dir,
     reproduction_dir,
 )
-from mlebench_spec.yamlio import load_yaml
 
 __all__ = [
+    "ReportData",
+    "ReportInputs",
     "aggregate",
     "headline",
     "headline_csv",
@@ -75,53 +75,22 @@ __all__ = [
 ]
 
 
-def write_planned_report(root: Path | None = None) -> dict[str, Any]:
-    """Write the report of the plan as committed, exactly as the ``report`` stage of ``dvc repro`` would.
-
-    The agents, competition set, seeds and report settings come from ``params.yaml``; the cells' integrity
-    verdicts are read when the root ``dvc.yaml`` has the report read them (its command says
-    ``--integrity``: the plan has an integrity stage). ``mlebench report`` calls this.
-    """
-    base = root or repo_root()
-    plan = load_plan(base)
-    pipeline = base / "dvc.yaml"
-    stages = ((load_yaml(pipeline) or {}).get("stages") or {}) if pipeline.is_file() else {}
-    command = str((stages.get("report") or {}).get("cmd", "")).split()
-    return write_report(
-        list(plan.agent),
-        plan.competition_set.model_dump(),
-        list(plan.seeds),
-        base,
-        pad_missing=plan.report.pad_missing,
-        count_flagged=plan.report.count_flagged,
-        integrity="--integrity" in command,
-        reproduce=plan.reproduce.headline if "--reproduce" in command else "",
-    )
-
-
 def summary(report: dict[str, Any]) -> str:
     """Return the report's Markdown up to the cells by status, which the stage and the CLI print."""
     return to_markdown(report).split("## Cells by status")[0]
 
 
-def write_report(
-    agents: list[str],
-    competition_set: dict[str, Any],
-    seeds: list[int],
-    root: Path | None = None,
-    pad_missing: bool = False,
-    count_flagged: bool = False,
-    integrity: bool = False,
-    reproduce: str = "",
-) -> dict[str, Any]:
+def write_report(inputs: ReportInputs, root: Path | None = None) -> dict[str, Any]:
     """Aggregate every grading record of the plan into ``report/``: json, md, html, metrics, headline.csv.
 
-    With ``integrity`` (the plan has an integrity stage, so its files are the report's deps) each cell's
-    integrity.json gives its verdict; without, every cell is ``unchecked``. ``reproduce`` (the plan has
-    reproduce stages) is ``reproduce.headline`` (``all`` or ``reproduced``): each reproduced cell's
-    reproduction.json is read into the process section; empty: none is.
+    With ``inputs.integrity`` (the plan has an integrity stage, so its files are the report's deps) each
+    cell's integrity.json gives its verdict; without, every cell is ``unchecked``. With ``inputs.reproduce``
+    (the plan has reproduce stages: ``reproduce.headline``, ``all`` or ``reproduced``) each reproduced cell's
+    reproduction.json is read into the process section; empty: none is. The report stage and
+    ``mlebench report`` call it with :meth:`ReportInputs.planned`.
     """
-    ids = competition_set["ids"]
+    agents, ids, seeds = list(inputs.agents), list(inputs.competitions), list(inputs.seeds)
+    integrity, reproduce = inputs.integrity, inputs.reproduce
     records = load_records([grade_path(a, c, s, root) for a in agents for c in ids for s in seeds])
     verdicts = {
         (a, c, s): load_verdict(integrity_path(a, c, s, root))
@@ -141,22 +110,23 @@ def write_report(
     leaks = {c: known_leaks(json.loads(audit_path(c, root).read_text(encoding="utf-8"))) for c in ids}
     declared = declared_sizes(load_competition(c, root).complexity for c in all_competition_ids(root))
     thresholds = {c: threshold_state(load_competition(c, root)) for c in ids}
-    name = competition_set["name"]
     report = aggregate(
-        records,
-        agents,
-        ids,
-        seeds,
-        name,
-        complexity,
-        leaks,
-        pad_missing,
-        declared,
-        thresholds=thresholds,
-        verdicts=verdicts,
-        count_flagged=count_flagged,
-        reproductions=reproductions if reproduce else None,
-        reproduced_only=reproduce == "reproduced",
+        ReportData(
+            records,
+            agents,
+            ids,
+            seeds,
+            inputs.competition_set,
+            complexity,
+            leaks=leaks,
+            pad_missing=inputs.pad_missing,
+            declared=declared,
+            thresholds=thresholds,
+            verdicts=verdicts,
+            count_flagged=inputs.count_flagged,
+            reproductions=reproductions if reproduce else None,
+            reproduced_only=reproduce == "reproduced",
+        )
     )
     out = report_dir(root)
     write_json(out / "report.json", report)
@@ -167,23 +137,7 @@ def write_report(
     return report
 
 
-def aggregate(
-    records: list[dict[str, Any]],
-    agents: list[str],
-    competition_ids: list[str],
-    seeds: list[int],
-    set_name: str,
-    complexity: dict[str, str],
-    leaks: dict[str, list[str]] | None = None,
-    pad_missing: bool = False,
-    declared: dict[str, int] | None = None,
-    snapshots: list[dict[str, Any]] | None = None,
-    thresholds: dict[str, str] | None = None,
-    verdicts: dict[tuple[str, str, int], dict[str, Any]] | None = None,
-    count_flagged: bool = False,
-    reproductions: dict[tuple[str, str, int], dict[str, Any]] | None = None,
-    reproduced_only: bool = False,
-) -> dict[str, Any]:
+def aggregate(data: ReportData) -> dict[str, Any]:
     """Build the report for every agent over one competition set and the leaderboard splits it covers.
 
     ``leaks`` names, per competition, the known leaks its public data keeps (from the leak audit); those
@@ -204,8 +158,12 @@ def aggregate(
     ``reproduced_only`` (``reproduce.headline: reproduced``) the headline counts a medal only for a cell whose
     code reproduced it.
     """
+    records, agents, competition_ids, seeds = data.records, data.agents, data.competition_ids, data.seeds
+    complexity, pad_missing, count_flagged = data.complexity, data.pad_missing, data.count_flagged
+    reproductions, reproduced_only, thresholds = data.reproductions, data.reproduced_only, data.thresholds
+    set_name, leaks, declared, snapshots = data.set_name, data.leaks, data.declared, data.snapshots
     by_cell = {(r["agent"], r["competition_id"], r["seed"]): r for r in records}
-    verdicts = verdicts or {}
+    verdicts = data.verdicts or {}
     headline_cells = {
         k: c for k, r in by_cell.items() if (c := counted(r, verdicts.get(k), count_flagged)) is not None
     }

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mlebench.execution.collector import remove_tree
 from mlebench.data import dvc_internals as dvc_private
+from mlebench.execution.collector import remove_tree
 from mlebench.scheduling.lockfiles import LockFiles
 from mlebench_spec.identity import StageIdentity
 

@@ -43,7 +43,7 @@ from authoring.llm_standin import StandinLLM
 from graders.grade import grade
 from mlebench.execution.grading import grade_cell
 from mlebench.execution.runners import run_cell
-from mlebench.reporting.report import aggregate
+from mlebench.reporting.report import ReportData, aggregate
 from mlebench_spec.params import AgentConfig, DockerSettings, Hardware, Prices
 
 pytestmark = [pytest.mark.docker, under(*ENGINES, "sandbox")]
@@ -223,12 +223,14 @@ def test_the_report_sums_usage_per_agent(llm_cell, runner) -> None:
     agents = agents_under(runner)
     runs = [llm_cell(a, c) for a in agents for c in ("titanic-lite", "chicago-ridership")]
     report = aggregate(
-        [r.grade for r in runs],
-        agents,
-        ["titanic-lite", "chicago-ridership"],
-        [0],
-        "custom",
-        {"titanic-lite": "embedded", "chicago-ridership": "embedded"},
+        ReportData(
+            [r.grade for r in runs],
+            agents,
+            ["titanic-lite", "chicago-ridership"],
+            [0],
+            "custom",
+            {"titanic-lite": "embedded", "chicago-ridership": "embedded"},
+        )
     )
     for agent in agents:
         mine = [r for r in runs if r.run["agent"] == agent]

@@ -21,7 +21,7 @@ from mlebench.execution.grading import grade_cell
 from mlebench.execution.runners import run_cell
 from mlebench.execution.snapshots import read_snapshot, snapshot_dirs
 from mlebench.reporting.anytime import markdown_lines
-from mlebench.reporting.report import aggregate
+from mlebench.reporting.report import ReportData, aggregate
 from mlebench_spec.cell import Cell
 from mlebench_spec.params import AgentConfig, Hardware, SnapshotSettings
 
@@ -72,7 +72,9 @@ def test_snapshots_hold_a_then_b_each_graded_and_the_table_shows_both(
     assert second["mark_secs"] == 18 and second["gold_medal"] and second["score"] == 1.0
     assert first["grading_mode"] == second["grading_mode"] == graded["grading_mode"] == "v1"
     assert first["submission_path"].endswith("snapshots/6/submission.csv")
-    report = aggregate([graded], ["phased"], [titanic.id], [0], "embedded", {titanic.id: "embedded"})
+    report = aggregate(
+        ReportData([graded], ["phased"], [titanic.id], [0], "embedded", {titanic.id: "embedded"})
+    )
     rows = report["anytime_table"]["agents"]["phased"]["embedded"]
     assert [(r["mark_secs"], r["any_medal"]["mean"]) for r in rows] == [(6, 0.0), (18, 100.0), (None, 100.0)]
     assert "| phased | embedded | 0.0 ± n/a | 100.0 ± n/a | 100.0 ± n/a |" in "\n".join(

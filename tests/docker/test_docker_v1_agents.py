@@ -33,7 +33,7 @@ from embedded_fixtures import EMBEDDED
 from test_v1_agents import DISCLOSED, OURS, TOKEN_VAR, v1_agents_dir
 
 from mlebench.execution import v1_agents
-from mlebench.reporting.report import aggregate, headline
+from mlebench.reporting.report import ReportData, aggregate, headline
 from mlebench_spec.errors import ConfigError
 
 pytestmark = pytest.mark.docker
@@ -70,7 +70,7 @@ def test_v1s_dummy_unchanged_on_every_embedded_competition_counts_in_the_headlin
         assert graded["isolation"] == "isolated" and graded["score"] is not None
         records.append(graded)
     complexity = dict.fromkeys(EMBEDDED, "embedded")
-    report = aggregate(records, ["v1-dummy"], EMBEDDED, [0], "embedded", complexity)
+    report = aggregate(ReportData(records, ["v1-dummy"], EMBEDDED, [0], "embedded", complexity))
     row = headline(report)["v1-dummy"]["embedded"]
     assert row["complete_seeds"] == [0] and row["any_medal_pct"] == 0.0, row  # counted, never a medal
     assert not report.get("excluded"), report.get("excluded")

@@ -23,7 +23,7 @@ from graders.grade import grade
 from graders.v1_matching import as_v1
 from mlebench.reporting.html import to_html
 from mlebench.reporting.markdown import to_markdown
-from mlebench.reporting.report import aggregate
+from mlebench.reporting.report import ReportData, aggregate
 from mlebench_spec.declarations import all_competition_ids, load_competition
 
 _ALL = json.loads((Path(__file__).parent / "cases" / "v1_mode.json").read_text(encoding="utf-8"))
@@ -186,7 +186,7 @@ def test_the_report_flags_cells_whose_modes_disagree() -> None:
             "grading_mode": "v1",
         },
     ]
-    report = aggregate(records, ["a"], ["x", "y"], [0], "custom", {"x": "low", "y": "low"})
+    report = aggregate(ReportData(records, ["a"], ["x", "y"], [0], "custom", {"x": "low", "y": "low"}))
     assert report["grading_modes"] == ["v1"]
     assert [(d["competition_id"], d["v1"]["score"]) for d in report["mode_differences"]] == [("x", 0.30799)]
     text = to_markdown(report)
