@@ -32,12 +32,22 @@ def test_drift_names_the_patch_and_what_is_missing(monkeypatch: pytest.MonkeyPat
         "resigned": ("dvc.stage.run:cmd_run(stage, wet)",),
         "fine": ("dvc.stage.run:cmd_run(stage, dry)",),
         "no_module": ("dvc.no_such_module:anything",),
+        "keyword_gone": ("dvc.repo:Repo.__init__(self, root_dir, *, config, _wait_for_no_lock)",),
+        "layout_moved": ('dvc.stage.cache:StageCache.push contains hash_name="md5-unix"',),
+        "layout_kept": (
+            f'dvc.stage.cache:StageCache.pull contains hash_name="{dvc_internals.RUN_CACHE_HASH}"',
+        ),
     }
     found = dvc_internals.drift(needs)
     assert found["fine"] == []
     assert found["gone"] == ["dvc.stage.cache has no _no_such_function"]
     assert "takes (stage, dry, run_env)" in found["resigned"][0]
     assert "does not import" in found["no_module"][0]
+    assert "the patch expects (self, root_dir, *, config, _wait_for_no_lock" in found["keyword_gone"][0]
+    assert found["layout_moved"] == [
+        "dvc.stage.cache:StageCache.push no longer holds 'hash_name=\"md5-unix\"'"
+    ]
+    assert found["layout_kept"] == []
     monkeypatch.setattr(dvc_internals, "NEEDS", needs)
     with pytest.raises(ConfigError, match=r"gone: dvc.stage.cache has no _no_such_function.*pyproject.toml"):
         dvc_internals.check()

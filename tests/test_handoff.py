@@ -9,12 +9,14 @@ to a counter file outside every checkout, so a run anywhere is seen.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from dvc.repo import Repo
 
 from mlebench.scheduling.dvc_stages import Pipelines
 from mlebench.scheduling.executors.handoff import Coordinator, HandoffError, work
@@ -138,6 +140,13 @@ def test_a_stage_runs_once_in_a_workers_checkout_and_is_restored_here(scratch: P
     assert "is cached - skipping run, checking out outputs" in log.read_text()
     clone = next(workers.glob("*/clone-0"))
     assert (root / "result.txt").read_bytes() == (clone / "result.txt").read_bytes()
+    # the entry went where DVC's own run-cache transfer (`dvc fetch --run-cache`) finds it
+    key, value = done["result"]["key"], done["result"]["value"]
+    runs = root / ".dvc" / "cache" / "runs"
+    shutil.rmtree(runs)
+    with Repo(str(root)) as repo:
+        repo.stage_cache.pull("storage")
+    assert (runs / key[:2] / key / value).is_file()
     assert (root / "result.txt").read_text().startswith("HELLO\n|\nolleh|extra\n|")
     assert "up to date" in _sh(["dvc", "status", "dvc.yaml:make", "dvc.yaml:use"], root)
     # the private output went to its own remote only, and the stage's lock entry records the worker's bytes

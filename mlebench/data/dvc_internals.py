@@ -61,6 +61,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "libyaml_dumps": ("dvc.utils.serialize._yaml:_dump(data, stream)",),
     "hashed_once": (
         "dvc.dependency.base:Dependency._build(self, *args)",
+        "dvc.output:Output._build contains return build(*args, **kwargs)",  # what args[:4] unpacks is build's
         "dvc.output:build(odb, path, fs, name, *, dry_run)",
     ),
     "tracked_once": (
