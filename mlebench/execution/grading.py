@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mlebench.execution.docker.grading import grade_in_container, image_sources
 from mlebench.execution.podman import PODMAN
-from mlebench.execution.runners import RUNNERS
+from mlebench.execution.runners import RUNNERS, runner_class
 from mlebench.execution.snapshots import SUBMISSION, read_snapshot, snapshot_dirs
 from mlebench.reporting.records import (
     GradeOutcome,
@@ -69,7 +69,8 @@ def grade_cell(
     own = cell.private == private_dir(cell.competition_id, cell.root)
     checked_answers(cell.competition_id, cell.private, from_data_dir=not own)
     data, problem = read_run_json(cell.run_dir)
-    runner = RUNNERS.get(str((data or {}).get("runner")))
+    name = str((data or {}).get("runner"))
+    runner = runner_class(name) if name in RUNNERS else None
     run = None
     if data is not None:
         try:

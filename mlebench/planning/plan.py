@@ -22,8 +22,8 @@ from pydantic import ValidationError
 
 from mlebench.data.selfcheck import gate_path
 from mlebench.execution import v1_agents
+from mlebench.execution.contract import V1_INSTRUCTIONS
 from mlebench.execution.grading import grade_image_sources
-from mlebench.execution.local import V1_INSTRUCTIONS
 from mlebench.execution.reproduce import sampled
 from mlebench.execution.runners import run_image_sources, runner_names
 from mlebench_spec.cell import Cell

@@ -383,7 +383,8 @@ def test_docker_tests_skip_without_engine_only_outside_ci(ci: str, expect_rc: in
 def test_llm_containers_join_the_sandbox_with_the_proxy_and_only_the_named_key() -> None:
     from types import SimpleNamespace
 
-    from mlebench.execution.docker.agent import _create_kwargs, network_note
+    from mlebench.execution.contract import network_note
+    from mlebench.execution.docker.agent import _create_kwargs
     from mlebench.execution.docker.egress import Egress
     from mlebench.execution.docker.images import ImageRef
     from mlebench.execution.secrets import Secret

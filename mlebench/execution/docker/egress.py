@@ -497,27 +497,6 @@ ROUTE = "sealed network: an internal network, no default route, a firewall open 
 ``agent_network_route``)."""
 
 
-def lineage(
-    image: ImageRef | None,
-    endpoints: list[str],
-    allow_all: bool = False,
-    route: str = ROUTE,
-    tls: egress_tls.TlsPolicy | None = None,
-) -> dict[str, Any]:
-    """Return what run.json keeps of a cell's egress.
-
-    What it allows, the proxy (and its image), the access log, and ``route``: how the agent was held to
-    the proxy, its only way out.
-    """
-    allowed = "any public host (private networks refused)" if allow_all else "the endpoints"
-    found: dict[str, Any] = {"endpoints": list(endpoints), "allows": allowed, "proxy": "squid"}
-    if image is not None:
-        found["proxy_image"] = image.lineage()
-    if tls is not None:
-        found["tls"] = tls.lineage()
-    return {**found, "access_log": "proxy_access.log", "route": route}
-
-
 def _wait_for(container: Any, marker: str, what: str) -> None:
     deadline = time.monotonic() + READY_SECS
     while time.monotonic() < deadline:
