@@ -68,6 +68,11 @@ RUNNERS: dict[str, str] = {
 """Each runner's class as ``module:Class``, imported only when that runner is used or probed."""
 
 
+def runner_modules() -> list[str]:
+    """Every registered runner's module (dotted): what a stage that runs cells may import."""
+    return sorted({spec.partition(":")[0] for spec in RUNNERS.values()})
+
+
 def runner_class(name: str) -> type[Runner]:
     """Return the registered runner class ``name``, its module imported now (unknown: a KeyError)."""
     module, _, attr = RUNNERS[name].partition(":")
