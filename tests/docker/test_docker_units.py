@@ -410,7 +410,8 @@ def test_llm_containers_join_the_sandbox_with_the_proxy_and_only_the_named_key()
 
 
 def test_the_proxy_allows_exactly_the_endpoints_and_the_sandbox_only_the_proxy() -> None:
-    from mlebench.execution.docker.egress import sandbox_script, squid_config
+    from mlebench.execution.docker.egress import sandbox_script
+    from mlebench.execution.proxy import squid_config
 
     conf = squid_config(["172.17.0.1:8000", "api.example.com:443"], "10.9.0.0/16").splitlines()
     access = [line for line in conf if line.startswith("http_access")]
