@@ -22,6 +22,7 @@ from pydantic import (
 )
 
 from mlebench_spec.errors import ConfigError
+from mlebench_spec.network import Kind, NetworkPolicy
 from mlebench_spec.paths import repo_root
 from mlebench_spec.yamlio import load_yaml
 
@@ -105,7 +106,7 @@ class AgentConfig(_Strict):
     path: str
     command: list[str] = Field(min_length=1)
     kwargs: dict[str, Any] = {}
-    network: Literal["none", "egress", "llm"] = "none"
+    network: Kind = "none"
     endpoints: list[str] = []
     api_key_env: str | None = None
     disclosures: Disclosures | None = None
@@ -128,18 +129,16 @@ class AgentConfig(_Strict):
             raise ValueError(f"reproduce_inputs names a glob twice: {value}")
         return value
 
+    @property
+    def policy(self) -> NetworkPolicy:
+        """The agent's network policy, typed (:class:`mlebench_spec.network.NetworkPolicy`), not yet held."""
+        return NetworkPolicy(self.network, tuple(self.endpoints))
+
     @model_validator(mode="after")
     def _endpoints_for_llm(self) -> AgentConfig:
-        if self.network == "llm" and not self.endpoints:
-            raise ValueError(
-                f"agent at {self.path}: network 'llm' needs `endpoints: [host:port, ...]`, the model API "
-                "endpoints its proxy lets through"
-            )
-        if self.network != "llm" and self.endpoints:
-            raise ValueError(
-                f"agent at {self.path}: `endpoints` only applies to network 'llm' (this agent has network "
-                f"{self.network!r}): set `network: llm` or drop them"
-            )
+        problem = self.policy.endpoints_problem()
+        if problem:
+            raise ValueError(f"agent at {self.path}: {problem}")
         for endpoint in self.endpoints:
             problem = endpoint_problem(endpoint)
             if problem:

@@ -14,9 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mlebench.execution.docker.agent import ContainerRunRecord, container_env
+from mlebench.execution.contract import container_env
+from mlebench.execution.docker.agent import ContainerRunRecord
 from mlebench.execution.grading import grade_cell
-from mlebench.execution.runners import RUNNERS, run_cell
+from mlebench.execution.runners import run_cell, runner_class
 from mlebench.reporting.records import RunRecord
 from mlebench_spec.cell import Cell
 from mlebench_spec.declarations import Competition
@@ -90,9 +91,9 @@ def run_docker(
         runner, settings = "docker", settings.model_copy(update={"runtime": "runsc"})
     share(public, out.parent)
     chosen = (
-        RUNNERS[runner](settings, sleep=sleep)
+        runner_class(runner)(settings, sleep=sleep)
         if runner in ("docker", "podman")
-        else RUNNERS[runner](settings)
+        else runner_class(runner)(settings)
     )
     record = chosen.run(cell(competition_id, agent_name, agent, hardware, seed, public, out, root))
     record.write(out)

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mlebench.execution import egress_tls
-from mlebench.execution.docker.egress import squid_config
+from mlebench.execution.proxy import squid_config
 from mlebench_spec.declarations import all_competition_ids, load_competition
 from mlebench_spec.params import IntegritySettings
 from mlebench_spec.yamlio import load_yaml

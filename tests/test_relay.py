@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 from mlebench.execution import relay
-from mlebench.execution.docker.egress import PRIVATE_NETS, local_addresses, squid_config
 from mlebench.execution.egress_tls import LOGFORMAT
+from mlebench.execution.proxy import PRIVATE_NETS, local_addresses, squid_config
 
 RELAY = str(Path(relay.__file__))
 

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from echo_runner import EchoRunner
 
 from mlebench.execution import runners
 from mlebench.execution.grading import grade_cell
@@ -22,7 +21,7 @@ HW = Hardware(name="test", cpus=1, memory="1g", shm_size="64m", pids=64, gpus=0,
 
 @pytest.fixture
 def echo(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(runners.RUNNERS, "echo", EchoRunner)  # the one registry line
+    monkeypatch.setitem(runners.RUNNERS, "echo", "echo_runner:EchoRunner")  # the one registry line
 
 
 def test_a_registered_runner_runs_and_grades_a_cell(echo, prepare_once, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from mlebench.execution import local
+from mlebench.execution import host_process
 from mlebench.execution.grading import grade_cell
 from mlebench.execution.runners import run_cell
 from mlebench.execution.snapshots import (
@@ -149,7 +149,7 @@ def test_local_runner_refuses_a_symlink_or_oversized_submission_at_a_mark(
 ) -> None:
     prepared = prepare_once(CID)
     a = _sample(prepared.public)
-    monkeypatch.setattr(local, "_MAX_COPY_BYTES", len(a) + 10)
+    monkeypatch.setattr(host_process, "MAX_COPY_BYTES", len(a) + 10)
     target = prepared.private / "answers.csv"
     phases = [
         {"symlink": str(target), "sleep": 2},

@@ -14,7 +14,7 @@ from checkout_copy import competition_stages
 from pydantic import ValidationError
 
 from mlebench.data.prepare import prepare_competition
-from mlebench.execution import local
+from mlebench.execution import contract
 from mlebench.execution.runners import cell_texts
 from mlebench.planning.plan import compose, render, resolve
 from mlebench_spec.cell import Cell
@@ -142,28 +142,28 @@ def _cell(toy: dict[str, Path], texts: TextSettings, description: bytes) -> Cell
 def test_the_runs_lineage_names_the_texts_the_agent_read(
     toy: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(local, "V1_INSTRUCTIONS", toy["pin"])
+    monkeypatch.setattr(contract, "V1_INSTRUCTIONS", toy["pin"])
     v1_text = (toy["checkout"] / V1_TEXT).read_bytes()
     cell = _cell(toy, _v1(toy), v1_text)
-    assert local.instructions_file(cell) == toy["checkout"] / V1_INSTRUCTIONS
+    assert contract.instructions_file(cell) == toy["checkout"] / V1_INSTRUCTIONS
     texts = cell_texts(cell)
     assert texts["source"] == "mlebench" and texts["description_git_blob"] == _git_blob(v1_text)
     assert texts["instructions_git_blob"] == _git_blob(b"General rules.\n")
     ours = cell_texts(_cell(toy, TextSettings(), b"# Our toy text\n"))
     assert ours["source"] == "ours"
-    assert ours["instructions_git_blob"] == _git_blob(local.INSTRUCTIONS.read_bytes())
+    assert ours["instructions_git_blob"] == _git_blob(contract.INSTRUCTIONS.read_bytes())
 
 
 def test_a_split_prepared_with_other_texts_or_other_instructions_is_refused(
     toy: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(local, "V1_INSTRUCTIONS", toy["pin"])
+    monkeypatch.setattr(contract, "V1_INSTRUCTIONS", toy["pin"])
     with pytest.raises(ConfigError, match="prepared with other texts"):
         cell_texts(_cell(toy, _v1(toy), b"# Our toy text\n"))
     (toy["checkout"] / V1_INSTRUCTIONS).write_bytes(b"General rules, edited.\n")
     cell = _cell(toy, _v1(toy), (toy["checkout"] / V1_TEXT).read_bytes())
     with pytest.raises(ConfigError, match="v1's instructions: .* has git blob id"):
-        local.instructions_file(cell)
+        contract.instructions_file(cell)
 
 
 def _stage(plan_overrides: list[str], cid: str, stage: str) -> dict:
@@ -229,14 +229,14 @@ def test_obfuscate_gives_the_agent_v1s_obfuscated_texts_and_the_lineage_says_so(
     toy: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """v1's OBFUSCATE: description_obfuscated.md and instructions_obfuscated.txt, each checked by blob id."""
-    monkeypatch.setattr(local, "V1_INSTRUCTIONS", toy["pin"])
+    monkeypatch.setattr(contract, "V1_INSTRUCTIONS", toy["pin"])
     comp = parse_declaration(toy["folder"] / "competition.yaml")
     out = toy["tmp"] / "prepared"
     prepare_competition(comp, toy["raw"], out, folder=toy["folder"], texts=_obfuscated(toy))
     obfuscated = (toy["checkout"] / V1_OBFUSCATED).read_bytes()
     assert (out / "public" / "description.md").read_bytes() == obfuscated
     cell = _cell(toy, _obfuscated(toy), obfuscated)
-    assert local.instructions_file(cell) == toy["checkout"] / V1_INSTRUCTIONS_OBFUSCATED
+    assert contract.instructions_file(cell) == toy["checkout"] / V1_INSTRUCTIONS_OBFUSCATED
     texts = cell_texts(cell)
     assert texts["source"] == "mlebench" and texts["obfuscated"] is True
     assert texts["description_git_blob"] == _git_blob(obfuscated)
@@ -248,7 +248,7 @@ def test_obfuscate_gives_the_agent_v1s_obfuscated_texts_and_the_lineage_says_so(
         cell_texts(_cell(toy, _obfuscated(toy), (toy["checkout"] / V1_TEXT).read_bytes()))
     (toy["checkout"] / V1_INSTRUCTIONS_OBFUSCATED).write_bytes(b"Edited.\n")
     with pytest.raises(ConfigError, match="v1's obfuscated instructions: .* has git blob id"):
-        local.instructions_file(cell)
+        contract.instructions_file(cell)
 
 
 def test_obfuscate_refuses_a_changed_text_or_a_declaration_without_the_pin(toy: dict[str, Path]) -> None:
@@ -275,7 +275,7 @@ def test_every_v1_competition_pins_its_obfuscated_description() -> None:
         == f.description.path.replace("description.md", "description_obfuscated.md")
         for f in v1
     )
-    assert load_yaml(local.V1_INSTRUCTIONS)["obfuscated"]["path"] == V1_INSTRUCTIONS_OBFUSCATED
+    assert load_yaml(contract.V1_INSTRUCTIONS)["obfuscated"]["path"] == V1_INSTRUCTIONS_OBFUSCATED
 
 
 def test_obfuscated_texts_are_deps_of_prepare_and_run() -> None:

@@ -11,13 +11,10 @@ grading record is then built once, from the run record, the outcome and the line
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable
 from pathlib import Path
 
-from mlebench.execution.docker.grading import grade_in_container, image_sources
-from mlebench.execution.podman import PODMAN
-from mlebench.execution.runners import RUNNERS
+from mlebench.execution.runners import RUNNERS, runner_class
 from mlebench.execution.snapshots import SUBMISSION, read_snapshot, snapshot_dirs
 from mlebench.reporting.records import (
     GradeOutcome,
@@ -46,10 +43,27 @@ def _grade_on_host(
     return score_cell(cell, mode), {"grader_runner": "host"}
 
 
+def _grade_in_docker(
+    cell: Cell, run: RunRecord | None, settings: DockerSettings, mode: str
+) -> tuple[GradeOutcome, dict[str, str]]:
+    from mlebench.execution.docker.grading import grade_in_container  # the engine's code, only where used
+
+    return grade_in_container(cell, run, settings, mode)
+
+
+def _grade_in_podman(
+    cell: Cell, run: RunRecord | None, settings: DockerSettings, mode: str
+) -> tuple[GradeOutcome, dict[str, str]]:
+    from mlebench.execution.docker.grading import grade_in_container
+    from mlebench.execution.podman import PODMAN
+
+    return grade_in_container(cell, run, settings, mode, engine=PODMAN)
+
+
 GRADERS: dict[str, Grader] = {
-    "docker": grade_in_container,
+    "docker": _grade_in_docker,
     "host": _grade_on_host,
-    "podman": functools.partial(grade_in_container, engine=PODMAN),
+    "podman": _grade_in_podman,
 }
 
 
@@ -69,7 +83,8 @@ def grade_cell(
     own = cell.private == private_dir(cell.competition_id, cell.root)
     checked_answers(cell.competition_id, cell.private, from_data_dir=not own)
     data, problem = read_run_json(cell.run_dir)
-    runner = RUNNERS.get(str((data or {}).get("runner")))
+    name = str((data or {}).get("runner"))
+    runner = runner_class(name) if name in RUNNERS else None
     run = None
     if data is not None:
         try:
@@ -105,4 +120,6 @@ def grade_snapshots(
 
 def grade_image_sources(root: Path) -> list[str]:
     """Checkout files of every image a grader builds: what a grade stage depends on."""
+    from mlebench.execution.docker.grading import image_sources
+
     return image_sources(root)

@@ -5,7 +5,7 @@ DNS). Its one way out is a UNIX socket bound into the sandbox (read-only, at :da
 a relay on its loopback (``127.0.0.1:3128``, the address in ``HTTP_PROXY``/``HTTPS_PROXY``; the relay runs
 first in the sandbox and then starts the agent: :mod:`mlebench.execution.relay`). Per cell, on this host:
 
-- **squid**, Debian's, with the Docker runner's configuration (:func:`.docker.egress.squid_config`: under
+- **squid**, Debian's, with the Docker runner's configuration (:func:`.proxy.squid_config`: under
   ``egress`` any public destination, private ones refused, the host's loopback included; under ``llm`` the
   endpoints only), listening on a free port of the host's loopback, where no sandboxed agent can reach it
   (each has its own namespace), with its access log kept with the run (``proxy_access.log``);
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mlebench.execution import egress_tls, relay
-from mlebench.execution.docker.egress import READY_SECS, local_addresses, proxy_env, squid_config
+from mlebench.execution.proxy import READY_SECS, local_addresses, proxy_env, squid_config
 from mlebench_spec.errors import ConfigError
 
 SOCKET_DIR = "/run/mlebench-egress"

@@ -45,15 +45,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mlebench.execution import seccomp
+from mlebench.execution.contract import LIMITS_ENFORCED, limits_missing
 from mlebench.execution.docker import egress, relayed
 from mlebench.execution.docker.agent import (
     AGENT_USER,
-    LIMITS_ENFORCED,
     VALIDATOR_USER,
     ContainerRunRecord,
     DockerRunner,
     Engine,
-    limits_missing,
     run_docker,
 )
 from mlebench.execution.docker.engine import InfraError, engine_problem

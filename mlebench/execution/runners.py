@@ -16,21 +16,19 @@ explicit runner never falls back.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import sys
 from pathlib import Path
 from typing import ClassVar, Protocol
 
-from mlebench.execution.docker.agent import DockerRunner
-from mlebench.execution.local import LocalRunner, instructions_file
-from mlebench.execution.podman import PodmanRunner
-from mlebench.execution.sandbox import SandboxRunner
+from mlebench.execution.contract import instructions_file
 from mlebench.reporting.records import RunRecord
 from mlebench.reporting.usage import read_usage
 from mlebench_spec.cell import Cell
 from mlebench_spec.declarations import load_competition
 from mlebench_spec.errors import ConfigError, DataError
 from mlebench_spec.files import utc_now
-from mlebench_spec.hashing import sha256_file, sha256_json, sha256_tree
+from mlebench_spec.hashing import sha256_file
 from mlebench_spec.manifest import verify_split
 from mlebench_spec.params import DockerSettings
 from mlebench_spec.texts import description_pin, text_lineage
@@ -61,12 +59,24 @@ class Runner(Protocol):
         ...
 
 
-RUNNERS: dict[str, type[Runner]] = {
-    "docker": DockerRunner,
-    "local": LocalRunner,
-    "podman": PodmanRunner,
-    "sandbox": SandboxRunner,
+RUNNERS: dict[str, str] = {
+    "docker": "mlebench.execution.docker.agent:DockerRunner",
+    "local": "mlebench.execution.local:LocalRunner",
+    "podman": "mlebench.execution.podman:PodmanRunner",
+    "sandbox": "mlebench.execution.sandbox:SandboxRunner",
 }
+"""Each runner's class as ``module:Class``, imported only when that runner is used or probed."""
+
+
+def runner_modules() -> list[str]:
+    """Every registered runner's module (dotted): what a stage that runs cells may import."""
+    return sorted({spec.partition(":")[0] for spec in RUNNERS.values()})
+
+
+def runner_class(name: str) -> type[Runner]:
+    """Return the registered runner class ``name``, its module imported now (unknown: a KeyError)."""
+    module, _, attr = RUNNERS[name].partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 def runner_names() -> list[str]:
@@ -77,11 +87,12 @@ def runner_names() -> list[str]:
 def get_runner(name: str, settings: DockerSettings) -> Runner:
     """Return the registered runner ``name`` with the plan's settings; an unknown name is a ConfigError."""
     try:
-        return RUNNERS[name](settings)
+        cls = runner_class(name)
     except KeyError:
         raise ConfigError(
             f"runner {name!r} is unknown (runner: in conf/config.yaml; known: {', '.join(runner_names())})"
         ) from None
+    return cls(settings)
 
 
 def choose_runner(requested: str, settings: DockerSettings) -> tuple[Runner, str]:
@@ -180,27 +191,13 @@ def _refused(cell: Cell, runner: Runner) -> RunRecord | None:
         verify_split(cell.public)
     except DataError as exc:
         print(f"ERROR: {cell.label}: the agent was not started: {exc}", file=sys.stderr)
-        agent, hardware = cell.running()
         now = utc_now()
-        return runner.record(
-            competition_id=cell.competition_id,
-            agent=cell.agent,
-            seed=cell.seed,
-            runner=runner.name,
+        return runner.record.for_cell(
+            cell,
+            runner.name,
             status="infra_error",
-            exit_code=None,
             started_at=now,
             finished_at=now,
-            agent_seconds=0.0,
-            time_limit_secs=hardware.time_limit_secs,
-            hardware=hardware.model_dump(),
-            limits_enforced=[],
-            submission_exists=False,
-            extraction_notes=[],
-            agent_sha256=sha256_tree(cell.root / agent.path),
-            config_sha256=sha256_json(cell.config(runner.name)),
-            public_sha256=sha256_tree(cell.public),
-            python=sys.version.split()[0],
             reason=f"the agent was not started: {exc}",
         )
     return None
@@ -227,7 +224,7 @@ def executor_lineage() -> dict:
 
 def run_image_sources(root: Path) -> list[str]:
     """Checkout files of every image any runner builds for a run: what a run stage depends on."""
-    return sorted({rel for runner in RUNNERS.values() for rel in runner.image_sources(root)})
+    return sorted({rel for name in RUNNERS for rel in runner_class(name).image_sources(root)})
 
 
 def unisolated_reason(run: dict) -> str:
@@ -240,6 +237,6 @@ def unisolated_reason(run: dict) -> str:
     if name not in RUNNERS:
         return f"run.json names runner {name!r}, which is not one of {', '.join(RUNNERS)}"
     try:
-        return RUNNERS[name].record.from_json(run).unisolated()
+        return runner_class(name).record.from_json(run).unisolated()
     except (TypeError, ValueError) as exc:
         return f"run.json is not a {name} run record ({type(exc).__name__}: {exc})"

@@ -48,29 +48,34 @@ from pathlib import Path
 from mlebench.execution import agent_env, bwrap, cgroups, collector, egress_tls, host_proxy, seccomp
 from mlebench.execution.bwrap import bwrap_problem
 from mlebench.execution.cgroups import bytes_size as _bytes
-from mlebench.execution.docker import egress
-from mlebench.execution.docker.agent import (
-    CONTAINER_NOTE,
+from mlebench.execution.contract import (
+    AGENT_UID,
     CONTRACT_DIRS,
     ENTRYPOINT,
+    ENVIRONMENT,
     HOME,
     INSTRUCTIONS_PATH,
     LIMITS_ENFORCED,
+    NO_NETWORK_ROUTE,
+    PROXY_LOG,
     VALIDATION_SPEC_PATH,
+    VALIDATIONS_LOG,
+    VALIDATOR,
+    VALIDATOR_UID,
     container_env,
+    egress_facts,
+    instructions_file,
+    instructions_text,
     limits_missing,
-    network_note,
+    seed_code,
     validation_spec,
 )
-from mlebench.execution.docker.images import ENVIRONMENT, VALIDATOR
-from mlebench.execution.local import (
-    _clear_snapshots,
-    _copy_file_out,
-    _snapshot_copy,
-    _supervise,
+from mlebench.execution.host_process import (
+    clear_snapshots,
     collect_outputs,
-    instructions_file,
-    seed_code,
+    copy_file_out,
+    snapshot_copy,
+    supervise,
 )
 from mlebench.execution.secrets import agent_secret, redact_run
 from mlebench.execution.snapshots import snapshotting
@@ -78,19 +83,12 @@ from mlebench.reporting.records import RunRecord
 from mlebench_spec.cell import Cell
 from mlebench_spec.errors import ConfigError
 from mlebench_spec.files import utc_now
-from mlebench_spec.hashing import sha256_json, sha256_tree
-from mlebench_spec.manifest import split_sha256
 from mlebench_spec.params import DockerSettings
 from mlebench_spec.sources import closure
 
-PROXIED = ("egress", "llm")
-PROXY_LOG = "proxy_access.log"
-VALIDATOR_UID = 1001
 VALIDATION_SOCKET_DIR = "/run/mlebench-validation"
 VALIDATION_SOCKET = f"{VALIDATION_SOCKET_DIR}/server.sock"
 RECORD_DIR = "/var/lib/mlebench-validations"
-VALIDATIONS_LOG = "validations.jsonl"
-AGENT_UID = 1000
 NPROC = "RLIMIT_NPROC (per sandbox: counted in its own user namespace)"
 CGROUP_LIMITS = ("cpus", "memory (no swap)", "pids")
 """The limits only a cgroup holds (the sandbox makes one where the machine allows: :mod:`.cgroups`)."""
@@ -136,7 +134,8 @@ class SandboxRunRecord(RunRecord):
         """Return why the cell is not counted ("" only when every limit Docker's runner holds was held)."""
         missing = limits_missing(self.limits_enforced)
         reasons = [f"{name} ({self.limits_not_enforced.get(name, 'not held')})" for name in missing]
-        if self.network in ("egress", "llm") and not self.egress:  # a record from before the relayed way
+        policy = self.policy()
+        if policy is not None and policy.proxied and not self.egress:  # a record from before the relayed way
             reasons.append(f"network {self.network} (the sandbox shared the host's network namespace)")
         return "the sandbox runner did not hold the agent to " + "; ".join(reasons) if reasons else ""
 
@@ -360,8 +359,7 @@ def _contract_files(cell: Cell, work: Path) -> None:
     if spec is not None:
         target = opt / Path(VALIDATION_SPEC_PATH).relative_to(OPT)
         target.write_text(json.dumps(spec, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    text = instructions_file(cell).read_text(encoding="utf-8")
-    (work / "instructions.txt").write_text(text + CONTAINER_NOTE.format(network=network_note(agent)))
+    (work / "instructions.txt").write_text(instructions_text(agent, instructions_file(cell)))
     mine = work / "agent-opt"  # the agent's /opt/mlebench: the contract without the validator's code
     (mine / "bin").mkdir(parents=True)
     for rel in ("agent-entry", "relay.py", "bin/validate"):
@@ -397,9 +395,10 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
         raise ConfigError(
             f"{cell.public} is missing: run `dvc repro` for the prepare stage of {cell.competition_id}"
         )
-    if agent.network in PROXIED and host_proxy.squid_problem():
+    policy = agent.policy.held(host_proxy.ROUTE if agent.policy.proxied else NO_NETWORK_ROUTE)
+    if policy.proxied and host_proxy.squid_problem():
         raise ConfigError(
-            f"agent {cell.agent!r}: network {agent.network!r} under the sandbox runner leaves through the "
+            f"agent {cell.agent!r}: network {policy.kind!r} under the sandbox runner leaves through the "
             f"cell's own squid on this host, and {host_proxy.squid_problem()}"
         )
     if hardware.gpus:
@@ -417,7 +416,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
     out.mkdir(parents=True, exist_ok=True)
     cgroup, no_cgroup = cgroups.make(f"mlebench-sandbox-{os.getpid()}-{time.monotonic_ns()}", hardware)
     oom = False
-    egress_facts: dict = {}
+    egress_record: dict = {}
     vnotes: list[str] = []
     for name in (PROXY_LOG, VALIDATIONS_LOG):
         (out / name).unlink(missing_ok=True)
@@ -425,16 +424,12 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
         with contextlib.ExitStack() as stack:
             tmp = stack.enter_context(collector.scratch_dir(f"mlebench-sandbox-{cell.competition_id}-"))
             proxy = None
-            if agent.network in PROXIED:  # its own squid on this host, reached through a UNIX socket
-                allow_all = agent.network == "egress"
+            if policy.proxied:  # its own squid on this host, reached through a UNIX socket
                 tls = egress_tls.cell_policy(cell.competition_id, cell.root)
                 proxy = stack.enter_context(
-                    host_proxy.host_proxy(agent.endpoints, allow_all, out / PROXY_LOG, tls)
+                    host_proxy.host_proxy(list(policy.endpoints), policy.allows_all, out / PROXY_LOG, tls)
                 )
-                egress_facts = {
-                    **egress.lineage(None, agent.endpoints, allow_all, host_proxy.ROUTE, tls),
-                    "proxy_version": proxy.version,
-                }
+                egress_record = {**egress_facts(policy, None, tls), "proxy_version": proxy.version}
             work = Path(tmp)
             for name in ("submission", "code", "logs"):
                 (work / name).mkdir()
@@ -455,12 +450,12 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
             )
             if cgroup is not None:  # the supervisor's shell joins the cgroup, then becomes bwrap
                 sandboxed = cgroup.enter(sandboxed)
-            _clear_snapshots(out)
+            clear_snapshots(out)
             started, t0 = utc_now(), time.monotonic()
-            copy = _snapshot_copy(work / "submission" / "submission.csv")
+            copy = snapshot_copy(work / "submission" / "submission.csv")
             host_env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
             with snapshotting(out, cell.snapshots, hardware.time_limit_secs, t0, copy) as snapper:
-                status, code = _supervise(
+                status, code = supervise(
                     sandboxed, work, host_env, hardware.time_limit_secs, out / "agent_output.log"
                 )
             seconds = round(time.monotonic() - t0, 3)
@@ -470,7 +465,7 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
                 with (out / "agent_output.log").open("a") as fh:
                     fh.write(f"\n[runner] killed by the out-of-memory killer at {hardware.memory}\n")
             notes: list[str] = list(snapper.errors)
-            exists = _copy_file_out(work / "submission" / "submission.csv", out / "submission.csv", notes)
+            exists = copy_file_out(work / "submission" / "submission.csv", out / "submission.csv", notes)
             collect_outputs({work / name: out / name for name in ("code", "logs")}, notes)
         if proxy is not None:
             notes += proxy.notes
@@ -498,28 +493,21 @@ def run_sandbox(cell: Cell) -> SandboxRunRecord:
     binary = bwrap.bwrap_binary() or bwrap.SYSTEM
     version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
     unshared = ["user", "pid", "ipc", "uts", "mount", "net"]
-    return SandboxRunRecord(
-        competition_id=cell.competition_id,
-        agent=cell.agent,
-        seed=cell.seed,
-        runner="sandbox",
+    return SandboxRunRecord.for_cell(
+        cell,
+        "sandbox",
         status=status,
         exit_code=code,
         started_at=started,
         finished_at=finished,
         agent_seconds=seconds,
-        time_limit_secs=hardware.time_limit_secs,
-        hardware=hardware.model_dump(),
         limits_enforced=[limit for limit in LIMITS_ENFORCED if limit in held],
         submission_exists=exists,
         extraction_notes=notes,
-        agent_sha256=sha256_tree(agent_dir),
-        config_sha256=sha256_json(cell.config("sandbox")),
-        public_sha256=split_sha256(cell.public),
-        python=sys.version.split()[0],
         reason=reason,
-        network=agent.network,
-        egress=egress_facts,
+        network=policy.kind,
+        network_policy=policy,
+        egress=egress_record,
         validations=_validations(out / VALIDATIONS_LOG),
         sandbox={
             "bwrap": version,

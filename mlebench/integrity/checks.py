@@ -21,6 +21,7 @@ from mlebench.integrity.patterns import Budget, compile_pattern, search
 from mlebench.integrity.run_view import RunView, SourceFile
 from mlebench.integrity.stash import read_answers, stashed_files
 from mlebench_spec.declarations import Competition
+from mlebench_spec.network import NetworkPolicy
 from mlebench_spec.params import AgentConfig, IntegritySettings
 
 MAX_EVIDENCE = 20
@@ -62,9 +63,17 @@ class Context:
     budget: Budget = field(default_factory=lambda: Budget(None))
 
     @property
+    def policy(self) -> NetworkPolicy:
+        """The network policy the run recorded (run.json); the agent config's only for a record with none.
+
+        An older local runner's run.json named no policy; every runner records one now.
+        """
+        return NetworkPolicy.recorded(self.run.record) or self.agent.policy
+
+    @property
     def egress(self) -> bool:
         """Whether the agent's network policy lets it reach other hosts (everywhere, or its endpoints)."""
-        return self.agent.network in ("egress", "llm")
+        return self.policy.reaches
 
     @property
     def models_allowed(self) -> bool:
@@ -208,8 +217,7 @@ def network(ctx: Context) -> CheckResult:
     hits = [*_scan(ctx.run.logs, _NET_ERRORS, ctx.budget), *_scan(ctx.run.code, _NET_CODE, ctx.budget)]
     hits += _shell_commands(ctx.run.files, ctx.budget)
     hits = [h for h in hits if not _loopback_only(h.file.code_lines[h.index])]
-    policy = ctx.agent.network
-    return _result("network", hits, flag=policy == "none", policy=policy)
+    return _result("network", hits, flag=not ctx.policy.reaches, policy=ctx.policy.kind)
 
 
 def _loopback_only(line: str) -> bool:
@@ -429,7 +437,7 @@ def egress_log(ctx: Context) -> CheckResult:
         matched=reasons,
         requests=requests,
         hosts=top,
-        policy=ctx.agent.network,
+        policy=ctx.policy.kind,
         fetched=egress_summary(fetched),
     )
 

@@ -46,7 +46,7 @@ def settings_sha256(ctx: Context) -> str:
         {
             "settings": ctx.settings.model_dump(mode="json"),
             "forbidden_resources": [f.model_dump() for f in ctx.competition.forbidden()],
-            "network": ctx.agent.network,
+            "network": ctx.policy.kind,
             "models_allowed": ctx.models_allowed,
         }
     )

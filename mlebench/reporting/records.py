@@ -39,6 +39,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import subprocess
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -49,6 +50,7 @@ from mlebench_spec.declarations import Competition
 from mlebench_spec.files import utc_now
 from mlebench_spec.hashing import sha256_file, sha256_json, sha256_tree
 from mlebench_spec.manifest import split_sha256
+from mlebench_spec.network import NetworkPolicy
 
 STATUSES = (
     "ok",
@@ -107,10 +109,71 @@ class RunRecord:
     """The agent's model usage from its usage file (:mod:`mlebench.reporting.usage`); written when any."""
     submission_sha256: str = ""
     """The sha256 of the submission.csv the runner collected (empty: none), for verify-bundle to check."""
+    network_policy: NetworkPolicy | None = None
+    """The agent's network policy as the runner held it, with its route (:mod:`mlebench_spec.network`)."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.network_policy, (dict, str)):  # as run.json holds it
+            object.__setattr__(self, "network_policy", NetworkPolicy.from_json(self.network_policy))
+
+    @classmethod
+    def for_cell(
+        cls: type[R],
+        cell: Cell,
+        runner: str,
+        *,
+        status: str,
+        started_at: str,
+        finished_at: str,
+        exit_code: int | None = None,
+        agent_seconds: float = 0.0,
+        limits_enforced: list[str] | None = None,
+        submission_exists: bool = False,
+        extraction_notes: list[str] | None = None,
+        config: dict | None = None,
+        python: str = "",
+        **facts: Any,
+    ) -> R:
+        """Return the record of ``cell`` run by ``runner``: the fields every runner fills, from the cell.
+
+        The cell gives its ids, hardware, time limit and hashes (agent folder, resolved config: ``config``,
+        else ``cell.config(runner)``, public split); ``python`` defaults to this interpreter's version;
+        ``facts`` are the runner's own fields (its record type's).
+        """
+        agent, hardware = cell.running()
+        return cls(
+            competition_id=cell.competition_id,
+            agent=cell.agent,
+            seed=cell.seed,
+            runner=runner,
+            status=status,
+            exit_code=exit_code,
+            started_at=started_at,
+            finished_at=finished_at,
+            agent_seconds=agent_seconds,
+            time_limit_secs=hardware.time_limit_secs,
+            hardware=hardware.model_dump(),
+            limits_enforced=list(limits_enforced or []),
+            submission_exists=submission_exists,
+            extraction_notes=list(extraction_notes or []),
+            agent_sha256=sha256_tree((cell.root / agent.path).resolve()),
+            config_sha256=sha256_json(cell.config(runner) if config is None else config),
+            public_sha256=split_sha256(cell.public),
+            python=python or sys.version.split()[0],
+            **facts,
+        )
+
+    def policy(self) -> NetworkPolicy | None:
+        """Return the network policy the record holds (typed field, else an older record's name), or None."""
+        return self.network_policy or NetworkPolicy.recorded(asdict(self))
 
     def to_json(self) -> dict[str, Any]:
         """Return the record as ``run.json`` holds it (fallback fields only when there was a fallback)."""
         data = asdict(self)
+        if self.network_policy is None:
+            data.pop("network_policy")
+        else:
+            data["network_policy"] = self.network_policy.to_json()
         if not self.submission_sha256:
             data.pop("submission_sha256")
         if not self.usage:

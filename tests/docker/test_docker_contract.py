@@ -23,7 +23,7 @@ from container_fixtures import (  # noqa: F401 - fixtures
     under,
 )
 
-from mlebench.execution.docker.agent import limits_missing
+from mlebench.execution.contract import limits_missing
 from mlebench_spec.params import AgentConfig
 
 pytestmark = pytest.mark.docker

@@ -383,7 +383,8 @@ def test_docker_tests_skip_without_engine_only_outside_ci(ci: str, expect_rc: in
 def test_llm_containers_join_the_sandbox_with_the_proxy_and_only_the_named_key() -> None:
     from types import SimpleNamespace
 
-    from mlebench.execution.docker.agent import _create_kwargs, network_note
+    from mlebench.execution.contract import network_note
+    from mlebench.execution.docker.agent import _create_kwargs
     from mlebench.execution.docker.egress import Egress
     from mlebench.execution.docker.images import ImageRef
     from mlebench.execution.secrets import Secret
@@ -409,7 +410,8 @@ def test_llm_containers_join_the_sandbox_with_the_proxy_and_only_the_named_key()
 
 
 def test_the_proxy_allows_exactly_the_endpoints_and_the_sandbox_only_the_proxy() -> None:
-    from mlebench.execution.docker.egress import sandbox_script, squid_config
+    from mlebench.execution.docker.egress import sandbox_script
+    from mlebench.execution.proxy import squid_config
 
     conf = squid_config(["172.17.0.1:8000", "api.example.com:443"], "10.9.0.0/16").splitlines()
     access = [line for line in conf if line.startswith("http_access")]

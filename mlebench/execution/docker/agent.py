@@ -37,6 +37,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mlebench.execution import egress_tls, v1_agents
+from mlebench.execution.contract import (
+    AGENT_UID,
+    CONTRACT_DIRS,
+    ENTRYPOINT,
+    INSTRUCTIONS,
+    INSTRUCTIONS_PATH,
+    LIMITS_ENFORCED,
+    NO_NETWORK_ROUTE,
+    OUTPUT_DIRS,
+    PROXY_LOG,
+    VALIDATION_SPEC_PATH,
+    VALIDATIONS_LOG,
+    VALIDATOR_UID,
+    container_env,
+    egress_facts,
+    instructions_file,
+    instructions_text,
+    validation_spec,
+)
 from mlebench.execution.docker import collect, egress, extract
 from mlebench.execution.docker.engine import (
     InfraError,
@@ -48,66 +67,25 @@ from mlebench.execution.docker.engine import (
     with_retries,
 )
 from mlebench.execution.docker.images import ImageRef, agent_image, context_sources, env_context, env_image
-from mlebench.execution.local import INSTRUCTIONS, agent_env, instructions_file
 from mlebench.execution.secrets import Secret, Secrets, agent_secret, redact_run
 from mlebench.execution.snapshots import SNAPSHOTS_DIR, Copy, snapshotting
 from mlebench.reporting.records import RunRecord
 from mlebench_spec.cell import Cell
 from mlebench_spec.errors import ConfigError
 from mlebench_spec.files import utc_now
-from mlebench_spec.hashing import sha256_json, sha256_tree
-from mlebench_spec.manifest import split_sha256
+from mlebench_spec.network import NetworkPolicy
 from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
 
 if TYPE_CHECKING:
     import docker
 
-HOME = "/home"
-CONTRACT_DIRS = {
-    "DATA_DIR": "/home/data",
-    "SUBMISSION_DIR": "/home/submission",
-    "CODE_DIR": "/home/code",
-    "LOGS_DIR": "/home/logs",
-    "AGENT_DIR": "/home/agent",
-}
-INSTRUCTIONS_PATH = "/home/instructions.txt"
-VALIDATION_SPEC_PATH = "/opt/mlebench/competition.json"
-ENTRYPOINT = "/opt/mlebench/agent-entry"
-"""Starts the validation server on the container's loopback (v1's localhost:5000), then the agent."""
-AGENT_USER = "1000:1000"
-OUTPUT_DIRS = ("SUBMISSION_DIR", "CODE_DIR", "LOGS_DIR")
-"""The contract folders the agent writes: volumes of its container, collected by :mod:`.collect`."""
-KILL_GRACE_SECS = 5
-MAX_LOG_BYTES = 64 * 1024 * 1024
-LIMITS_ENFORCED = ["time_limit_secs", "cpus", "memory (no swap)", "shm_size", "pids", "gpus", "network"]
-PROXY_LOG = "proxy_access.log"
-"""Under ``llm`` and ``egress``: the cell proxy's access log (a line per request or tunnel), in the run."""
-PROXIED = ("llm", "egress")
-"""The network policies whose traffic leaves through the cell's logging proxy (:mod:`.egress`)."""
-VALIDATOR_USER = "1001:1001"
+AGENT_USER = f"{AGENT_UID}:{AGENT_UID}"
+VALIDATOR_USER = f"{VALIDATOR_UID}:{VALIDATOR_UID}"
 """The validation server's own user (``validator`` in the env image), not the agent's."""
 VALIDATION_RECORD = "/var/lib/mlebench-validations/calls.jsonl"
 """Where the server records each call: a folder only the validator user can write."""
-VALIDATIONS_LOG = "validations.jsonl"
-"""The server's call record, copied to the run dir after the agent stops."""
-CONTAINER_NOTE = """
-In this container:
-- `validate [path]` checks a submission's format (default: $SUBMISSION_DIR/submission.csv) against
-  $DATA_DIR/sample_submission.csv and the task's submission format, with the grader's own messages. It never
-  tells you a score. The same check answers `curl -X POST -F "file=@submission.csv"
-  http://localhost:5000/validate` and `/home/validate_submission.sh submission.csv`.
-- You run as an unprivileged user; $SUBMISSION_DIR, $CODE_DIR, $LOGS_DIR, $AGENT_DIR and /tmp are writable.
-- {network}
-"""
-
-
-def limits_missing(enforced: list[str]) -> list[str]:
-    """Return the Docker runner's limits (:data:`LIMITS_ENFORCED`) that are not in ``enforced``.
-
-    >>> limits_missing(["time_limit_secs", "network"])
-    ['cpus', 'memory (no swap)', 'shm_size', 'pids', 'gpus']
-    """
-    return [limit for limit in LIMITS_ENFORCED if limit not in enforced]
+KILL_GRACE_SECS = 5
+MAX_LOG_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -262,33 +240,6 @@ class _Outcome:
     traceback: str = ""
 
 
-def container_env(cell: Cell) -> dict[str, str]:
-    """Return the agent's environment in the container: the local runner's variables, /home paths.
-
-    Built from the local runner's own function, so a variable added there reaches containers too; only
-    ``PATH`` (the image's) and ``HOME`` (``/home/agent``, the agent's writable home) differ.
-    """
-    dirs = {name.lower().removesuffix("_dir"): Path(path) for name, path in CONTRACT_DIRS.items()}
-    env = agent_env(cell, Path(HOME), dirs)
-    env.pop("PATH", None)
-    env["HOME"] = CONTRACT_DIRS["AGENT_DIR"]
-    return env
-
-
-def validation_spec(competition_id: str, root: Path) -> dict[str, Any] | None:
-    """Return the public part of a declaration ``validate`` needs; None for an undeclared competition."""
-    from mlebench_spec.declarations import declaration_path, load_competition
-
-    if not declaration_path(competition_id, root).is_file():
-        return None
-    comp = load_competition(competition_id, root)
-    return {
-        "competition_id": comp.id,
-        "submission": comp.submission.model_dump(),
-        "metric": {"name": comp.metric.name, "args": dict(comp.metric.args)},
-    }
-
-
 def run_docker(
     cell: Cell,
     settings: DockerSettings,
@@ -305,10 +256,9 @@ def run_docker(
     the containers run in (Docker's unless a runner passes another).
     """
     agent, hardware = cell.running()
-    competition_id, agent_name, seed, root, public, out = (
+    competition_id, agent_name, root, public, out = (
         cell.competition_id,
         cell.agent,
-        cell.seed,
         cell.root,
         cell.public,
         cell.run_dir,
@@ -325,14 +275,14 @@ def run_docker(
             secret = Secrets((*own, *found), tuple(own[0].env().items()) if own else ())
     out.mkdir(parents=True, exist_ok=True)
     _clear(out)
-    agent_dir = (root / agent.path).resolve()
     images: dict[str, Any] = {}
     outcome = _Outcome()
     attempts = 0
     overhead: dict[str, float] = {}
     facts: dict[str, Any] = {}
     limits = list(LIMITS_ENFORCED)
-    egress_facts: dict[str, Any] = {}
+    policy = agent.policy.held(engine.route if agent.policy.proxied else NO_NETWORK_ROUTE)
+    egress_record: dict[str, Any] = {}
     try:
         client = with_retries(
             engine.connect, f"connecting to the {engine.title} engine", settings.infra_retries, sleep
@@ -345,7 +295,7 @@ def run_docker(
         t0 = time.monotonic()
         env_ref = env_image(client, settings, root)
         agent_ref = agent_image(client, agent_name, agent, env_ref, root, settings.infra_retries)
-        proxy_ref = egress.proxy_image(client, settings, root) if agent.network in PROXIED else None
+        proxy_ref = egress.proxy_image(client, settings, root) if policy.proxied else None
         overhead["images"] = round(time.monotonic() - t0, 3)
         images = {
             "base_image": {"name": settings.base_image, "id": client.images.get(settings.base_image).id},
@@ -355,9 +305,7 @@ def run_docker(
         tls = None
         if proxy_ref is not None:
             tls = egress_tls.cell_policy(competition_id, root)
-            egress_facts = egress.lineage(
-                proxy_ref, agent.endpoints, agent.network == "egress", engine.route, tls
-            )
+            egress_record = egress_facts(policy, proxy_ref, tls)
         for attempt in range(settings.infra_retries + 1):
             attempts = attempt + 1
             try:
@@ -403,28 +351,23 @@ def run_docker(
         if outcome.submission == "refused"
         else ""
     )
-    record = engine.record(
-        competition_id=competition_id,
-        agent=agent_name,
-        seed=seed,
-        runner=engine.name,
+    return engine.record.for_cell(
+        cell,
+        engine.name,
         status=outcome.status,
         exit_code=outcome.exit_code,
         started_at=outcome.started_at or utc_now(),
         finished_at=outcome.finished_at or utc_now(),
         agent_seconds=outcome.agent_seconds,
-        time_limit_secs=hardware.time_limit_secs,
-        hardware=hardware.model_dump(),
         limits_enforced=limits,
         submission_exists=outcome.submission == "copied",
         extraction_notes=outcome.notes,
-        agent_sha256=sha256_tree(agent_dir),
-        config_sha256=sha256_json(cell.config(engine.name, docker=settings.model_dump())),
-        public_sha256=split_sha256(public),
+        config=cell.config(engine.name, docker=settings.model_dump()),
         python="(the agent image's)",
         reason=outcome.reason,
-        network=agent.network,
-        egress=egress_facts,
+        network=policy.kind,
+        network_policy=policy,
+        egress=egress_record,
         api_key_env=agent.api_key_env or "",
         images=images,
         docker={**settings.model_dump(), "kernel": USER_SPACE_KERNELS.get(settings.runtime, "host"), **facts},
@@ -435,7 +378,6 @@ def run_docker(
         log=log,
         validations=outcome.validations,
     )
-    return record
 
 
 def _attempt(
@@ -456,7 +398,7 @@ def _attempt(
     if proxy is None:
         return _run_container(client, image, cell, spec, runtime, secret, None, collector, storage_opt)
     t0 = time.monotonic()
-    allow_all = agent.network == "egress"
+    allow_all = agent.policy.allows_all
     log = cell.run_dir / PROXY_LOG
     label = _cell_label(cell)
     way_out = engine.egress(client, proxy, env or image, agent.endpoints, label, log, allow_all, tls)
@@ -626,7 +568,7 @@ def _create_kwargs(
         detach=True,
         init=True,
         stdin_open=False,
-        network_mode=_network_mode(agent.network, sealed),
+        network_mode=_network_mode(agent.policy, sealed),
         mounts=[
             Mount(
                 target=CONTRACT_DIRS["DATA_DIR"],
@@ -660,42 +602,19 @@ def _create_kwargs(
     return kwargs
 
 
-def _network_mode(policy: str, sealed: egress.WayOut | None) -> str:
-    if policy in PROXIED:
+def _network_mode(policy: NetworkPolicy, sealed: egress.WayOut | None) -> str:
+    if policy.proxied:
         if sealed is None:
-            raise ValueError(f"network {policy!r} needs the cell's egress sandbox")
+            raise ValueError(f"network {policy.kind!r} needs the cell's egress sandbox")
         return sealed.network_mode()
     return "none"
-
-
-def network_note(agent: AgentConfig) -> str:
-    """Return the line of the container note that tells the agent what it can reach."""
-    if agent.network == "egress":
-        return (
-            "Outbound network access is available (this agent opted into egress), through the proxy in "
-            "$HTTPS_PROXY / $HTTP_PROXY (set for you; CONNECT for https, absolute URLs for http). Every "
-            "request is logged with the run; private networks (other runs, this host) are unreachable."
-        )
-    if agent.network == "llm":
-        key = (
-            f" Your API key is in the environment variable ${agent.api_key_env}." if agent.api_key_env else ""
-        )
-        return (
-            "The network reaches only these endpoints, through the proxy in $HTTPS_PROXY / $HTTP_PROXY "
-            f"(set for you; CONNECT for https, absolute URLs for http): {', '.join(agent.endpoints)}. "
-            f"Every other host, port and DNS name is unreachable.{key}"
-        )
-    return "There is no network access."
 
 
 def _runtime_files(
     agent: AgentConfig, spec: dict[str, Any] | None, instructions: Path = INSTRUCTIONS
 ) -> bytes:
     """Return a tar (extracted at /) of the instructions and the validation spec, root-owned, read-only."""
-    network = network_note(agent)
-    files = {
-        INSTRUCTIONS_PATH: instructions.read_text(encoding="utf-8") + CONTAINER_NOTE.format(network=network)
-    }
+    files = {INSTRUCTIONS_PATH: instructions_text(agent, instructions)}
     if spec is not None:
         files[VALIDATION_SPEC_PATH] = json.dumps(spec, indent=2, sort_keys=True) + "\n"
     return read_only_files_tar(files)

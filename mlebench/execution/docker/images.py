@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mlebench.execution.contract import ENVIRONMENT, VALIDATOR
 from mlebench.execution.docker.engine import InfraError, with_retries
 from mlebench_spec.errors import ConfigError
 from mlebench_spec.hashing import sha256_json
@@ -39,7 +40,6 @@ from mlebench_spec.sources import closure
 if TYPE_CHECKING:
     import docker
 
-ENVIRONMENT = "environment"
 ENV_REPO = "mlebench-env"
 GRADER_REPO = "mlebench-grader"
 AGENT_REPO_PREFIX = "mlebench-agent-"
@@ -53,8 +53,6 @@ ENV_FILES = (
     "agent-entry",
     "validate_submission.sh",
 )
-VALIDATOR = "environment/validate.py"
-"""The in-container ``validate`` command: the env image holds it and exactly the modules it imports."""
 GRADER_ENTRY = "mlebench.execution.docker.grade_entry"
 """What a grader container runs: the grader image holds exactly the modules it imports."""
 CA_ENV_VARS = ("MLEBENCH_BUILD_CA_CERT", "PIP_CERT")
