@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from graders.grade import grade
 from graders.medals import thresholds
 from mlebench.execution.grading import grade_planned
 from mlebench.execution.reproduce import reproduce_cell
@@ -157,6 +158,24 @@ def test_the_plan_reruns_every_cell_before_its_grade_without_process_evaluation(
     assert not any(name.startswith("reproduce") for name in other)
     report = _yaml(files[ROOT / "dvc.yaml"])["stages"]["report"]
     assert "--reproduce" not in report["cmd"] and f"grades/dummy/{CID}/0.json" in report["deps"]
+
+
+def test_bad_submissions_get_the_graders_clear_errors(prepare_once, tmp_path: Path) -> None:
+    """Version 1's predictions (its test ids), a word for a score, a renamed column: each refused, named."""
+    prepared = prepare_once(CID)
+    comp = load_competition(CID)
+    stale = grade(comp, prepared.public / "sample_submission.csv", prepared.private)
+    assert stale.status == "invalid_submission"
+    assert "missing ids: 3000 of the 3000 ids in the answers" in stale.reason
+    assert "unexpected ids: 2000 ids" in stale.reason
+    sample = pd.read_csv(comp.submission.sample_path(prepared.public, prepared.private))
+    for frame, message in (
+        (sample.assign(churned="high"), "column 'churned': 3000 values are not a number"),
+        (sample.rename(columns={"churned": "p"}), "missing columns: 'churned'"),
+    ):
+        frame.to_csv(tmp_path / "bad.csv", index=False)
+        result = grade(comp, tmp_path / "bad.csv", prepared.private)
+        assert result.status == "invalid_submission" and message in result.reason, result.reason
 
 
 def test_the_grade_stage_needs_the_reproduction_and_says_so(checkout: Path) -> None:
