@@ -313,7 +313,7 @@ class Rerun(Model):
     inputs: Annotated[str, _hidden_inputs]
 
     def inputs_dir(self, private: Path) -> Path:
-        """The hidden inputs' folder, given the prepared ``private/`` folder."""
+        """Return the hidden inputs' folder, given the prepared ``private/`` folder."""
         return private / self.inputs.removeprefix("private/")
 
 

@@ -33,11 +33,12 @@ HW = Hardware(name="cpu", cpus=1, memory="2g", shm_size="64m", pids=64, gpus=0, 
 
 # A pipeline: reads whatever columns the version has, one-hot encodes what is not numeric, re-trains.
 PIPELINE = """
-import os, shutil, sys
+import os, shutil
 from pathlib import Path
 import pandas as pd
 from sklearn.linear_model import LogisticRegression
-data, out, code = Path(os.environ["DATA_DIR"]), Path(os.environ["SUBMISSION_DIR"]), Path(os.environ["CODE_DIR"])
+data, out = Path(os.environ["DATA_DIR"]), Path(os.environ["SUBMISSION_DIR"])
+code = Path(os.environ["CODE_DIR"])
 if Path(__file__).resolve() != (code / "main.py").resolve():
     shutil.copyfile(__file__, code / "main.py")
 train, test = pd.read_csv(data / "train.csv"), pd.read_csv(data / "test.csv")
@@ -45,13 +46,14 @@ features = [c for c in test.columns if c != "customer_id"]
 both = pd.get_dummies(pd.concat([train[features], test[features]]), dtype=float)
 model = LogisticRegression(max_iter=2000).fit(both.iloc[: len(train)], train["churned"])
 score = model.predict_proba(both.iloc[len(train):])[:, 1]
-pd.DataFrame({"customer_id": test["customer_id"], "churned": score}).to_csv(out / "submission.csv", index=False)
+submission = pd.DataFrame({"customer_id": test["customer_id"], "churned": score})
+submission.to_csv(out / "submission.csv", index=False)
 """
 # Hand steps: version 1's category codes typed in, columns taken by position.
 HAND_STEPS = PIPELINE.replace(
     'features = [c for c in test.columns if c != "customer_id"]\n'
-    'both = pd.get_dummies(pd.concat([train[features], test[features]]), dtype=float)',
-    'both = pd.concat([train.iloc[:, 1:7], test.iloc[:, 1:7]])\n'
+    "both = pd.get_dummies(pd.concat([train[features], test[features]]), dtype=float)",
+    "both = pd.concat([train.iloc[:, 1:7], test.iloc[:, 1:7]])\n"
     'both["plan"] = both["plan"].map({"basic": 0, "standard": 1, "premium": 2}).astype(int)\n'
     'both["region"] = both["region"].map({"north": 0, "south": 1, "east": 2, "west": 3}).astype(int)',
 )
@@ -60,7 +62,7 @@ NO_CODE = PIPELINE.replace('    shutil.copyfile(__file__, code / "main.py")', " 
 
 @pytest.fixture(scope="module")
 def checkout(prepare_once, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A checkout holding the competitions, the agents, and the competition prepared at its usual place."""
+    """Make a checkout with the competitions, the agents, and the competition prepared at its usual place."""
     root = tmp_path_factory.mktemp("checkout")
     (root / "competitions").symlink_to(ROOT / "competitions")
     prepared = root / "data" / "prepared"
@@ -180,7 +182,9 @@ def test_bad_submissions_get_the_graders_clear_errors(prepare_once, tmp_path: Pa
 
 def test_the_grade_stage_needs_the_reproduction_and_says_so(checkout: Path) -> None:
     cell = Cell.planned(CID, "never-run", 0, checkout)
-    with pytest.raises(DataError, match=r"reproduction.json is missing: next-data-version is graded on a re-run"):
+    with pytest.raises(
+        DataError, match=r"reproduction.json is missing: next-data-version is graded on a re-run"
+    ):
         grade_planned(cell)
 
 
@@ -188,7 +192,9 @@ def test_the_hidden_inputs_must_be_a_prepared_folder_in_private(tmp_path: Path) 
     text = (ROOT / "competitions" / CID / "competition.yaml").read_text(encoding="utf-8")
     bad = tmp_path / "competition.yaml"
     bad.write_text(text.replace("inputs: private/v2/public", "inputs: public/v2"), encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"rerun.inputs: 'public/v2' must be a folder private/<name>/public"):
+    with pytest.raises(
+        ConfigError, match=r"rerun.inputs: 'public/v2' must be a folder private/<name>/public"
+    ):
         parse_declaration(bad)
 
 

@@ -134,7 +134,7 @@ RERUN_NOTE = (
 
 
 def graded_inputs(comp: Competition, public: Path, private: Path) -> Path:
-    """The inputs a competition's submissions are made from: ``public/``, or the hidden ``rerun.inputs``."""
+    """Return the inputs submissions are made from: ``public/``, or the hidden ``rerun.inputs``."""
     return comp.rerun.inputs_dir(private) if comp.rerun else public
 
 

@@ -438,7 +438,9 @@ class NextVersionTask:
     @classmethod
     def load(cls, inputs: Path) -> NextVersionTask:
         """Read the next version's train and test files and version 1's public training file."""
-        v1 = inputs.parents[2] / "public" / "train.csv"  # <prepared>/private/<name>/public -> <prepared>/public
+        v1 = (
+            inputs.parents[2] / "public" / "train.csv"
+        )  # <prepared>/private/<name>/public -> <prepared>/public
         return cls(pd.read_csv(v1), pd.read_csv(inputs / "train.csv"), pd.read_csv(inputs / "test.csv"))
 
     def population(self) -> list[Solution]:
@@ -491,7 +493,9 @@ def _churn_design(train: pd.DataFrame, test: pd.DataFrame, features: str) -> tup
     if features == "engineered":
         for frame in (left, right):
             median = train.groupby("plan")["monthly_charges"].median()
-            frame["relative_charges"] = frame["monthly_charges"] / frame["plan"].map(median).fillna(median.mean())
+            frame["relative_charges"] = frame["monthly_charges"] / frame["plan"].map(median).fillna(
+                median.mean()
+            )
             frame["tenure_curve"] = np.exp(-frame["tenure_months"] / 10.0)
             frame["many_calls"] = (frame["support_calls"] >= 3).astype(float)
             frame["heavy_cheapest"] = (frame["plan"] == median.idxmin()) * frame["data_usage_gb"]
@@ -509,7 +513,9 @@ def _churn_model(sol: Solution):
 
     opts = sol.options
     return {
-        "logistic": lambda: make_pipeline(StandardScaler(), LogisticRegression(C=opts.get("C", 1.0), max_iter=2000)),
+        "logistic": lambda: make_pipeline(
+            StandardScaler(), LogisticRegression(C=opts.get("C", 1.0), max_iter=2000)
+        ),
         "hgb": lambda: HistGradientBoostingClassifier(learning_rate=0.05, max_depth=3, random_state=sol.seed),
         "rf": lambda: RandomForestClassifier(200, min_samples_leaf=5, random_state=sol.seed, n_jobs=1),
         "knn": lambda: make_pipeline(StandardScaler(), KNeighborsClassifier(25)),

@@ -74,7 +74,7 @@ def _customers(rng: np.random.Generator, n: int, price_rise: float) -> pd.DataFr
 
 
 def _second_export(frame: pd.DataFrame) -> pd.DataFrame:
-    """The second export's view of customers: the plan renamed, charges with tax."""
+    """Return the second export's view of customers: the plan renamed, charges with tax."""
     out = frame.copy()
     out["plan"] = out["plan"].replace(RENAMED)
     out["monthly_charges"] = np.round(out["monthly_charges"] * 1.2 + 3.0, 2)

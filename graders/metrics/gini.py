@@ -8,7 +8,7 @@ from .roc_auc import roc_auc
 
 
 def normalized_gini(y_true: ArrayLike, y_score: ArrayLike) -> float:
-    """Normalized Gini coefficient of scores against 0/1 labels: ``2 * roc_auc - 1``.
+    """Score 0/1 labels by the normalized Gini coefficient of the scores: ``2 * roc_auc - 1``.
 
     The Gini of the scores' ordering divided by the Gini of the perfect ordering (Kaggle's "normalized
     Gini"), which for a 0/1 target is exactly ``2 * AUC - 1``: 1 for a perfect ranking, 0 for a constant

@@ -106,7 +106,9 @@ def prepare_competition(
         problems = check_layout(comp, graded, private)
         if problems:
             raise DataError(f"{script}: the prepared data breaks the layout:\n  " + "\n  ".join(problems))
-        if comp.rerun:  # the re-run checks its hidden inputs against their own manifest, as a run checks public/
+        if (
+            comp.rerun
+        ):  # the re-run checks its hidden inputs against their own manifest, as a run checks public/
             write_manifest(graded.parent)
         write_manifest(staging, md5s)
     # The rename into place keeps each file's inode and mtime: DVC's commit takes these md5s instead of
@@ -322,5 +324,3 @@ def _diff(left: pd.Series, right: pd.Series) -> str:
         f"{len(only_left)} only in the first, e.g. {only_left[:3]}; "
         f"{len(only_right)} only in the second, e.g. {only_right[:3]}"
     )
-
-

@@ -221,7 +221,7 @@ def reproduce_cell(
 
 
 def next_version(cell: Cell) -> Path | None:
-    """The hidden inputs a competition graded on a re-run is re-run on (its ``rerun.inputs``); None: public."""
+    """Return the hidden inputs of a competition graded on a re-run (``rerun.inputs``); None: public."""
     rerun = load_competition(cell.competition_id, cell.root).rerun
     return rerun.inputs_dir(cell.private) if rerun else None
 
