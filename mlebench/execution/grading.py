@@ -113,6 +113,10 @@ def grade_planned(cell: Cell, mode: str = "v1") -> GradeRecord:
         cell, run_dir=cell.reproduction_dir / "run", public=rerun.inputs_dir(cell.private)
     )
     record = grade_cell(again, mode=mode)
+    ran, _ = read_run_json(cell.run_dir)  # what the agent declared and spent is its run's, not the re-run's
+    record = dataclasses.replace(
+        record, disclosures=(ran or {}).get("disclosures") or {}, usage=(ran or {}).get("usage") or {}
+    )
     where = f"the re-run of code/ on the next data version ({rerun.inputs})"
     if reproduction.get("verdict") == "not_declared":
         return dataclasses.replace(
