@@ -100,9 +100,6 @@ def test_a_pipeline_is_rerun_on_the_hidden_version_and_graded_there(checkout: Pa
     first = pd.read_csv(cell.run_dir / "submission.csv")
     assert not set(first["customer_id"]) & set(answers["customer_id"])
     assert record.submission_path == f"reproductions/pipeline/{CID}/0/run/submission.csv"
-    declared = {"models": [], "uses_test_feedback": False, "web_search": False}
-    _, _, dummy = run_rerun_and_grade(checkout, "dummy", disclosures=declared)
-    assert dummy.disclosures == declared  # the run's declaration, which the re-run's record lacks
 
 
 def test_hand_steps_that_break_on_the_next_version_score_nothing_with_the_reason(checkout: Path) -> None:
@@ -126,8 +123,10 @@ def test_the_dummy_scores_zero_and_the_baseline_lands_between_the_dummy_and_gold
     comp = load_competition(CID)
     board = pd.read_csv(comp.leaderboard_path)
     limits = thresholds(board["score"].tolist())
-    _, _, dummy = run_rerun_and_grade(checkout, "dummy")
+    declared = {"models": [], "uses_test_feedback": False, "web_search": False}
+    _, _, dummy = run_rerun_and_grade(checkout, "dummy", disclosures=declared)
     assert dummy.status == "ok" and dummy.outcome.score == 0.0  # the sample: a constant
+    assert dummy.disclosures == declared  # the run's declaration: the re-run's run.json has none
     _, reproduction, baseline = run_rerun_and_grade(
         checkout, "baseline", kwargs={"max_train_rows": 20000}, reproduce=["python", "main.py"]
     )
