@@ -100,6 +100,9 @@ def test_a_pipeline_is_rerun_on_the_hidden_version_and_graded_there(checkout: Pa
     first = pd.read_csv(cell.run_dir / "submission.csv")
     assert not set(first["customer_id"]) & set(answers["customer_id"])
     assert record.submission_path == f"reproductions/pipeline/{CID}/0/run/submission.csv"
+    run = json.loads((cell.run_dir / "run.json").read_text(encoding="utf-8"))
+    assert record.hardware == run["hardware"]  # the run's profile, not the re-run's halved limit
+    assert record.lineage.public_sha256 == run["public_sha256"] != record.lineage.public_seen_by_agent_sha256
 
 
 def test_hand_steps_that_break_on_the_next_version_score_nothing_with_the_reason(checkout: Path) -> None:

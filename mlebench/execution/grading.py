@@ -32,6 +32,7 @@ from mlebench_spec.cell import Cell
 from mlebench_spec.datadir import checked_answers
 from mlebench_spec.declarations import load_competition
 from mlebench_spec.errors import DataError
+from mlebench_spec.manifest import split_sha256
 from mlebench_spec.params import DockerSettings
 from mlebench_spec.paths import private_dir
 
@@ -113,9 +114,15 @@ def grade_planned(cell: Cell, mode: str = "v1") -> GradeRecord:
         cell, run_dir=cell.reproduction_dir / "run", public=rerun.inputs_dir(cell.private)
     )
     record = grade_cell(again, mode=mode)
-    ran, _ = read_run_json(cell.run_dir)  # what the agent declared and spent is its run's, not the re-run's
+    # What the agent declared, spent and ran under is its run's; the split is the competition's (the hidden
+    # inputs the re-run saw are in public_seen_by_agent_sha256, and within private_sha256).
+    ran = read_run_json(cell.run_dir)[0] or {}
     record = dataclasses.replace(
-        record, disclosures=(ran or {}).get("disclosures") or {}, usage=(ran or {}).get("usage") or {}
+        record,
+        disclosures=ran.get("disclosures") or {},
+        usage=ran.get("usage") or {},
+        hardware=ran.get("hardware") or record.hardware,
+        lineage=dataclasses.replace(record.lineage, public_sha256=split_sha256(cell.public)),
     )
     where = f"the re-run of code/ on the next data version ({rerun.inputs})"
     if reproduction.get("verdict") == "not_declared":
