@@ -82,6 +82,7 @@ _ENTRIES = (
     Inputs("f1_micro", LABELS),
     Inputs("binary_log_loss", BINARY_PROBABILITY),
     Inputs("roc_auc", BINARY_PROBABILITY),
+    Inputs("normalized_gini", BINARY_PROBABILITY),
     Inputs("roc_auc_flattened", BINARY_PROBABILITY),
     Inputs("mae", REGRESSION),
     Inputs("mcc", REGRESSION, whole_numbers=True),  # 1.0 == 1, as in v1

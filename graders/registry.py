@@ -36,6 +36,7 @@ from .metrics.dice_rle_sized import dice_rle_sized
 from .metrics.edit_distance import levenshtein_mean, normalized_levenshtein
 from .metrics.f1 import f1_macro, f1_micro, f1_micro_multilabel, f1_micro_multilabel_fixed, probabilistic_f1
 from .metrics.f_beta_rle import f_beta_rle
+from .metrics.gini import normalized_gini
 from .metrics.haversine_p50_p95 import haversine_p50_p95, haversine_p50_p95_fixed
 from .metrics.iou_threshold_precision import iou_threshold_precision, iou_threshold_precision_fixed
 from .metrics.jaccard import jaccard_words, jaccard_words_fixed
@@ -150,6 +151,7 @@ _ENTRIES = (
     _metric("mean_angular_error", mean_angular_error, higher_is_better=False, best=0.0),
     _metric("mean_rmsle_columns", mean_rmsle_columns, higher_is_better=False, best=0.0),
     _metric("mean_rmsle_columns_fixed", mean_rmsle_columns_fixed, higher_is_better=False, best=0.0),
+    _metric("normalized_gini", normalized_gini, higher_is_better=True, best=1.0),
     _metric("normalized_levenshtein", normalized_levenshtein, higher_is_better=False, best=0.0),
     _metric("pearson", pearson, higher_is_better=True, best=1.0),
     _metric("probabilistic_f1", probabilistic_f1, higher_is_better=True, best=1.0),

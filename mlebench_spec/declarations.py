@@ -288,6 +288,35 @@ class MetricSpec(Model):
     args: dict[str, Any] = {}
 
 
+_HIDDEN_INPUTS = re.compile(r"^private/[A-Za-z0-9][A-Za-z0-9_.-]*/public$")
+
+
+def _hidden_inputs(value: str) -> str:
+    if not _HIDDEN_INPUTS.match(value):
+        raise ValueError(
+            f"{value!r} must be a folder private/<name>/public: hidden inputs live in the answers' folder, "
+            "and the re-run checks them against <name>/manifest.json as the run checks public/"
+        )
+    return value
+
+
+class Rerun(Model):
+    """The grade comes from a re-run of the agent's kept ``code/`` on hidden inputs (the next data version).
+
+    After the run, the reproduce stage re-runs the pipeline the agent kept (by its declared command, as
+    for process evaluation) with ``inputs`` (a prepared folder in ``private/``: a new version of the public
+    files) mounted as ``DATA_DIR`` in place of ``public/``; the grade stage scores what the re-run writes
+    against ``submission.answers`` (the new version's answers). A pipeline that does not re-run scores
+    nothing, with the reason.
+    """
+
+    inputs: Annotated[str, _hidden_inputs]
+
+    def inputs_dir(self, private: Path) -> Path:
+        """Return the hidden inputs' folder, given the prepared ``private/`` folder."""
+        return private / self.inputs.removeprefix("private/")
+
+
 class MedalThresholds(Model):
     """Medal thresholds given directly, for a competition whose leaderboard file is not available.
 
@@ -469,6 +498,8 @@ class Competition(Model):
     real_size: RealSize | None = None
     # Resources an agent must not download (the integrity stage's forbidden-resource check).
     forbidden_resources: list[ForbiddenResource] = []
+    # Graded on a re-run of the agent's code/ on hidden inputs (the next data version), not on its submission.
+    rerun: Rerun | None = None
 
     def forbidden(self) -> list[ForbiddenResource]:
         """Return the declared forbidden resources, then those the source (and ``kernels.txt``) implies."""

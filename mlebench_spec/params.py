@@ -576,6 +576,15 @@ def plan_snapshots(root: Path | None = None) -> SnapshotSettings:
     return load_plan(root).snapshots
 
 
+def plan_reproduce(root: Path | None = None) -> ReproduceSettings:
+    """Return the plan's reproduce settings.
+
+    The reproduce stage declares ``reproduce`` only when the plan holds the key (process evaluation on); a
+    competition graded on a re-run (``rerun:``) is re-run without it, under these defaults.
+    """
+    return load_plan(root).reproduce
+
+
 def _placeholders(node: Any, prefix: str = "") -> Any:
     if isinstance(node, dict):
         for key, value in node.items():

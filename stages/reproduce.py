@@ -3,7 +3,8 @@
 Process evaluation (``params.yaml: reproduce``, off by default): a fresh container of the same image and
 hardware profile, the public split read-only, no network, under ``reproduce.time_fraction`` of the time
 limit; the re-run is graded as the original was and judged against it (reproduced / differs / failed /
-not_declared), with the code's size, files and ruff findings beside it.
+not_declared), with the code's size, files and ruff findings beside it. A competition graded on a re-run
+(``rerun:``, the next data version) has this stage in every cell, on its hidden inputs, before the grade.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from mlebench_spec.params import (
     DataSettings,
     DockerSettings,
     Hardware,
-    ReproduceSettings,
     TextSettings,
+    plan_reproduce,
     stage_params,
 )
 
@@ -28,7 +29,7 @@ from mlebench_spec.params import (
 def main(argv: list[str] | None = None) -> int:
     """Reproduce runs/<agent>/<id>/<seed>/ into reproductions/<agent>/<id>/<seed>/reproduction.json."""
     args = cell_args(__doc__ or "", argv)
-    keys = [f"agent.{args.agent}", "hardware", "docker", "descriptions", "data", "grading", "reproduce"]
+    keys = [f"agent.{args.agent}", "hardware", "docker", "descriptions", "data", "grading"]
     params = stage_params(keys)
     cell = Cell.planned(
         args.competition,
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     cell = replace(cell, private=answers_dir(cell.competition_id, data, cell.root))
     record = reproduce_cell(
         cell,
-        ReproduceSettings.model_validate(params["reproduce"]),
+        plan_reproduce(),  # declared when on; a competition graded on a re-run uses the defaults when off
         DockerSettings.model_validate(params["docker"]),
         params["grading"]["mode"],
     )

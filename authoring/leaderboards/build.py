@@ -40,7 +40,7 @@ from authoring.leaderboards.tasks import Task, load_task
 from graders.medals import award, thresholds
 from graders.registry import get_metric
 from mlebench.data.selfcheck import gold_submission
-from mlebench_spec.declarations import load_competition
+from mlebench_spec.declarations import Competition, load_competition
 from mlebench_spec.errors import DataError
 from mlebench_spec.paths import competitions_dir, private_dir, public_dir
 
@@ -88,6 +88,7 @@ def build_leaderboard(competition_id: str, root: Path | None = None, jobs: int =
             f"{comp.id}: not prepared ({public} or {private / comp.submission.answers} is missing)"
         )
     started = time.perf_counter()
+    public = graded_inputs(comp, public, private)
     task = load_task(comp, public, metric)
     solutions = task.population()
     _check_population(comp.id, solutions)
@@ -115,13 +116,26 @@ def build_leaderboard(competition_id: str, root: Path | None = None, jobs: int =
     table.to_csv(path, index=False)
     seconds = time.perf_counter() - started
     info = BuildInfo(comp, metric, table, entries, limits, sample, answers, jobs, seconds, len(refinements))
-    write_report(path.with_suffix(".md"), info, task.kind, getattr(task, "notes", ()))
+    notes = (*getattr(task, "notes", ()), *([RERUN_NOTE.format(comp.rerun.inputs)] if comp.rerun else []))
+    write_report(path.with_suffix(".md"), info, task.kind, notes)
     notes = getattr(task, "report_notes", None)  # a task kind may describe its own population
     if notes is not None:
         with path.with_suffix(".md").open("a", encoding="utf-8") as report:
             report.write(notes(table))
     log.info("%s: wrote %s (%d teams) in %.1f s", comp.id, path, len(table), info.seconds)
     return path
+
+
+RERUN_NOTE = (
+    "Graded on a re-run (`rerun:` in competition.yaml): every solution is a pipeline run on the hidden next "
+    "version ({}), trained on that version's train.csv and predicting its test.csv, as the re-run of an "
+    "agent's kept code is"
+)
+
+
+def graded_inputs(comp: Competition, public: Path, private: Path) -> Path:
+    """Return the inputs submissions are made from: ``public/``, or the hidden ``rerun.inputs``."""
+    return comp.rerun.inputs_dir(private) if comp.rerun else public
 
 
 def build_leaderboards(competition_ids: Iterable[str], root: Path | None = None, jobs: int = 1) -> list[Path]:
@@ -139,7 +153,7 @@ def rescore(
     """
     comp = load_competition(competition_id, root)
     metric = get_metric(comp.metric.name)
-    task = load_task(comp, prepared / "public", metric)
+    task = load_task(comp, graded_inputs(comp, prepared / "public", prepared / "private"), metric)
     committed = pd.read_csv(comp.leaderboard_path)["team"]
     by_team = {s.team: s for s in population(task, committed)}
     unknown = sorted(set(teams) - set(by_team))

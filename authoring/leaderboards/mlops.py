@@ -23,7 +23,7 @@ from sklearn.linear_model import LogisticRegression
 
 from authoring.leaderboards.solution import Solution, solution
 
-__all__ = ["ABTestTask", "ChangePointTask", "DriftTask", "mlops_task"]
+__all__ = ["ABTestTask", "ChangePointTask", "DriftTask", "NextVersionTask", "mlops_task"]
 
 
 # ---------------------------------------------------------------------------------------------- drift
@@ -405,10 +405,130 @@ def _analyse(log: pd.DataFrame, design, opts: dict, bootstrap: bool, rng: np.ran
     return estimate, float(lower), float(upper), int(lower > 0)
 
 
+# --------------------------------------------------------------------------------------- next version
+
+_ID, _TARGET = "customer_id", "churned"
+
+
+@dataclass
+class NextVersionTask:
+    """next-data-version: a churn pipeline, scored on the hidden next version it is re-run on.
+
+    Loaded from the graded inputs (the next version, ``rerun.inputs``, a ``private/<name>/public`` folder of
+    the prepared competition), with version 1's public files beside it (the prepared folder's
+    ``public/``): a solution is a *pipeline*. Most re-train on the version they are given, with column sets
+    from v1's hard-coded list (the new column ignored) to every column to engineered features that survive
+    the rename and the shift (charges relative to the plan's median); the "frozen" ones are hand steps: a
+    model fitted once on version 1 with v1's category codes and applied to the next version as it is.
+    """
+
+    v1: pd.DataFrame
+    train: pd.DataFrame
+    test: pd.DataFrame
+    kind: ClassVar[str] = "mlops-next-version"
+    notes: ClassVar[tuple[str, ...]] = (
+        "Solutions are pipelines: a constant; hand steps (a model fitted once on version 1 with v1's column "
+        "list and category codes, applied to the next version as it is: frozen); and pipelines that re-train "
+        "on the version they are given, on v1's hard-coded column list (v1cols), on every column (all), or "
+        "on engineered features that survive the rename and the shift (engineered: charges relative to the "
+        "plan's median, a tenure curve, a support-call flag), with logistic regression, gradient boosting, "
+        "random forests, k nearest neighbours, a decision tree or naive Bayes, on training fractions",
+    )
+
+    @classmethod
+    def load(cls, inputs: Path) -> NextVersionTask:
+        """Read the next version's train and test files and version 1's public training file."""
+        v1 = (
+            inputs.parents[2] / "public" / "train.csv"
+        )  # <prepared>/private/<name>/public -> <prepared>/public
+        return cls(pd.read_csv(v1), pd.read_csv(inputs / "train.csv"), pd.read_csv(inputs / "test.csv"))
+
+    def population(self) -> list[Solution]:
+        """About 130 pipelines of graded quality."""
+        out = [solution("constant", "none")]
+        for model, params in (("logistic", {"C": 1.0}), ("hgb", {}), ("rf", {})):
+            for fraction in (0.25, 1.0):
+                out.append(solution(model, "frozen", fraction, **params))
+        models = (
+            ("logistic", {"C": 0.01}),
+            ("logistic", {"C": 1.0}),
+            ("hgb", {}),
+            ("rf", {}),
+            ("knn", {}),
+            ("tree", {}),
+        )
+        for features in ("v1cols", "all", "engineered"):
+            for model, params in models:
+                out.append(solution(model, features, **params))
+                for fraction in (0.1, 0.25, 0.5):
+                    out += [solution(model, features, fraction, seed, **params) for seed in (0, 1)]
+        out += [solution("nb", f) for f in ("v1cols", "all", "engineered")]
+        return out
+
+    def predict(self, sol: Solution) -> pd.DataFrame:
+        """Fit the pipeline on its version's training rows; return its scores for the next version's test."""
+        if sol.model == "constant":
+            return pd.DataFrame({_ID: self.test[_ID], _TARGET: 0.5})
+        train = self.v1 if sol.features == "frozen" else self.train
+        if sol.train_fraction < 1.0:
+            train = train.sample(frac=sol.train_fraction, random_state=sol.seed)
+        fit, apply = _churn_design(train, self.test, sol.features)
+        model = _churn_model(sol).fit(fit, train[_TARGET].to_numpy())
+        return pd.DataFrame({_ID: self.test[_ID], _TARGET: np.round(model.predict_proba(apply)[:, 1], 6)})
+
+
+def _churn_design(train: pd.DataFrame, test: pd.DataFrame, features: str) -> tuple[np.ndarray, np.ndarray]:
+    """Design matrices of a pipeline's feature set, the test's built as the training rows' were."""
+    if features in ("frozen", "v1cols"):  # a hard-coded column list: the first version's
+        columns = ["tenure_months", "monthly_charges", "plan", "region", "support_calls", "data_usage_gb"]
+    else:
+        columns = [c for c in train.columns if c not in (_ID, _TARGET)]
+    left, right = train[columns].copy(), test[columns].copy()
+    categorical = [c for c in columns if not pd.api.types.is_numeric_dtype(train[c])]
+    if features == "frozen":  # v1's codes, typed in: a value it never saw gets -1
+        for c in categorical:
+            codes = {v: i for i, v in enumerate(sorted(train[c].unique()))}
+            left[c], right[c] = left[c].map(codes), right[c].map(codes).fillna(-1)
+        return left.to_numpy(float), right.to_numpy(float)
+    if features == "engineered":
+        for frame in (left, right):
+            median = train.groupby("plan")["monthly_charges"].median()
+            frame["relative_charges"] = frame["monthly_charges"] / frame["plan"].map(median).fillna(
+                median.mean()
+            )
+            frame["tenure_curve"] = np.exp(-frame["tenure_months"] / 10.0)
+            frame["many_calls"] = (frame["support_calls"] >= 3).astype(float)
+            frame["heavy_cheapest"] = (frame["plan"] == median.idxmin()) * frame["data_usage_gb"]
+    both = pd.get_dummies(pd.concat([left, right]), columns=categorical, dtype=float)
+    return both.iloc[: len(left)].to_numpy(float), both.iloc[len(left) :].to_numpy(float)
+
+
+def _churn_model(sol: Solution):
+    from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier
+
+    opts = sol.options
+    return {
+        "logistic": lambda: make_pipeline(
+            StandardScaler(), LogisticRegression(C=opts.get("C", 1.0), max_iter=2000)
+        ),
+        "hgb": lambda: HistGradientBoostingClassifier(learning_rate=0.05, max_depth=3, random_state=sol.seed),
+        "rf": lambda: RandomForestClassifier(200, min_samples_leaf=5, random_state=sol.seed, n_jobs=1),
+        "knn": lambda: make_pipeline(StandardScaler(), KNeighborsClassifier(25)),
+        "tree": lambda: DecisionTreeClassifier(max_depth=5, random_state=sol.seed),
+        "nb": lambda: GaussianNB(),
+    }[sol.model]()
+
+
 _TASKS = {
     "drift-monitoring": DriftTask,
     "stream-change-points": ChangePointTask,
     "ab-test-analysis": ABTestTask,
+    "next-data-version": NextVersionTask,
 }
 
 

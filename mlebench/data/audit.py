@@ -50,7 +50,9 @@ def audit(comp: Competition, public: Path, private: Path) -> list[Finding]:
     path = private / comp.submission.answers
     answers = with_derived(pd.read_csv(path, dtype=str, keep_default_na=False), comp.submission, str(path))
     files = sorted(p for p in public.rglob("*") if p.is_file())
-    findings = _copies(files, public, private) + _label_paths(comp, files, public, answers)
+    # The hidden next version (``rerun:``) carries the same description as public/ by construction.
+    same = {comp.rerun.inputs_dir(private) / "description.md"} if comp.rerun else set()
+    findings = _copies(files, public, private, same) + _label_paths(comp, files, public, answers)
     for path in files:
         if path.suffix.lower() == ".csv":
             findings += _answer_values(comp, path, public, answers)
@@ -87,10 +89,10 @@ def _rel(path: Path, public: Path) -> str:
     return "public/" + path.relative_to(public).as_posix()
 
 
-def _copies(files: list[Path], public: Path, private: Path) -> list[Finding]:
+def _copies(files: list[Path], public: Path, private: Path, exempt: set[Path]) -> list[Finding]:
     secret = {}
     for path in private.rglob("*"):
-        if path.is_file() and path.stat().st_size > 0:
+        if path.is_file() and path.stat().st_size > 0 and path not in exempt:
             secret.setdefault(path.stat().st_size, []).append(path)
     found = []
     for path in files:

@@ -19,6 +19,11 @@ Layout checked after every prepare:
   answers' ids (it may repeat them: some competitions list one row per image of an answer);
 - unless the source keeps its own split or each side numbers its own ids (``split.ids_per_side``), no id
   of ``public/train.csv`` is a test id.
+
+A competition graded on a re-run of the agent's code (``rerun:``, the next data version) is checked on the
+hidden inputs it is graded on (``rerun.inputs``, a ``private/<name>/public`` folder) where the others are
+checked on ``public/``; those inputs get the description too, and their own manifest
+(``private/<name>/manifest.json``), which the re-run checks as a run checks ``public/``.
 """
 
 from __future__ import annotations
@@ -95,10 +100,16 @@ def prepare_competition(
         public.mkdir()
         private.mkdir()
         prepare(tree, public, private, comp)
-        shutil.copyfile(description, public / "description.md")
-        problems = check_layout(comp, public, private)
+        graded = comp.rerun.inputs_dir(private) if comp.rerun else public  # the inputs graded answers meet
+        for folder in dict.fromkeys([public, graded]):
+            shutil.copyfile(description, folder / "description.md")
+        problems = check_layout(comp, graded, private)
         if problems:
             raise DataError(f"{script}: the prepared data breaks the layout:\n  " + "\n  ".join(problems))
+        if (
+            comp.rerun
+        ):  # the re-run checks its hidden inputs against their own manifest, as a run checks public/
+            write_manifest(graded.parent)
         write_manifest(staging, md5s)
     # The rename into place keeps each file's inode and mtime: DVC's commit takes these md5s instead of
     # reading the prepared tree a second time.
@@ -313,5 +324,3 @@ def _diff(left: pd.Series, right: pd.Series) -> str:
         f"{len(only_left)} only in the first, e.g. {only_left[:3]}; "
         f"{len(only_right)} only in the second, e.g. {only_right[:3]}"
     )
-
-

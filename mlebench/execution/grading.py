@@ -11,6 +11,8 @@ grading record is then built once, from the run record, the outcome and the line
 from __future__ import annotations
 
 import dataclasses
+import functools
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,6 +29,8 @@ from mlebench.reporting.records import (
 from mlebench_spec.cell import Cell
 from mlebench_spec.datadir import checked_answers
 from mlebench_spec.declarations import load_competition
+from mlebench_spec.errors import DataError
+from mlebench_spec.manifest import split_sha256
 from mlebench_spec.params import DockerSettings
 from mlebench_spec.paths import private_dir
 
@@ -100,6 +104,52 @@ def grade_cell(
     record = grade_record(cell, comp, run, outcome, facts, problem)
     snapshots = grade_snapshots(cell, run, GRADERS[where], chosen, mode)
     return dataclasses.replace(record, snapshots=snapshots) if snapshots else record
+
+
+def grade_planned(cell: Cell, mode: str = "v1") -> GradeRecord:
+    """Grade a cell as its competition says: its run's submission, or its re-run's (``rerun:``).
+
+    A competition graded on a re-run of the agent's kept code (the next data version) is graded on what the
+    reproduce stage's re-run wrote on the hidden inputs (``reproductions/<agent>/<id>/<seed>/run``), against
+    the answers, by :func:`grade_cell`. A cell whose code declared no way to re-run is
+    ``invalid_submission``; a re-run that failed keeps its status (``agent_error``, ``agent_timeout``, ...);
+    both give the reason, naming the re-run.
+    """
+    rerun = load_competition(cell.competition_id, cell.root).rerun
+    if rerun is None:
+        return grade_cell(cell, mode=mode)
+    path = cell.reproduction_dir / "reproduction.json"
+    try:
+        reproduction = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError(
+            f"{path} is missing: {cell.competition_id} is graded on a re-run of the agent's code "
+            "(rerun: in its competition.yaml), which the reproduce stage writes; run it first"
+        ) from None
+    again = dataclasses.replace(
+        cell, run_dir=cell.reproduction_dir / "run", public=rerun.inputs_dir(cell.private)
+    )
+    record = grade_cell(again, mode=mode)
+    # What the agent declared, spent and ran under is its run's; the split is the competition's (the hidden
+    # inputs the re-run saw are in public_seen_by_agent_sha256, and within private_sha256).
+    ran = read_run_json(cell.run_dir)[0] or {}
+    record = dataclasses.replace(
+        record,
+        disclosures=ran.get("disclosures") or {},
+        usage=ran.get("usage") or {},
+        hardware=ran.get("hardware") or record.hardware,
+        lineage=dataclasses.replace(record.lineage, public_sha256=split_sha256(cell.public)),
+    )
+    where = f"the re-run of code/ on the next data version ({rerun.inputs})"
+    if reproduction.get("verdict") == "not_declared":
+        return dataclasses.replace(
+            record,
+            status="invalid_submission",
+            reason=f"{where} did not happen: {reproduction.get('reason') or 'no command declared'}",
+        )
+    if record.status != "ok":
+        return dataclasses.replace(record, reason=f"{where}: {record.status}: {record.reason}")
+    return record
 
 
 def grade_snapshots(

@@ -19,6 +19,11 @@ How the code says it re-runs (:func:`declared_command`), first match wins:
 3. the default for v1-style agents that keep one script: exactly one ``*.py`` in ``code/``'s top level,
    run as ``python <it>.py``;
 4. otherwise the cell is ``not_declared`` and nothing runs.
+
+A competition graded on a re-run (``rerun:`` in its declaration: the next data version) is re-run on its
+hidden inputs (``rerun.inputs``, mounted as ``DATA_DIR`` in place of the public split) and graded against
+its answers; there is no original grade to compare with, so a re-run that writes a valid submission is
+``reproduced``. Its grade stage then scores that re-run (:func:`mlebench.execution.grading.grade_planned`).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from mlebench.execution.runners import get_runner
 from mlebench.integrity.stash import read_answers, stashed_files
 from mlebench.reporting.reproduction import ReproductionRecord, judge
 from mlebench_spec.cell import Cell
+from mlebench_spec.declarations import load_competition
 from mlebench_spec.errors import ConfigError, DataError
 from mlebench_spec.files import utc_now
 from mlebench_spec.hashing import sha256_tree
@@ -78,13 +84,18 @@ def sampled(agent: str, competition_id: str, seed: int, fraction: float) -> bool
 
 
 def reproduction_cell(
-    cell: Cell, command: list[str], time_limit_secs: int, out: Path | None = None, code: Path | None = None
+    cell: Cell,
+    command: list[str],
+    time_limit_secs: int,
+    out: Path | None = None,
+    code: Path | None = None,
+    data: Path | None = None,
 ) -> Cell:
     """Return the cell that re-runs ``cell``'s kept code: its code, the declared command, no network or key.
 
     The re-run goes to ``<out>/run`` (``out`` defaults to the cell's reproduction folder); its ``$CODE_DIR``
     starts as ``code`` (what :func:`mlebench.execution.reproduce_inputs.stage_inputs` gave it; default: all
-    of the kept ``code/``).
+    of the kept ``code/``); its ``DATA_DIR`` is ``data`` (default: the cell's public split).
     """
     agent, hardware = cell.running()
     wrapped = ["sh", "-c", 'cd "$CODE_DIR" && exec "$@"', "reproduce", *command]
@@ -94,6 +105,7 @@ def reproduction_cell(
     return dataclasses.replace(
         cell,
         run_dir=(out or cell.reproduction_dir) / RUN_SUBDIR,
+        public=data or cell.public,
         agent_config=rerun,
         hardware=hardware.model_copy(update={"time_limit_secs": time_limit_secs}),
         snapshots=type(cell.snapshots)(),
@@ -122,7 +134,8 @@ def reproduce_cell(
     folder = out or cell.reproduction_dir
     graded_at = grade_path or cell.grade_path
     run = _read(cell.run_dir / "run.json", "run record", "the run_agent stage")
-    original = _read(graded_at, "grading record", "the grade stage")
+    data = next_version(cell)
+    original = {} if data else _read(graded_at, "grading record", "the grade stage")
     code_dir = cell.run_dir / "code"
     command, declared_by = declared_command(code_dir, agent)
     limit = max(1, int(hardware.time_limit_secs * settings.time_fraction))
@@ -168,7 +181,7 @@ def reproduce_cell(
     with tempfile.TemporaryDirectory(prefix=".inputs-", dir=folder) as staged:
         given = Path(staged) / "code"
         base["inputs"] = stage_inputs(code_dir, given, agent.reproduce_inputs, _header(cell.run_dir))
-        rerun = reproduction_cell(cell, command, limit, folder, code=given)
+        rerun = reproduction_cell(cell, command, limit, folder, code=given, data=data)
         record = runner.run(rerun)
     record.write(rerun.run_dir)
     graded = grade_cell(rerun, mode=mode)
@@ -183,8 +196,11 @@ def reproduce_cell(
         lower,
         settings.tolerance.worse,
         settings.tolerance.better,
+        compare=data is None,
     )
     lineage["reproduction"] = {**again["lineage"], "code_sha256": sha256_tree(code_dir)}
+    if data:
+        lineage["reproduction"]["inputs"] = data.relative_to(cell.private.parent).as_posix()
     written = lineage["reproduction"].get("submission_sha256")
     return ReproductionRecord(
         **{**base, "is_lower_better": lower},
@@ -204,13 +220,21 @@ def reproduce_cell(
     )
 
 
+def next_version(cell: Cell) -> Path | None:
+    """Return the hidden inputs of a competition graded on a re-run (``rerun.inputs``); None: public."""
+    rerun = load_competition(cell.competition_id, cell.root).rerun
+    return rerun.inputs_dir(cell.private) if rerun else None
+
+
 def _original_lineage(cell: Cell, original: dict, code_dir: Path, graded_at: Path) -> dict:
     kept = original.get("lineage") or {}
     picked = ("submission_sha256", "agent_sha256", "config_sha256", "public_sha256", "agent_image_id")
     return {
         **{k: kept[k] for k in picked if k in kept},
         "code_sha256": sha256_tree(code_dir) if code_dir.is_dir() else None,
-        "grade_record": graded_at.relative_to(cell.root).as_posix()
+        "grade_record": None  # graded on the re-run: no grade of the run to compare with
+        if not original
+        else graded_at.relative_to(cell.root).as_posix()
         if graded_at.is_relative_to(cell.root)
         else str(graded_at),
     }
@@ -242,4 +266,4 @@ def _clear(folder: Path) -> None:
     folder.mkdir(parents=True)
 
 
-__all__ = ["declared_command", "reproduce_cell", "reproduction_cell", "sampled"]
+__all__ = ["declared_command", "next_version", "reproduce_cell", "reproduction_cell", "sampled"]

@@ -286,7 +286,13 @@ def reproduced_cells(plan: Plan) -> list[Cell]:
 
 
 def reproduction_deps(plan: Plan, outs: set[str]) -> list[str]:
-    """Each cell's reproduction folder that some stage of the plan writes: the report reads those too."""
+    """Each cell's reproduction folder that some stage of the plan writes: the report reads those too.
+
+    Only under process evaluation (``reproduce.enabled``): the re-runs of a competition graded on a re-run
+    reach the report through their cells' grading records.
+    """
+    if not plan.reproduce.enabled:
+        return []
     paths = [_rel(reproduction_dir(c.agent, c.competition_id, c.seed, _HERE)) for c in cells(plan)]
     return [p for p in paths if p in outs]
 
@@ -423,11 +429,14 @@ def _competition_pipelines(plan: Plan, cid: str, root: Path) -> dict[Path, dict[
         integrity_files.append(kernels)
     files = {pipeline_file(cid, root): {"stages": stages}}
     reproduced = {(c.agent, c.seed) for c in reproduced_cells(plan) if c.competition_id == cid}
+    rerun = comp.rerun is not None  # graded on a re-run of the kept code: every cell is re-run, then graded
     for agent, cfg in plan.agent.items():
         for seed in plan.seeds:
             run = _rel(run_dir(agent, cid, seed, _HERE))
-            again = _rel(reproduction_dir(agent, cid, seed, _HERE)) if (agent, seed) in reproduced else ""
-            flags = bool(again) and bool(plan.reproduce.flag)
+            sampled_in = (agent, seed) in reproduced
+            again = _rel(reproduction_dir(agent, cid, seed, _HERE)) if sampled_in or rerun else ""
+            flags = sampled_in and bool(plan.reproduce.flag)
+            graded = [again] if rerun else [run]  # what the grade stage scores: the re-run, or the run
             cell = [
                 _stage(
                     StageIdentity("run_agent", cid, agent, seed),
@@ -441,7 +450,7 @@ def _competition_pipelines(plan: Plan, cid: str, root: Path) -> dict[Path, dict[
                 _stage(
                     StageIdentity("grade", cid, agent, seed),
                     code,
-                    grading_files + [run, public, answers] + ([] if plan.data.dir else [manifest]),
+                    grading_files + graded + [public, answers] + ([] if plan.data.dir else [manifest]),
                     params=["data", "grading"],
                     outs=[_rel(grade_path(agent, cid, seed, _HERE))],
                     wdir=_CELL_WDIR,
@@ -461,16 +470,17 @@ def _competition_pipelines(plan: Plan, cid: str, root: Path) -> dict[Path, dict[
                     args=["--reproduction"] if flags else None,
                 ),
             ]
-            if again:  # process evaluation: re-run the kept code, grade it (before integrity, which reads it)
+            if again:  # re-run the kept code and grade it: after the grade (process evaluation), before it
+                # (a competition graded on the re-run); before integrity, which reads it
+                original = [] if rerun else [_rel(grade_path(agent, cid, seed, _HERE))]
                 cell.insert(
-                    2,
+                    1 if rerun else 2,
                     _stage(
                         StageIdentity("reproduce", cid, agent, seed),
                         code,
-                        [cfg.path, run, _rel(grade_path(agent, cid, seed, _HERE)), public, answers]
-                        + ([] if plan.data.dir else [manifest]),
+                        [cfg.path, run, *original, public, answers] + ([] if plan.data.dir else [manifest]),
                         params=[f"agent.{agent}", "hardware", "docker", "descriptions", "data", "grading"]
-                        + ["reproduce"],
+                        + (["reproduce"] if plan.reproduce.enabled else []),
                         outs=[again],
                         wdir=_CELL_WDIR,
                     ),

@@ -10,7 +10,9 @@ Layout of a bundle (a folder, or the same as a deterministic ``.tar.gz``)::
     cells/<competition>/<seed>/        grade.json (the record with lineage), run.json, submission.csv,
                                        integrity.json (when checked), reproduction.json and
                                        reproduction/ (the re-run's submission.csv, run.json and
-                                       grade.json, when reproduced), code/ and logs, capped per cell
+                                       grade.json, when reproduced), code/ and logs, capped per cell; a
+                                       competition graded on a re-run (``rerun:``) carries the re-run's
+                                       run.json, submission.csv, code/ and logs, which its grade is of
 
 The figures and the leaderboard row count cells as the report's headline does
 (:func:`mlebench.reporting.verdicts.counted`): unisolated cells are left out (listed in
@@ -93,7 +95,8 @@ def build_bundle(
                     missing.append({"competition_id": cid, "seed": seed})
                     continue
                 records.append(json.loads(path.read_text(encoding="utf-8")))
-                _copy_cell(path, run_dir(agent, cid, seed, base), staging, f"cells/{cid}/{seed}", caps, notes)
+                graded = _graded_run(records[-1], agent, cid, seed, base)
+                _copy_cell(path, graded, staging, f"cells/{cid}/{seed}", caps, notes)
                 verdict = integrity_path(agent, cid, seed, base)
                 verdicts[(cid, seed)] = load_verdict(verdict)
                 if verdict.is_file():
@@ -202,6 +205,13 @@ def file_hashes(folder: Path) -> dict[str, str]:
         for p in sorted(folder.rglob("*"))
         if p.is_file() and not p.is_symlink() and p.relative_to(folder).as_posix() != MANIFEST
     }
+
+
+def _graded_run(record: dict[str, Any], agent: str, cid: str, seed: int, root: Path) -> Path:
+    """Return the folder whose submission the record graded: the run's, or its re-run's (``rerun:``)."""
+    again = reproduction_dir(agent, cid, seed, root) / "run"
+    graded = (root / str(record.get("submission_path") or "")).parent
+    return again if graded == again else run_dir(agent, cid, seed, root)
 
 
 def _copy_cell(

@@ -41,8 +41,13 @@ def judge(
     lower_is_better: bool,
     worse: float,
     better: float,
+    *,
+    compare: bool = True,
 ) -> tuple[str, float | None]:
     """Return the verdict and ``delta`` (reproduced − original score; None unless both exist).
+
+    ``compare`` False (a competition graded on the re-run, on other inputs than the run's): a re-run that
+    wrote a valid submission is ``reproduced``, with no delta.
 
     ``worse`` and ``better`` bound the gap relative to ``max(|original|, 1e-9)``, in the metric's direction.
 
@@ -56,11 +61,15 @@ def judge(
     ('failed', None)
     >>> judge(False, "", 0.8, None, False, 0.01, 0.01)
     ('not_declared', None)
+    >>> judge(True, "ok", None, 0.42, False, 0.01, 0.01, compare=False)
+    ('reproduced', None)
     """
     if not declared:
         return "not_declared", None
     if reproduced is None:
         return "failed", None
+    if not compare:
+        return "reproduced", None
     if original is None:
         return "differs", None
     delta = round(reproduced - original, 10)
