@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mlebench.execution import egress_tls, v1_agents
-from mlebench.execution.docker import collect, egress, extract
+from mlebench.execution.docker import collect, egress, extract, gvisor
 from mlebench.execution.docker.engine import (
     InfraError,
     connect,
@@ -162,8 +162,8 @@ class ContainerRunRecord(RunRecord):
             found["proxy_image_id"] = self.egress["proxy_image"]["id"]
             if self.egress.get("route"):
                 found["agent_network_route"] = self.egress["route"]
-        kernel = USER_SPACE_KERNELS.get(self.docker.get("runtime", ""))
-        if kernel:  # the agent's system calls met gVisor's kernel, not the host's
+        kernel = self.docker.get("kernel") or USER_SPACE_KERNELS.get(self.docker.get("runtime", ""))
+        if kernel and kernel != "host":  # the agent's system calls met gVisor's kernel, not the host's
             found["agent_kernel"] = kernel
         return {**found, "agent_network": self.network}
 
@@ -338,6 +338,8 @@ def run_docker(
             engine.connect, f"connecting to the {engine.title} engine", settings.infra_retries, sleep
         )
         facts = engine.facts(client)
+        runtime, gvisor_facts = gvisor.engine_runtime(client, settings.runtime, agent.network)
+        facts.update(gvisor_facts)  # under gVisor: its kernel, the engine runtime, whose network stack
         limits = engine.limits_enforced(client)
         _check_hardware(client, hardware)
         storage_opt, facts["storage_limit"] = _storage_limit(client, hardware)
@@ -366,7 +368,7 @@ def run_docker(
                     agent_ref,
                     cell,
                     spec,
-                    settings.runtime,
+                    runtime,
                     proxy_ref,
                     secret,
                     env_ref,
