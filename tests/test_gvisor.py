@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 
 from mlebench.execution.docker.agent import ContainerRunRecord
-from mlebench.execution.docker.gvisor import KERNEL, STACKS, network_mode, resolve
+from mlebench.execution.docker.gvisor import (
+    KERNEL,
+    SENTRY_THREADS,
+    STACKS,
+    container_limits,
+    network_mode,
+    resolve,
+)
 from mlebench_spec.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,3 +117,13 @@ def test_the_record_says_the_agent_met_gvisors_kernel_whatever_the_runtimes_name
     assert under.lineage()["agent_kernel"] == KERNEL
     host = ContainerRunRecord(**fields, docker={"runtime": "runc", "kernel": "host"})
     assert "agent_kernel" not in host.lineage()
+
+
+def test_under_gvisor_pids_are_held_by_its_kernel_and_the_cgroup_leaves_room_for_its_threads() -> None:
+    """A cgroup pids limit of the profile's size starves gVisor's kernel of threads (the sandbox dies)."""
+    assert container_limits("runc", 64) == {}
+    resolve(ENGINE, "runsc", "none")  # the engine's runsc runtimes are now known by name
+    limits = container_limits("runsc-hostnet", 64)
+    assert limits["pids_limit"] == 2 * 64 + SENTRY_THREADS
+    (nproc,) = limits["ulimits"]
+    assert (nproc["Name"], nproc["Soft"], nproc["Hard"]) == ("nproc", 64, 64)

@@ -650,6 +650,7 @@ def _create_kwargs(
         security_opt=["no-new-privileges:true"],
         log_config=LogConfig(type="json-file", config={"max-size": "32m", "max-file": "2"}),
     )
+    kwargs.update(gvisor.container_limits(runtime, hardware.pids))  # pids held by gVisor's kernel there
     if sealed is None or sealed.own_namespace():  # in the sandbox's namespace, its hostname ("agent")
         kwargs["hostname"] = "agent"
     if hardware.gpus > 0:

@@ -36,6 +36,8 @@ STACKS = {
     "host": "the host kernel's sockets in the container's own network namespace (the cell's sealed network)",
 }
 """What ``runsc --network=<mode>`` gives the agent (run.json: ``docker.gvisor_network``)."""
+SENTRY_THREADS = 256
+"""Host threads left to gVisor's own kernel beyond its tasks' (:func:`container_limits`)."""
 FIX = (
     "apt-get install runsc (Debian's gVisor), then start dockerd with environment/start_engine.sh, which "
     "registers the runtimes runsc and runsc-hostnet"
@@ -59,6 +61,28 @@ def network_mode(spec: dict[str, Any]) -> str:
     return mode
 
 
+_SEEN: set[str] = set()
+"""The engine runtimes :func:`resolve` has found to run ``runsc``, by name."""
+
+
+def container_limits(runtime: str, pids: int) -> dict[str, Any]:
+    """Return the agent container's process limits under gVisor (``{}`` under any other runtime).
+
+    Under gVisor the agent's processes are tasks of gVisor's kernel, not the host's: the container's pids
+    cgroup counts the host threads of gVisor's kernel instead, which a limit as low as the hardware
+    profile's ``pids`` starves (the sandbox dies, its kernel unable to make a thread). So ``pids`` is held
+    where the agent's processes are, by gVisor's kernel (``RLIMIT_NPROC``: per user, inside this sandbox
+    only, so never shared with another container), and the cgroup keeps a bound on the host threads: one
+    for each task of the agent's user and the validator's (each may be blocked in a host call) plus
+    :data:`SENTRY_THREADS`.
+    """
+    if runtime not in _SEEN:
+        return {}
+    from docker.types import Ulimit
+
+    return {"pids_limit": 2 * pids + SENTRY_THREADS, "ulimits": [Ulimit(name="nproc", soft=pids, hard=pids)]}
+
+
 def resolve(offered: dict[str, dict[str, Any]], runtime: str, network: str) -> tuple[str, dict[str, str]]:
     """Return the engine runtime the agent's container runs under, and what run.json's ``docker`` block adds.
 
@@ -74,6 +98,7 @@ def resolve(offered: dict[str, dict[str, Any]], runtime: str, network: str) -> t
         )
     if not is_gvisor(spec):
         return runtime, {}
+    _SEEN.update(name for name, other in offered.items() if is_gvisor(other))
     chosen = runtime
     if network in PROXIED and network_mode(spec) != "host":
         host = sorted(
