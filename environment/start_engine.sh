@@ -18,12 +18,14 @@ set -euo pipefail
 #   runsc-hostnet  --network=host: gVisor's kernel, whose sockets are the host kernel's *in the container's own
 #                  network namespace*: the one a proxied agent (`egress`, `llm`) needs, since the firewall that
 #                  holds it to its proxy is that namespace's, which gVisor's own stack would not pass through.
+# Both with --oci-seccomp: gVisor's kernel applies the container's seccomp profile (Docker's default refusals,
+# no user namespace within) to the agent's calls, as the host kernel does under runc.
 runsc_bin="$(command -v runsc || true)"
 gvisor_args() {  # runsc's arguments for the runtime `runsc`: [] where its own network stack runs, else none
   if (cd / && timeout 60 "$runsc_bin" --network=sandbox do true) >/dev/null 2>&1; then
-    echo '[]'
+    echo '["--oci-seccomp"]'
   else
-    echo '["--network=none"]'
+    echo '["--oci-seccomp", "--network=none"]'
   fi
 }
 daemon_config() {  # /etc/docker/daemon.json (or DOCKERD_BASE_CONFIG) plus the runsc runtimes; $1: runsc's args
@@ -34,7 +36,7 @@ base = pathlib.Path(os.environ["BASE"])
 config = json.loads(base.read_text()) if base.is_file() and base.read_text().strip() else {}
 runtimes = config.setdefault("runtimes", {})
 runtimes["runsc"] = {"path": os.environ["RUNSC"], "runtimeArgs": json.loads(os.environ["RUNSC_ARGS"])}
-runtimes["runsc-hostnet"] = {"path": os.environ["RUNSC"], "runtimeArgs": ["--network=host"]}
+runtimes["runsc-hostnet"] = {"path": os.environ["RUNSC"], "runtimeArgs": ["--oci-seccomp", "--network=host"]}
 print(json.dumps(config, indent=2, sort_keys=True))'
 }
 if [ "${1:-}" = "--print-config" ]; then

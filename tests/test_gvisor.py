@@ -19,6 +19,7 @@ from mlebench.execution.docker.gvisor import (
     KERNEL,
     SENTRY_THREADS,
     STACKS,
+    THREADS_PER_TASK,
     container_limits,
     network_mode,
     resolve,
@@ -68,9 +69,10 @@ def test_start_engine_registers_gvisor_with_the_network_that_runs_here(tmp_path,
     assert config["log-level"] == "warn" and config["runtimes"]["x"] == {"path": "x"}, "the base is kept"
     assert config["runtimes"]["runsc"] == {
         "path": runsc,
-        "runtimeArgs": [] if netstack_runs else ["--network=none"],
+        "runtimeArgs": ["--oci-seccomp"] + ([] if netstack_runs else ["--network=none"]),
     }
-    assert config["runtimes"]["runsc-hostnet"] == {"path": runsc, "runtimeArgs": ["--network=host"]}
+    hostnet = {"path": runsc, "runtimeArgs": ["--oci-seccomp", "--network=host"]}
+    assert config["runtimes"]["runsc-hostnet"] == hostnet
 
 
 def test_start_engine_without_a_base_config_writes_the_runtimes_alone(tmp_path) -> None:
@@ -124,6 +126,6 @@ def test_under_gvisor_pids_are_held_by_its_kernel_and_the_cgroup_leaves_room_for
     assert container_limits("runc", 64) == {}
     resolve(ENGINE, "runsc", "none")  # the engine's runsc runtimes are now known by name
     limits = container_limits("runsc-hostnet", 64)
-    assert limits["pids_limit"] == 2 * 64 + SENTRY_THREADS
+    assert limits["pids_limit"] == THREADS_PER_TASK * 64 + SENTRY_THREADS > 600
     (nproc,) = limits["ulimits"]
     assert (nproc["Name"], nproc["Soft"], nproc["Hard"]) == ("nproc", 64, 64)

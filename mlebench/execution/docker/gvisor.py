@@ -36,8 +36,11 @@ STACKS = {
     "host": "the host kernel's sockets in the container's own network namespace (the cell's sealed network)",
 }
 """What ``runsc --network=<mode>`` gives the agent (run.json: ``docker.gvisor_network``)."""
+THREADS_PER_TASK = 16
 SENTRY_THREADS = 256
-"""Host threads left to gVisor's own kernel beyond its tasks' (:func:`container_limits`)."""
+"""The container's pids cgroup under gVisor: ``THREADS_PER_TASK`` host threads per task of gVisor's kernel
+allowed to the agent, plus ``SENTRY_THREADS`` (:func:`container_limits`). Measured here (ptrace platform,
+runsc 20221219): 63 sleeping tasks ran with a limit of 600 and killed the sandbox with 384."""
 FIX = (
     "apt-get install runsc (Debian's gVisor), then start dockerd with environment/start_engine.sh, which "
     "registers the runtimes runsc and runsc-hostnet"
@@ -72,15 +75,15 @@ def container_limits(runtime: str, pids: int) -> dict[str, Any]:
     cgroup counts the host threads of gVisor's kernel instead, which a limit as low as the hardware
     profile's ``pids`` starves (the sandbox dies, its kernel unable to make a thread). So ``pids`` is held
     where the agent's processes are, by gVisor's kernel (``RLIMIT_NPROC``: per user, inside this sandbox
-    only, so never shared with another container), and the cgroup keeps a bound on the host threads: one
-    for each task of the agent's user and the validator's (each may be blocked in a host call) plus
-    :data:`SENTRY_THREADS`.
+    only, so never shared with another container), and the cgroup keeps a bound on the host threads
+    (:data:`SENTRY_THREADS`).
     """
     if runtime not in _SEEN:
         return {}
     from docker.types import Ulimit
 
-    return {"pids_limit": 2 * pids + SENTRY_THREADS, "ulimits": [Ulimit(name="nproc", soft=pids, hard=pids)]}
+    nproc = Ulimit(name="nproc", soft=pids, hard=pids)
+    return {"pids_limit": THREADS_PER_TASK * pids + SENTRY_THREADS, "ulimits": [nproc]}
 
 
 def resolve(offered: dict[str, dict[str, Any]], runtime: str, network: str) -> tuple[str, dict[str, str]]:
