@@ -299,8 +299,11 @@ def test_odd_names_stay_inside_the_run_directory(hostile, tmp_path) -> None:
         assert not path.is_symlink() and run.out.resolve() in path.resolve().parents
 
 
-def test_fork_bomb_hits_the_pids_limit(hostile, hw) -> None:
+def test_fork_bomb_hits_the_pids_limit(hostile, hw, runner) -> None:
     run = hostile("forkbomb")
+    if runner == GVISOR and run.record.oom_killed:  # each process costs more memory under gVisor's kernel
+        assert run.result["forks"] < hw.pids and "out-of-memory" in run.record.reason, run.result
+        pytest.xfail(f"gVisor: the memory limit stopped the bomb first ({run.result['forks']} forks saved)")
     assert 0 < run.result["forks"] < hw.pids and "fork_error" in run.result, run.result
     assert run.record.status == "ok"  # the bomb stopped at the limit; the container is gone with its children
 
