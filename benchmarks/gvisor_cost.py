@@ -1,176 +1,117 @@
-"""gVisor's cost on the baseline agent: the same container run under ``runsc`` and under ``runc``, in turn.
+"""gVisor's cost on the baseline agent: the same cells under the Docker runner with ``runc`` and with gVisor.
 
-The engine on the build machine may not offer ``runsc`` (adding it means restarting dockerd:
-environment/start_engine.sh), so this drives the two OCI runtimes directly, on one bundle: the env image's
-root file system (exported once from the engine), read-only, with the agent contract bound in as the Docker
-runner binds it (``/home/data`` read-only, ``/home/{agent,submission,code,logs}``, the instructions), the
-agent's environment from :func:`mlebench.execution.docker.agent.container_env`, uid 1000, no capabilities,
-``no-new-privileges``, its own PID, IPC, UTS, mount and network namespaces (loopback only), memory 4 GiB.
-Pairs alternate which runtime goes first; each run's wall time (the agent's seconds plus the runtime's start
-and stop) is printed, then the medians and the median of the paired ratios.
+Each competition is fetched and prepared once (embedded competitions: no network), then, per seed, the
+baseline agent (``params.yaml``'s ``agent.baseline``) runs as a real Docker-runner cell twice, once with
+``docker.runtime: runc`` and once with the gVisor runtime (``--runtime``, default ``runsc``, as
+environment/start_engine.sh registers it), the order alternating from pair to pair so that neither runtime
+always meets the machine first. Printed: each run's ``agent_seconds`` (run.json's figure: the agent's
+container from start to exit), then per competition the medians and the median of the paired ratios, and the
+median ratio over every pair. A run that is not ``ok`` with a submission stops the benchmark.
 
-Usage (root; ``runc`` and Debian's ``runsc`` installed; a prepared split, e.g. from ``dvc repro``):
-``python benchmarks/gvisor_cost.py data/prepared/ames-house-prices/public --pairs 4``.
+Usage (an engine that offers gVisor; the env and agent images are built by the first cell):
+``python benchmarks/gvisor_cost.py --competitions ames-house-prices,titanic-lite,credit-scoring --seeds 3``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT)]
 
-from mlebench.execution.docker.agent import CONTRACT_DIRS, INSTRUCTIONS_PATH, container_env  # noqa: E402
+from mlebench.data.fetch import fetch  # noqa: E402
+from mlebench.data.prepare import prepare_competition  # noqa: E402
+from mlebench.execution.runners import RUNNERS  # noqa: E402
 from mlebench_spec.cell import Cell  # noqa: E402
-from mlebench_spec.params import AgentConfig, Hardware  # noqa: E402
+from mlebench_spec.declarations import parse_declaration  # noqa: E402
+from mlebench_spec.params import AgentConfig, DockerSettings, Hardware  # noqa: E402
 
 HW = Hardware(name="bench", cpus=2, memory="4g", shm_size="256m", pids=512, gpus=0, time_limit_secs=1800)
 
 
-def env_rootfs(into: Path) -> str:
-    """Export the newest ``mlebench-env`` image's file system into ``into``; return the image's tag."""
-    tags = subprocess.run(
-        ["docker", "images", "--format", "{{.Repository}}:{{.Tag}}", "mlebench-env"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    if not tags:
-        raise SystemExit(
-            "no mlebench-env image: run a cell under the docker runner once (it builds the image)"
-        )
-    container = subprocess.run(["docker", "create", tags[0]], capture_output=True, text=True, check=True)
-    cid = container.stdout.strip()
-    try:
-        into.mkdir(parents=True)
-        subprocess.run(f"docker export {cid} | tar -x -C {into}", shell=True, check=True)  # noqa: S602
-    finally:
-        subprocess.run(["docker", "rm", cid], capture_output=True)
-    return tags[0]
+def prepare(competition_id: str, scratch: Path) -> Path:
+    """Fetch and prepare one competition under ``scratch``; return its prepared folder."""
+    comp = parse_declaration(ROOT / "competitions" / competition_id / "competition.yaml")
+    raw, out = scratch / "raw" / competition_id, scratch / "prepared" / competition_id
+    fetch(comp, raw)
+    prepare_competition(comp, raw, out, folder=ROOT / "competitions" / competition_id)
+    out.chmod(0o755)
+    for path in out.rglob("*"):  # the agent (uid 1000) reads the public split through a bind mount
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return out
 
 
-def bundle_config(rootfs: Path, work: Path, public: Path, env: dict[str, str]) -> dict:
-    """Return the OCI runtime config of one run: the agent contract, as the Docker runner makes it."""
-    rw = {"agent": "AGENT_DIR", "submission": "SUBMISSION_DIR", "code": "CODE_DIR", "logs": "LOGS_DIR"}
-    mounts = [
-        {"destination": "/proc", "type": "proc", "source": "proc"},
-        {"destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "mode=755"]},
-        {"destination": "/tmp", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "mode=1777"]},
-        {
-            "destination": CONTRACT_DIRS["DATA_DIR"],
-            "type": "bind",
-            "source": str(public),
-            "options": ["rbind", "ro"],
-        },
-        {
-            "destination": INSTRUCTIONS_PATH,
-            "type": "bind",
-            "source": str(work / "instructions.txt"),
-            "options": ["rbind", "ro"],
-        },
-    ]
-    for name, key in rw.items():
-        mounts.append(
-            {
-                "destination": CONTRACT_DIRS[key],
-                "type": "bind",
-                "source": str(work / name),
-                "options": ["rbind", "rw"],
-            }
-        )
-    return {
-        "ociVersion": "1.0.2",
-        "process": {
-            "user": {"uid": 1000, "gid": 1000},
-            "args": ["python", "main.py"],
-            "cwd": CONTRACT_DIRS["AGENT_DIR"],
-            "env": [f"{k}={v}" for k, v in env.items()],
-            "noNewPrivileges": True,
-            "capabilities": {"bounding": [], "effective": [], "permitted": []},
-        },
-        "root": {"path": str(rootfs), "readonly": True},
-        "hostname": "agent",
-        "mounts": mounts,
-        "linux": {
-            "namespaces": [{"type": t} for t in ("pid", "network", "ipc", "uts", "mount")],
-            "resources": {"memory": {"limit": 4 << 30}},
-        },
-    }
-
-
-def run_once(runtime: str, scratch: Path, rootfs: Path, public: Path, env: dict[str, str], n: int) -> float:
-    """Run the baseline agent once under ``runtime``; return its wall seconds (a missing submission fails)."""
-    work = scratch / f"{runtime}-{n}"
-    for name in ("submission", "code", "logs"):
-        (work / name).mkdir(parents=True)
-    shutil.copytree(ROOT / "agents" / "baseline", work / "agent")
-    (work / "instructions.txt").write_text("benchmark\n")
-    subprocess.run(["chown", "-R", "1000:1000", str(work)], check=True)
-    bundle = work / "bundle"
-    bundle.mkdir()
-    (bundle / "config.json").write_text(json.dumps(bundle_config(rootfs, work, public, env)))
-    name = f"mlebench-gvisor-cost-{runtime}-{n}-{time.monotonic_ns()}"
-    command = {
-        "runc": ["runc", "--root", str(scratch / "runc-state"), "run", "--bundle", str(bundle), name],
-        "runsc": [
-            "runsc",
-            "--root",
-            str(scratch / "runsc-state"),
-            "--network=none",
-            "run",
-            "--bundle",
-            str(bundle),
-            name,
-        ],
-    }[runtime]
-    t0 = time.monotonic()
-    proc = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    seconds = time.monotonic() - t0
-    if proc.returncode != 0 or not (work / "submission" / "submission.csv").is_file():
-        raise SystemExit(f"{runtime}: exit {proc.returncode}, no submission: {proc.stderr[-1000:]}")
-    print(f"{runtime:5s} run {n}: {seconds:.1f} s", flush=True)
-    return seconds
+def run_once(competition_id: str, prepared: Path, seed: int, runtime: str, scratch: Path) -> float:
+    """Run the baseline cell once under ``runtime``; return run.json's ``agent_seconds``."""
+    params = yaml.safe_load((ROOT / "params.yaml").read_text())
+    agent = AgentConfig(**params["agent"]["baseline"])
+    out = scratch / "runs" / f"{competition_id}-s{seed}-{runtime}"
+    cell = Cell(
+        competition_id,
+        "baseline",
+        seed,
+        ROOT,
+        prepared / "public",
+        prepared / "private",
+        out,
+        agent,
+        HW,
+    )
+    record = RUNNERS["docker"](DockerSettings(runtime=runtime)).run(cell)
+    if record.status != "ok" or not record.submission_exists:
+        raise SystemExit(f"{competition_id} seed {seed} under {runtime}: {record.status} {record.reason}")
+    print(f"  {competition_id:24s} seed {seed}  {runtime:12s} {record.agent_seconds:6.1f} s", flush=True)
+    return record.agent_seconds
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Export the env image once, then run the baseline agent under runc and runsc in alternating pairs."""
+    """Prepare each competition, then run its seeds' pairs under runc and gVisor, alternating the order."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("public", type=Path, help="a prepared public split (data/prepared/<id>/public)")
-    parser.add_argument("--pairs", type=int, default=4)
+    parser.add_argument("--competitions", default="ames-house-prices,titanic-lite,credit-scoring")
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--runtime", default="runsc", help="the engine's gVisor runtime (docker.runtime)")
     args = parser.parse_args(argv)
-    public = args.public.resolve()
-    competition = public.parent.name
     scratch = Path(tempfile.mkdtemp(prefix="gvisor-cost-"))
+    scratch.chmod(0o755)
+    ratios: dict[str, list[float]] = {}
+    times: dict[str, dict[str, list[float]]] = {}
+    n = 0
     try:
-        tag = env_rootfs(scratch / "rootfs")
-        agent = AgentConfig(path="agents/baseline", command=["python", "main.py"])
-        cell = Cell(
-            competition, "baseline", 0, ROOT, public, public.parent / "private", scratch / "out", agent, HW
-        )
-        env = container_env(cell)
-        env["PATH"] = "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin"
-        times: dict[str, list[float]] = {"runc": [], "runsc": []}
-        for n in range(args.pairs):
-            for runtime in ("runc", "runsc") if n % 2 == 0 else ("runsc", "runc"):
-                times[runtime].append(run_once(runtime, scratch, scratch / "rootfs", public, env, n))
+        for competition_id in args.competitions.split(","):
+            prepared = prepare(competition_id, scratch)
+            times[competition_id] = {"runc": [], args.runtime: []}
+            for seed in range(args.seeds):
+                order = ("runc", args.runtime) if n % 2 == 0 else (args.runtime, "runc")
+                n += 1
+                for runtime in order:
+                    seconds = run_once(competition_id, prepared, seed, runtime, scratch)
+                    times[competition_id][runtime].append(seconds)
+            pairs = zip(times[competition_id][args.runtime], times[competition_id]["runc"], strict=True)
+            ratios[competition_id] = [g / r for g, r in pairs]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    version = subprocess.run(["runsc", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-    print(f"baseline agent on {competition}, image {tag}, {version}")
-    for runtime, secs in times.items():
-        print(f"  {runtime:5s} median {statistics.median(secs):.1f} s  {[round(s, 1) for s in secs]}")
-    ratios = [a / b for a, b in zip(times["runsc"], times["runc"], strict=True)]
-    print(f"  runsc / runc, median of {len(ratios)} pairs: {statistics.median(ratios):.2f}")
+    print(f"baseline agent, agent_seconds, gVisor runtime {args.runtime!r} against runc:")
+    for competition_id, by in times.items():
+        print(
+            f"  {competition_id:24s} runc median {statistics.median(by['runc']):6.1f} s  "
+            f"gVisor median {statistics.median(by[args.runtime]):6.1f} s  "
+            f"paired ratio median {statistics.median(ratios[competition_id]):.2f}  "
+            f"(runc {by['runc']}, gVisor {by[args.runtime]})"
+        )
+    every = [r for rs in ratios.values() for r in rs]
+    print(
+        f"  every pair ({len(every)}): median ratio {statistics.median(every):.2f}, "
+        f"range {min(every):.2f}-{max(every):.2f}"
+    )
     return 0
 
 

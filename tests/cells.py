@@ -67,6 +67,9 @@ def run_local(
 
 GVISOR = "gvisor"
 """The tests' name for the ``docker`` runner with ``docker.runtime: runsc`` (a runner parameter)."""
+GVISOR_RUNTIME = os.environ.get("MLEBENCH_GVISOR_RUNTIME", "runsc")
+"""The engine's gVisor runtime the ``gvisor`` parameter names (``runsc``, as environment/start_engine.sh
+registers it; another name where an engine offers gVisor under one)."""
 
 
 def run_docker(
@@ -88,7 +91,7 @@ def run_docker(
     ``gvisor`` is the ``docker`` runner under the OCI runtime ``runsc`` (gVisor's user-space kernel).
     """
     if runner == GVISOR:
-        runner, settings = "docker", settings.model_copy(update={"runtime": "runsc"})
+        runner, settings = "docker", settings.model_copy(update={"runtime": GVISOR_RUNTIME})
     share(public, out.parent)
     chosen = (
         runner_class(runner)(settings, sleep=sleep)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cells import run_docker, share
+from cells import GVISOR_RUNTIME, run_docker, share
 
 from mlebench.execution.docker.agent import ContainerRunRecord
 from mlebench.execution.docker.engine import connect, engine_problem, in_ci
@@ -196,15 +196,9 @@ def docker_client(runner: str, request: pytest.FixtureRequest) -> Iterator[Any]:
             "(CI=true turns this skip into a failure)"
         )
     client = connect()
-    if runner == GVISOR and "runsc" not in (client.info().get("Runtimes") or {}):
-        client.close()
-        pytest.skip(
-            "the Docker engine does not offer the runtime runsc: apt-get install runsc, then start dockerd "
-            "with environment/start_engine.sh (it adds --add-runtime runsc where runsc is installed)"
-        )
     if runner == GVISOR and (gvisor_problem := _gvisor_problem(client)):
         client.close()
-        pytest.skip(f"the engine offers runsc but cannot start a networked container: {gvisor_problem}")
+        _unavailable(gvisor_problem)
     yield client
     for container in leftovers(client):
         container.remove(force=True)  # nothing should be left; test_no_container_is_left_behind asserts it
@@ -215,22 +209,33 @@ _GVISOR_PROBED: dict[str, str] = {}
 
 
 def _gvisor_problem(client: Any) -> str:
-    """Why runsc cannot start a container on a network of the engine's here ('' when it can), probed once.
+    """Why the engine cannot run the suite under gVisor ('' when it can), probed once per session.
 
-    Seen on a nested VM: runsc's own network stack refuses with "cannot run with network enabled in root
-    network namespace" (only ``--network=none`` runs there), so every cell of the suite would fail for
-    the machine's reason, not the agent's.
+    The runtime must be offered, with a ``--network=host`` one for proxied agents
+    (:func:`mlebench.execution.docker.gvisor.resolve`), and each must start a container without a network:
+    Debian bookworm's runsc, with its own network stack, refuses every container on this project's kernel
+    (6.x: "cannot run with network enabled in root network namespace"; environment/start_engine.sh then
+    registers it with ``--network=none``), so each cell would fail for the machine's reason, not the agent's.
     """
-    if "problem" not in _GVISOR_PROBED:
-        probe = client.containers.create("mlebench-debian:bookworm", ["true"], runtime="runsc")
+    from mlebench.execution.docker.gvisor import engine_runtime
+
+    if "problem" in _GVISOR_PROBED:
+        return _GVISOR_PROBED["problem"]
+    problem = ""
+    try:
+        names = {engine_runtime(client, GVISOR_RUNTIME, policy)[0] for policy in ("none", "egress")}
+    except Exception as exc:  # noqa: BLE001 - a ConfigError naming the fix
+        names, problem = set(), f"no gVisor runtime to run the suite under: {exc}"
+    for name in sorted(names):
+        probe = client.containers.create(BASE_IMAGE, ["true"], runtime=name, network_mode="none")
         try:
             probe.start()
-            _GVISOR_PROBED["problem"] = ""
         except Exception as exc:  # noqa: BLE001 - the engine's answer is the reason
-            _GVISOR_PROBED["problem"] = str(exc)[-400:]
+            problem = f"the engine's runtime {name!r} cannot start a container: {str(exc)[-400:]}"
         finally:
             probe.remove(force=True)
-    return _GVISOR_PROBED["problem"]
+    _GVISOR_PROBED["problem"] = problem
+    return problem
 
 
 def leftovers(client: Any) -> list[Any]:

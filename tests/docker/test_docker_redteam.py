@@ -127,13 +127,15 @@ PROBES = {
 }
 
 
-def test_no_network_by_default(hostile) -> None:
+def test_no_network_by_default(hostile, runner) -> None:
     result = hostile("network", **PROBES).result
     assert len(result["attempts"]) == sum(map(len, PROBES.values()))
+    # gVisor's own network stack says a loopback-only namespace has no route to the host, not the network
+    no_route = "No route to host" if runner == GVISOR else "Network is unreachable"
     for label, outcome in result["attempts"].items():
         assert outcome["ok"] is False, f"{label} reached the network: {outcome}"
         if label.startswith(("tcp ", "udp ")):  # refused for want of a route, not for want of an answer
-            assert "Network is unreachable" in outcome["error"], (label, outcome)
+            assert no_route in outcome["error"], (label, outcome)
     assert result["interfaces"] == ["lo"] and result["routes"] == []
     assert result["listening"] == ["127.0.0.1:5000"], "only the validation server, on the loopback"
 
@@ -243,8 +245,12 @@ def test_symlinked_submission_is_invalid_with_a_reason_and_nothing_is_followed(
 
 
 @pytest.mark.parametrize("kind", ["dir", "fifo"])
-def test_special_file_submission_is_refused(hostile, kind) -> None:
-    record = hostile("special_submission", kind=kind).record
+def test_special_file_submission_is_refused(hostile, kind, runner) -> None:
+    run = hostile("special_submission", kind=kind)
+    record = run.record
+    if runner == GVISOR and kind == "fifo":  # a named pipe lives in gVisor's kernel: the host never sees one
+        assert not record.submission_exists and not (run.out / "submission.csv").exists(), record
+        return
     assert not record.submission_exists and record.submission_rejected
 
 
@@ -293,8 +299,11 @@ def test_odd_names_stay_inside_the_run_directory(hostile, tmp_path) -> None:
         assert not path.is_symlink() and run.out.resolve() in path.resolve().parents
 
 
-def test_fork_bomb_hits_the_pids_limit(hostile, hw) -> None:
+def test_fork_bomb_hits_the_pids_limit(hostile, hw, runner) -> None:
     run = hostile("forkbomb")
+    if runner == GVISOR and run.record.oom_killed:  # each process costs more memory under gVisor's kernel
+        assert run.result["forks"] < hw.pids and "out-of-memory" in run.record.reason, run.result
+        pytest.xfail(f"gVisor: the memory limit stopped the bomb first ({run.result['forks']} forks saved)")
     assert 0 < run.result["forks"] < hw.pids and "fork_error" in run.result, run.result
     assert run.record.status == "ok"  # the bomb stopped at the limit; the container is gone with its children
 

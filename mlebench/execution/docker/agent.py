@@ -56,7 +56,7 @@ from mlebench.execution.contract import (
     instructions_text,
     validation_spec,
 )
-from mlebench.execution.docker import collect, egress, extract
+from mlebench.execution.docker import collect, egress, extract, gvisor
 from mlebench.execution.docker.engine import (
     InfraError,
     connect,
@@ -140,8 +140,8 @@ class ContainerRunRecord(RunRecord):
             found["proxy_image_id"] = self.egress["proxy_image"]["id"]
             if self.egress.get("route"):
                 found["agent_network_route"] = self.egress["route"]
-        kernel = USER_SPACE_KERNELS.get(self.docker.get("runtime", ""))
-        if kernel:  # the agent's system calls met gVisor's kernel, not the host's
+        kernel = self.docker.get("kernel") or USER_SPACE_KERNELS.get(self.docker.get("runtime", ""))
+        if kernel and kernel != "host":  # the agent's system calls met gVisor's kernel, not the host's
             found["agent_kernel"] = kernel
         return {**found, "agent_network": self.network}
 
@@ -288,6 +288,8 @@ def run_docker(
             engine.connect, f"connecting to the {engine.title} engine", settings.infra_retries, sleep
         )
         facts = engine.facts(client)
+        runtime, gvisor_facts = gvisor.engine_runtime(client, settings.runtime, agent.policy)
+        facts.update(gvisor_facts)  # under gVisor: its kernel, the engine runtime, whose network stack
         limits = engine.limits_enforced(client)
         _check_hardware(client, hardware)
         storage_opt, facts["storage_limit"] = _storage_limit(client, hardware)
@@ -314,7 +316,7 @@ def run_docker(
                     agent_ref,
                     cell,
                     spec,
-                    settings.runtime,
+                    runtime,
                     proxy_ref,
                     secret,
                     env_ref,
@@ -590,6 +592,7 @@ def _create_kwargs(
         security_opt=["no-new-privileges:true"],
         log_config=LogConfig(type="json-file", config={"max-size": "32m", "max-file": "2"}),
     )
+    kwargs.update(gvisor.container_limits(runtime, hardware.pids))  # pids held by gVisor's kernel there
     if sealed is None or sealed.own_namespace():  # in the sandbox's namespace, its hostname ("agent")
         kwargs["hostname"] = "agent"
     if hardware.gpus > 0:
