@@ -50,7 +50,7 @@ def dummy_checks(log: str) -> None:
 
 
 @under("docker", "podman")
-def test_v1s_dummy_unchanged_on_every_embedded_competition_counts_in_the_headline(
+def test_v1s_dummy_unchanged_on_every_embedded_competition_scored_and_counted_where_isolated(
     runner, env_ref, settings, hw, prepare_once, tmp_path
 ) -> None:
     agent = v1_agents.agent_config(v1_agents_dir(), "dummy", ROOT, DISCLOSED)
@@ -69,13 +69,22 @@ def test_v1s_dummy_unchanged_on_every_embedded_competition_counts_in_the_headlin
         assert record.images["agent"]["tag"].startswith("mlebench-agent-v1-dummy:")
         graded = grade_run(prepared.comp, "v1-dummy", 0, out, prepared.public, prepared.private, ROOT, "host")
         assert graded["status"] == "ok" and graded["valid_submission"], (cid, graded["reason"])
-        assert graded["isolation"] == "isolated" and graded["score"] is not None
+        assert graded["score"] is not None
+        # counted exactly where the runner held the hardware profile: always under docker; under rootless
+        # Podman only where the user has cgroup controllers (not on cgroups v1), and the record says why
+        missing = json.loads((out / "run.json").read_text())["docker"].get("limits_not_enforced") or {}
+        assert runner == "podman" or not missing, missing
+        assert (graded["isolation"] == "unisolated") == bool(missing), graded["isolation_reason"]
+        assert all(limit in graded["isolation_reason"] for limit in missing)
         records.append(graded)
     complexity = dict.fromkeys(EMBEDDED, "embedded")
     report = aggregate(records, ["v1-dummy"], EMBEDDED, [0], "embedded", complexity)
     row = headline(report)["v1-dummy"]["embedded"]
-    assert row["complete_seeds"] == [0] and row["any_medal_pct"] == 0.0, row  # counted, never a medal
-    assert not report.get("excluded"), report.get("excluded")
+    excluded = {e["competition_id"]: e["reason"] for e in report.get("excluded", [])}
+    assert excluded == {r["competition_id"]: r["isolation_reason"] for r in records if r["isolation_reason"]}
+    assert row["any_medal_pct_as_scored"] == 0.0, row  # every cell scored, never a medal
+    if not excluded:  # the headline counts all eleven
+        assert row["complete_seeds"] == [0] and row["any_medal_pct"] == 0.0, row
     print(
         f"{runner}: v1's dummy on {len(records)} embedded competitions, scores",
         {r["competition_id"]: r["score"] for r in records},
