@@ -278,11 +278,15 @@ class DockerSettings(_Strict):
     ``debian:bookworm-slim``. ``runtime`` is the OCI runtime containers use (``runc``, or ``sysbox-runc``
     where installed). ``infra_retries`` bounds how often an engine failure (unreachable, build, create)
     is retried before the cell is recorded as ``infra_error``; an agent's own failure is never retried.
+    ``install_heavy_dependencies`` is v1's build arg of the same name: on, the env image's conda environment
+    ``agent`` also gets v1's deep-learning packages (``environment/requirements-heavy.txt``); off (here the
+    default, unlike v1) keeps the image light.
     """
 
     base_image: str = "mlebench-debian:bookworm"
     runtime: str = "runc"
     infra_retries: int = Field(default=2, ge=0, le=10)
+    install_heavy_dependencies: bool = False
 
 
 class ReportSettings(_Strict):

@@ -47,6 +47,7 @@ ENV_FILES = (
     "Dockerfile",
     "requirements.txt",
     "requirements-agent.txt",
+    "requirements-heavy.txt",
     "conda",
     "validate",
     "validate.py",
@@ -128,7 +129,10 @@ def env_image(client: docker.DockerClient, settings: DockerSettings, root: Path)
     base_id = base_image_id(client, settings.base_image)
     ctx = env_context(root)
     ctx.files["build-ca.pem"] = build_ca_bundle()
-    args = {"BASE_IMAGE": settings.base_image}
+    args = {
+        "BASE_IMAGE": settings.base_image,
+        "INSTALL_HEAVY_DEPENDENCIES": str(settings.install_heavy_dependencies).lower(),
+    }
     ref = ensure_image(
         client, ENV_REPO, ctx, "Dockerfile", args, parent_id=base_id, retries=settings.infra_retries
     )
