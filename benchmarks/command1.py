@@ -39,7 +39,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT_IMAGES = re.compile(r"^(mlebench-env|mlebench-agent-[\w.-]+|mlebench-grader)$")
 STAGE_LINE = re.compile(r"^Running stage '(?:[^']*:)?(?P<stage>[^']+)':")
-DVC_LINE = re.compile(r"^(> |Generating lock file|Updating lock file|To track the changes|Use `dvc push`|$)")
+DVC_LINE = re.compile(
+    r"^(> |Generating lock file|Updating lock file|To track the changes|To enable auto staging|Use `dvc push`"
+    r"|\t|$)"
+)
 """Lines DVC prints itself (not the stage's command): the command echo, lock-file notes, blank lines."""
 CELL_SUFFIX = re.compile(r"^(?P<kind>[\w.]+?)-(?P<agent>[\w.-]+)-s\d+$")
 
