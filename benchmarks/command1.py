@@ -5,7 +5,10 @@ the README itself, so this measures exactly what a new user types), with a cold 
 memo. Every line the command prints is timestamped; the set-up part is the time before DVC's first
 ``Running stage`` line, and each stage runs from its ``Running stage`` line to the next one (DVC's lock
 writing included). The stages are summed by kind (``run_agent (baseline)``, ``grade (dummy)``,
-``prepare``, ...).
+``prepare``, ...). Each stage's time is also split at the last line its command printed: what comes after it
+(the interpreter's exit, DVC hashing the deps and outs, caching the outs, rewriting the lock file, and its
+check of the next stage) is the per-stage cost of running the grid as separate DVC stages. The gap between
+runs is from one agent run's last line (its ``ok in ... s``) to the next ``run_agent`` stage's start.
 
 A fresh machine also has no agent, environment or grader image and no build cache: ``--fresh-images``
 removes this project's images (``mlebench-env``, ``mlebench-agent-*``, ``mlebench-grader``) and the build
@@ -36,6 +39,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT_IMAGES = re.compile(r"^(mlebench-env|mlebench-agent-[\w.-]+|mlebench-grader)$")
 STAGE_LINE = re.compile(r"^Running stage '(?:[^']*:)?(?P<stage>[^']+)':")
+DVC_LINE = re.compile(
+    r"^(> |Generating lock file|Updating lock file|To track the changes|To enable auto staging|Use `dvc push`"
+    r"|\t|$)"
+)
+"""Lines DVC prints itself (not the stage's command): the command echo, lock-file notes, blank lines."""
 CELL_SUFFIX = re.compile(r"^(?P<kind>[\w.]+?)-(?P<agent>[\w.-]+)-s\d+$")
 
 
@@ -106,13 +114,38 @@ def run_timed(command: str, cwd: Path, env: dict[str, str], log: Path) -> tuple[
 
 
 def summarize(start: float, end: float, lines: list[tuple[float, str]]) -> dict:
-    """Split the run into set-up and repro seconds, and the stages' durations by kind."""
-    stages: list[tuple[str, float]] = [(m["stage"], t) for t, text in lines if (m := STAGE_LINE.match(text))]
-    first_dvc = stages[0][1] if stages else end
+    """Split the run into set-up and repro seconds, and the stages' durations by kind.
+
+    ``after`` holds, by kind, each stage's seconds from its command's last printed line to the next stage
+    (0 for a stage that printed nothing, whose time all counts as its own); ``gaps`` the seconds from each
+    agent run's last line to the next run_agent stage.
+    """
+    starts = [i for i, (_, text) in enumerate(lines) if STAGE_LINE.match(text)]
+    first_dvc = lines[starts[0]][0] if starts else end
     kinds: dict[str, list[float]] = defaultdict(list)
-    for (stage, began), nxt in zip(stages, [t for _, t in stages[1:]] + [end], strict=True):
-        kinds[stage_kind(stage)].append(nxt - began)
-    return {"setup": first_dvc - start, "repro": end - first_dvc, "stages": len(stages), "kinds": kinds}
+    after: dict[str, list[float]] = defaultdict(list)
+    gaps: list[float] = []
+    run_ended: float | None = None
+    for n, i in enumerate(starts):
+        began, stage = lines[i][0], STAGE_LINE.match(lines[i][1])["stage"]  # type: ignore[index]
+        stop = starts[n + 1] if n + 1 < len(starts) else len(lines)
+        nxt = lines[stop][0] if stop < len(lines) else end
+        own = [t for t, text in lines[i + 1 : stop] if not DVC_LINE.match(text)]
+        kind = stage_kind(stage)
+        kinds[kind].append(nxt - began)
+        after[kind].append(nxt - own[-1] if own else 0.0)
+        if kind.startswith("run_agent"):
+            if run_ended is not None:
+                gaps.append(began - run_ended)
+            run_ended = own[-1] if own else nxt
+    return {
+        "setup": first_dvc - start,
+        "repro": end - first_dvc,
+        "stages": len(starts),
+        "kinds": kinds,
+        "after": after,
+        "gaps": gaps,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -172,9 +205,18 @@ def main(argv: list[str] | None = None) -> int:
     if reused:
         print(f"  images reused, not built (pass --fresh-images to time their builds): {', '.join(reused)}")
     print(f"  CPU probe {probe_before:.2f} s before, {probe_after:.2f} s after")
-    print(f"  {'stage kind':24s} {'n':>4s} {'sum s':>8s} {'median s':>9s} {'max s':>7s}")
+    head = f"{'stage kind':24s} {'n':>4s} {'sum s':>8s} {'median s':>9s} {'max s':>7s}"
+    print(f"  {head} {'after its last line s':>22s}")
     for kind, secs in sorted(s["kinds"].items(), key=lambda kv: -sum(kv[1])):
-        print(f"  {kind:24s} {len(secs):4d} {sum(secs):8.1f} {statistics.median(secs):9.2f} {max(secs):7.1f}")
+        tail = s["after"][kind]
+        print(
+            f"  {kind:24s} {len(secs):4d} {sum(secs):8.1f} {statistics.median(secs):9.2f} {max(secs):7.1f} "
+            f"{sum(tail):10.1f} (median {statistics.median(tail):.2f})"
+        )
+    if s["gaps"]:
+        gaps = s["gaps"]
+        median = statistics.median(gaps)
+        print(f"  between agent runs: {sum(gaps):.0f} s over {len(gaps)} gaps (median {median:.2f} s)")
     budget = args.budget_minutes * 60
     print(f"ratio to the {args.budget_minutes:g} min budget: {total / budget:.2f}")
     return 0

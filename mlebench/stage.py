@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Callable
 
@@ -12,12 +13,31 @@ EXIT_CONFIG = 2
 
 
 def run_stage(main: Callable[[list[str] | None], int], argv: list[str] | None = None) -> int:
-    """Run a stage's ``main``; a ``ConfigError`` becomes one clear message and exit code 2."""
+    """Run a stage's ``main``; a ``ConfigError`` becomes one clear message and exit code 2.
+
+    Run as the stage's process (``argv`` from its command line, ``None``), the objects left at the end are
+    frozen out of the garbage collector (:func:`exit_without_collecting`).
+    """
     try:
         return main(argv)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_CONFIG
+    finally:
+        if argv is None:
+            exit_without_collecting()
+
+
+def exit_without_collecting() -> None:
+    """Spare a process that is about to exit the garbage collections of the interpreter's shutdown.
+
+    With pydantic, the docker SDK or pandas imported, the collections run while the modules are torn down
+    took 0.3-1.4 s after a stage's last line on the loaded 2-core machine (about 0.05 s with this), once per
+    DVC stage (243 in README command 1). The shutdown itself still runs: buffers are flushed, ``atexit``
+    functions and temporary-folder finalizers run and non-daemon threads are joined; only objects in
+    reference cycles are left to the operating system instead of being collected.
+    """
+    gc.freeze()
 
 
 def cell_args(

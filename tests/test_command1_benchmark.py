@@ -60,3 +60,24 @@ def test_summary_splits_setup_from_stages_and_sums_by_kind():
     s = command1.summarize(0.0, 81.0, lines)
     assert s["setup"] == 60.0 and s["repro"] == 21.0 and s["stages"] == 4
     assert s["kinds"] == {"prepare": [4.0], "run_agent (baseline)": [10.0, 6.0], "report": [1.0]}
+
+
+def test_summary_splits_each_stage_at_its_commands_last_line_and_times_the_gaps_between_runs():
+    lines = [
+        (0.0, "Running stage 'pipelines/a/dvc.yaml:prepare':"),
+        (0.1, "> python -m stages.prepare --competition a"),
+        (3.0, "Updating lock file 'pipelines/a/dvc.lock'"),
+        (4.0, "Running stage 'pipelines/a/dummy-s0/dvc.yaml:run_agent-dummy-s0':"),
+        (4.1, "> python -m stages.run_agent --competition a --agent dummy --seed 0"),
+        (6.0, "dummy/a/seed 0: ok in 1.2 s (docker runner)"),
+        (7.0, "Generating lock file 'pipelines/a/dummy-s0/dvc.lock'"),
+        (7.0, "Updating lock file 'pipelines/a/dummy-s0/dvc.lock'"),
+        (7.1, ""),
+        (7.5, "Running stage 'pipelines/a/dummy-s0/dvc.yaml:grade-dummy-s0':"),
+        (9.0, "dummy/a/seed 0: ok score=0.5 (grading.mode v1)"),
+        (10.0, "Running stage 'pipelines/a/dummy-s1/dvc.yaml:run_agent-dummy-s1':"),
+        (12.0, "dummy/a/seed 1: ok in 1.1 s (docker runner)"),
+    ]
+    s = command1.summarize(0.0, 13.0, lines)
+    assert s["after"] == {"prepare": [0.0], "run_agent (dummy)": [1.5, 1.0], "grade (dummy)": [1.0]}
+    assert s["gaps"] == [4.0]  # from seed 0's "ok in" line to seed 1's stage start
