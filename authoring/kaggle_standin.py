@@ -18,7 +18,6 @@ import io
 import json
 import shutil
 import tempfile
-import threading
 import types
 import zipfile
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from urllib.parse import parse_qsl, urlsplit
 import numpy as np
 from PIL import Image
 
+from authoring.loopback import LoopbackServer
 from mlebench.data.archives import write_zip
 from mlebench.data.scripts import load_script
 from mlebench_spec.declarations import Competition
@@ -99,7 +99,7 @@ def write_fixture_archive(comp: Competition, archive: Path) -> Path:
 
 
 @dataclass
-class StandinKaggle:
+class StandinKaggle(LoopbackServer):
     """A loopback HTTP server answering the Kaggle API calls the ``kaggle`` client makes to download data.
 
     The client is pointed at it by its own local-endpoint setting (``KAGGLE_API_ENVIRONMENT=LOCALHOST``,
@@ -130,24 +130,6 @@ class StandinKaggle:
     private_kernels: set[str] = field(default_factory=set)
     requests: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, range header)
     _server: ThreadingHTTPServer | None = None
-
-    def __enter__(self) -> StandinKaggle:
-        handler = type("Handler", (_Handler,), {"standin": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        """Stop serving and close the socket."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-
-    @property
-    def port(self) -> int:
-        """The loopback port the server listens on."""
-        assert self._server is not None, "the server is not running"
-        return self._server.server_address[1]
 
     def client_env(self, *, username: str | None = None, key: str | None = None) -> dict[str, str]:
         """Environment variables that point the real ``kaggle`` client at this server."""
@@ -359,3 +341,6 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+StandinKaggle.handler = _Handler  # the handler class comes after the stand-in

@@ -51,6 +51,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from authoring.loopback import LoopbackServer
+
 __all__ = ["Script", "StandinLLM", "Turn", "count_tokens"]
 
 Script = Callable[[list[dict[str, Any]]], str] | list[tuple[str, str]]
@@ -69,7 +71,7 @@ def count_tokens(text: str) -> int:
 
 
 @dataclass
-class StandinLLM:
+class StandinLLM(LoopbackServer):
     """A loopback OpenAI-compatible chat-completions server with scripted replies (see the module)."""
 
     script: Script = field(default_factory=list)
@@ -84,24 +86,6 @@ class StandinLLM:
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _next_turn: dict[str, int] = field(default_factory=dict)
-
-    def __enter__(self) -> StandinLLM:
-        handler = type("Handler", (_Handler,), {"standin": self})
-        self._server = ThreadingHTTPServer((self.host, 0), handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        """Stop serving and close the socket."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-
-    @property
-    def port(self) -> int:
-        """The port the server listens on."""
-        assert self._server is not None, "the server is not running"
-        return int(self._server.server_address[1])
 
     @property
     def base_url(self) -> str:
@@ -322,3 +306,6 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+StandinLLM.handler = _Handler  # the handler class comes after the stand-in
