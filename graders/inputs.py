@@ -183,11 +183,11 @@ _ENTRIES = (
 )
 
 INPUTS: dict[str, Inputs] = {entry.name: entry for entry in _ENTRIES}
-"""Every metric's validation entry, by registry name."""
+"""Every metric's entry, by registry name."""
 
 
 def get_inputs(name: str) -> Inputs:
-    """Look a metric's validation entry up by name.
+    """Look a metric's entry up by name.
 
     Raises
     ------
