@@ -7,8 +7,9 @@ and copy the files that follow their rows. The block declares those steps
 ``prepare.py`` is left only where a prepare computes something (a renumbering, a one-hot encoding, a random
 sample submission, a re-zipped folder).
 
-Every CSV goes through :func:`mlebench.data.writers.write_csv` and every copy is byte for byte, so a
-declaration gives the bytes the ``prepare.py`` it replaced gave.
+Every CSV goes through :func:`mlebench.data.writers.write_csv` and every file is linked or copied byte for
+byte (:func:`mlebench.data.writers.link_or_copy`), so a declaration gives the bytes the ``prepare.py`` it
+replaced gave.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 import pandas as pd
 
 from mlebench.data.splitting import split_frame
-from mlebench.data.writers import write_csv
+from mlebench.data.writers import link_or_copy, write_csv
 from mlebench_spec.declarations import Competition, PreparedCsv, PreparedTable
 from mlebench_spec.errors import ConfigError, DataError
 
@@ -71,8 +72,8 @@ def _target(folders: dict[str, Path], path: str) -> Path:
 
 
 def _copy(source: Path, dest: Path) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
     if source.is_dir():
+        dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(source, dest)
     else:
-        shutil.copyfile(source, dest)
+        link_or_copy(source, dest)

@@ -39,11 +39,10 @@ from PIL import Image
 from mlebench.data.archives import FETCH_RECORD, extract_zip, read_fetch_record
 from mlebench.data.dvc_state import record_md5s
 from mlebench.data.scripts import load_script
-from mlebench.data.writers import format_float, write_csv
+from mlebench.data.writers import format_float, link_or_copy, write_csv
 from mlebench_spec.declarations import Competition, Submission
 from mlebench_spec.errors import ConfigError, DataError
 from mlebench_spec.files import published, staging_dir
-from mlebench_spec.hashing import hard_link
 from mlebench_spec.manifest import write_manifest
 from mlebench_spec.params import TextSettings
 from mlebench_spec.texts import description_file
@@ -253,18 +252,6 @@ def progress(
     from tqdm import tqdm
 
     return tqdm(iterable, total=total, desc=desc, unit=unit, disable=None, leave=False, dynamic_ncols=True)
-
-
-def link_or_copy(src: Path, dest: Path) -> None:
-    """Put ``src`` at ``dest`` (parents created): a hard link when the filesystem allows, else a copy.
-
-    Images and other large binaries pass from raw/ to public/ unchanged; a link costs no space or time.
-    """
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        hard_link(src, dest)  # hashes taken while extracting ``src`` stay valid for ``dest``
-    except OSError:
-        shutil.copyfile(src, dest)
 
 
 def write_png(array: np.ndarray, path: Path) -> None:
