@@ -22,14 +22,14 @@ import types
 import zipfile
 from dataclasses import dataclass, field
 from email.utils import formatdate
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 from PIL import Image
 
-from authoring.loopback import LoopbackServer
+from authoring.loopback import LoopbackServer, QuietHandler
 from mlebench.data.archives import write_zip
 from mlebench.data.scripts import load_script
 from mlebench_spec.declarations import Competition
@@ -147,12 +147,8 @@ class StandinKaggle(LoopbackServer):
         }
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(QuietHandler):
     standin: StandinKaggle
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
-        return
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
         path = urlsplit(self.path).path

@@ -47,11 +47,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-from authoring.loopback import LoopbackServer
+from authoring.loopback import LoopbackServer, QuietHandler
 
 __all__ = ["Script", "StandinLLM", "Turn", "count_tokens"]
 
@@ -201,12 +201,8 @@ def _pieces(text: str) -> Iterator[str]:
         yield text[a:b]
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(QuietHandler):
     standin: StandinLLM
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
-        return
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         if not self._authorized():

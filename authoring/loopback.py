@@ -11,7 +11,17 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar
 
-__all__ = ["LoopbackServer"]
+__all__ = ["LoopbackServer", "QuietHandler"]
+
+
+class QuietHandler(BaseHTTPRequestHandler):
+    """A stand-in's request handler base: HTTP/1.1, no access log; ``self.standin`` is its server."""
+
+    protocol_version = "HTTP/1.1"
+    standin: Any
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        """Log nothing (the tests read the stand-in's own request lists)."""
 
 
 class LoopbackServer:
