@@ -7,12 +7,16 @@ checks its certificate, so the index's self-signed certificate is given to the p
 
 from __future__ import annotations
 
+import ssl
 import subprocess
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from authoring.loopback import LoopbackServer
 
-class HttpsIndex:
+
+class HttpsIndex(LoopbackServer):
     """A stand-in package index over HTTPS on this machine, with a self-signed certificate for its address.
 
     The cell's proxy is told to trust that certificate as an upstream CA (``MLEBENCH_EGRESS_UPSTREAM_CA``);
@@ -27,13 +31,9 @@ class HttpsIndex:
         self.folder = folder
         self.requests: list[str] = []
         self.payload = b"x" * payload_bytes
-        self._server: Any = None
+        self._server: ThreadingHTTPServer | None = None
 
     def __enter__(self) -> HttpsIndex:
-        import http.server
-        import ssl
-        import threading
-
         key, cert = self.folder / "index.key", self.folder / "index.pem"
         subprocess.run(
             ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
@@ -42,39 +42,12 @@ class HttpsIndex:
             check=True,
             capture_output=True,
         )
-        index = self
+        return super().__enter__()
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - the standard library's name
-                index.requests.append(self.path)
-                found = self.path in ("/simple/allowed/", "/payload")
-                body = f"<html><body>{index.MARKER}</body></html>".encode() if found else b"not here"
-                if self.path == "/payload":
-                    body = index.payload
-                self.send_response(200 if found else 404)
-                self.send_header("Content-Type", "text/html")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self._server = http.server.ThreadingHTTPServer((self.host, 0), Handler)
+    def _listening(self, server: ThreadingHTTPServer) -> None:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(str(cert), str(key))
-        self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    @property
-    def port(self) -> int:
-        """The port it listens on."""
-        return int(self._server.server_address[1])
+        context.load_cert_chain(str(self.folder / "index.pem"), str(self.folder / "index.key"))
+        server.socket = context.wrap_socket(server.socket, server_side=True)
 
     @property
     def endpoint(self) -> str:
@@ -95,3 +68,26 @@ class HttpsIndex:
     def cert_pem(self) -> str:
         """Its certificate, PEM (what a pinning client trusts)."""
         return self.cert_path.read_text()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    standin: HttpsIndex
+
+    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+        index = self.standin
+        index.requests.append(self.path)
+        found = self.path in ("/simple/allowed/", "/payload")
+        body = f"<html><body>{index.MARKER}</body></html>".encode() if found else b"not here"
+        if self.path == "/payload":
+            body = index.payload
+        self.send_response(200 if found else 404)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+HttpsIndex.handler = _Handler  # the handler class comes after the stand-in

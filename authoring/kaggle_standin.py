@@ -18,18 +18,18 @@ import io
 import json
 import shutil
 import tempfile
-import threading
 import types
 import zipfile
 from dataclasses import dataclass, field
 from email.utils import formatdate
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 from PIL import Image
 
+from authoring.loopback import LoopbackServer, QuietHandler
 from mlebench.data.archives import write_zip
 from mlebench.data.scripts import load_script
 from mlebench_spec.declarations import Competition
@@ -99,7 +99,7 @@ def write_fixture_archive(comp: Competition, archive: Path) -> Path:
 
 
 @dataclass
-class StandinKaggle:
+class StandinKaggle(LoopbackServer):
     """A loopback HTTP server answering the Kaggle API calls the ``kaggle`` client makes to download data.
 
     The client is pointed at it by its own local-endpoint setting (``KAGGLE_API_ENVIRONMENT=LOCALHOST``,
@@ -131,24 +131,6 @@ class StandinKaggle:
     requests: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, range header)
     _server: ThreadingHTTPServer | None = None
 
-    def __enter__(self) -> StandinKaggle:
-        handler = type("Handler", (_Handler,), {"standin": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        """Stop serving and close the socket."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-
-    @property
-    def port(self) -> int:
-        """The loopback port the server listens on."""
-        assert self._server is not None, "the server is not running"
-        return self._server.server_address[1]
-
     def client_env(self, *, username: str | None = None, key: str | None = None) -> dict[str, str]:
         """Environment variables that point the real ``kaggle`` client at this server."""
         proxy = f"http://127.0.0.1:{self.port}"
@@ -165,12 +147,8 @@ class StandinKaggle:
         }
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(QuietHandler):
     standin: StandinKaggle
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
-        return
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
         path = urlsplit(self.path).path
@@ -359,3 +337,6 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+StandinKaggle.handler = _Handler  # the handler class comes after the stand-in

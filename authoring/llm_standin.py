@@ -47,9 +47,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
+
+from authoring.loopback import LoopbackServer, QuietHandler
 
 __all__ = ["Script", "StandinLLM", "Turn", "count_tokens"]
 
@@ -69,7 +71,7 @@ def count_tokens(text: str) -> int:
 
 
 @dataclass
-class StandinLLM:
+class StandinLLM(LoopbackServer):
     """A loopback OpenAI-compatible chat-completions server with scripted replies (see the module)."""
 
     script: Script = field(default_factory=list)
@@ -84,24 +86,6 @@ class StandinLLM:
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _next_turn: dict[str, int] = field(default_factory=dict)
-
-    def __enter__(self) -> StandinLLM:
-        handler = type("Handler", (_Handler,), {"standin": self})
-        self._server = ThreadingHTTPServer((self.host, 0), handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        """Stop serving and close the socket."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-
-    @property
-    def port(self) -> int:
-        """The port the server listens on."""
-        assert self._server is not None, "the server is not running"
-        return int(self._server.server_address[1])
 
     @property
     def base_url(self) -> str:
@@ -217,12 +201,8 @@ def _pieces(text: str) -> Iterator[str]:
         yield text[a:b]
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(QuietHandler):
     standin: StandinLLM
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
-        return
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         if not self._authorized():
@@ -322,3 +302,6 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+StandinLLM.handler = _Handler  # the handler class comes after the stand-in

@@ -190,8 +190,8 @@ def _v1_rows(
                 f"v1 compares row counts before leaving out the rows it does not score: expected "
                 f"{len(answers)}, got {len(submission)}"
             )
-        if metric.scored_rows is not None:
-            scored = np.asarray(metric.scored_rows(metric.kind.truth(answers, spec), **args), dtype=bool)
+        if metric.rows_fn is not None:
+            scored = np.asarray(metric.rows_fn(metric.kind.truth(answers, spec), **args), dtype=bool)
             keep = mine.isin(theirs[scored].unique()).to_numpy(dtype=bool)
             answers, theirs = answers[scored], theirs[scored]
             submission, mine = submission[keep], mine[keep]

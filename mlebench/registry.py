@@ -37,7 +37,7 @@ class Competition:
     files in the prepared folders; ``checksums`` is v1's ``checksums.yaml`` (md5s under ``zip``, ``public``
     and ``private``) in the prepared folder, written when the competition is prepared through this face;
     ``leaderboard`` is v1's leaderboard file kept in the competition's folder; ``prepare_fn(raw, public,
-    private)`` runs the competition's ``prepare.py``.
+    private)`` runs the competition's ``prepare.py`` (or the prepare its declaration declares).
     """
 
     id: str
@@ -132,12 +132,12 @@ class Registry:
 
 
 def _prepare_fn(comp: Declaration) -> Callable[..., object]:
-    """Return the competition's ``prepare.py`` with v1's signature ``(raw, public, private)``."""
+    """Return the competition's prepare (``prepare.py`` or declared) with v1's ``(raw, public, private)``."""
 
     def prepare(raw: Path, public: Path, private: Path) -> object:
-        from mlebench.data.prepare import load_prepare_function
+        from mlebench.data.prepare import prepare_function
 
-        return load_prepare_function(comp.folder / "prepare.py")(Path(raw), Path(public), Path(private), comp)
+        return prepare_function(comp)(Path(raw), Path(public), Path(private), comp)
 
     prepare.__name__ = f"prepare_{comp.id.replace('-', '_')}"
     return prepare

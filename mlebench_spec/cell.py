@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mlebench_spec.params import AgentConfig, Hardware, SnapshotSettings, TextSettings
 from mlebench_spec.paths import (
@@ -82,6 +83,31 @@ class Cell:
             hardware=hardware,
             texts=texts or TextSettings(),
             snapshots=snapshots or SnapshotSettings(),
+        )
+
+    @classmethod
+    def from_params(
+        cls,
+        competition_id: str,
+        agent: str,
+        seed: int,
+        params: dict[str, Any],
+        snapshots: SnapshotSettings | None = None,
+    ) -> Cell:
+        """Build the planned cell with its agent's config, hardware and description settings from ``params``.
+
+        ``params`` is a stage's view of ``params.yaml`` (:func:`mlebench_spec.params.stage_params` of
+        ``agent.<agent>``, ``hardware`` and ``descriptions``), as the run and reproduce
+        stages read it.
+        """
+        return cls.planned(
+            competition_id,
+            agent,
+            seed,
+            agent_config=AgentConfig.model_validate(params[f"agent.{agent}"]),
+            hardware=Hardware.model_validate(params["hardware"]),
+            texts=TextSettings.model_validate(params["descriptions"]),
+            snapshots=snapshots,
         )
 
     @property

@@ -123,6 +123,96 @@ class Split(Model):
             raise ValueError("split.method 'custom' needs a `rule` that says in words what prepare.py does")
 
 
+class PreparedTable(Model):
+    """A raw table the declared prepare reads: ``file`` (a CSV, or a zip of one) under the raw folder.
+
+    ``text_columns``: columns read as text (ids with leading zeros); ``all``: every cell as text, with no
+    missing-value guessing.
+    """
+
+    file: Annotated[str, non_empty]
+    text_columns: list[str] | Literal["all"] = []
+
+
+class PreparedCsv(Model):
+    """A CSV the declared prepare writes from one of its tables: the rows of ``table``, then columns chosen.
+
+    In this order: ``keep`` these columns (in this order) or ``drop`` those; ``columns_from`` adds
+    columns copied from the table's (new name: table column); ``set`` adds columns of one value each.
+    """
+
+    table: Annotated[str, non_empty]
+    keep: list[str] = []
+    drop: list[str] = []
+    columns_from: dict[str, str] = {}
+    set: dict[str, Any] = {}
+
+    def check(self) -> None:
+        """Allow ``keep`` or ``drop``, not both."""
+        if self.keep and self.drop:
+            raise ValueError("give keep or drop, not both")
+
+
+class RowFiles(Model):
+    """Files that follow their rows, copied from raw to the side their row went to.
+
+    For each value of ``column`` on a side, ``source`` (a raw path) is copied to ``train`` or ``test``
+    (prepared paths); ``{}`` stands for the value (``{0[0]}``: its first character). A folder is copied
+    whole.
+    """
+
+    column: Annotated[str, non_empty]
+    source: Annotated[str, non_empty]
+    train: Annotated[str, non_empty]
+    test: Annotated[str, non_empty]
+
+    def check(self) -> None:
+        """Require templates that take the value: ``{}`` or ``{0}`` (with ``{0[0]}``), not both."""
+        for template in (self.source, self.train, self.test):
+            try:
+                template.format("value")
+            except (IndexError, KeyError, ValueError) as exc:
+                raise ValueError(f"{template!r} is not a path template of one value ({exc})") from None
+
+
+class DeclaredPrepare(Model):
+    """What the generic prepare does (:mod:`mlebench.data.declared_prepare`) where there is no prepare.py.
+
+    Read ``tables``, split the one named by ``split`` as the ``split:`` block says (its two sides are the
+    tables ``train`` and ``test``), write each CSV of ``write`` and copy ``copy`` and ``row_files``.
+    Paths written start with ``public/`` or ``private/``.
+    """
+
+    tables: Annotated[dict[str, PreparedTable], non_empty]
+    split: str | None = None
+    write: dict[str, PreparedCsv] = {}
+    copy: dict[str, str] = {}  # raw path: prepared path, copied byte for byte (a folder whole)
+    row_files: list[RowFiles] = []
+
+    def check(self) -> None:
+        """Name only known tables, and write only under ``public/`` or ``private/``."""
+        known = set(self.tables) | ({"train", "test"} if self.split else set())
+        if self.split is not None and self.split not in self.tables:
+            raise ValueError(f"split names table {self.split!r}; tables are {sorted(self.tables)}")
+        for path, csv in self.write.items():
+            if csv.table not in known:
+                raise ValueError(f"write.{path} reads table {csv.table!r}; known: {sorted(known)}")
+        targets = [*self.write, *self.copy.values(), *(p for f in self.row_files for p in (f.train, f.test))]
+        for target in targets:
+            if not target.startswith(("public/", "private/")) or ".." in target.split("/"):
+                raise ValueError(f"{target!r} must be a path under public/ or private/")
+
+
+class PreparedRows(Model):
+    """How many rows public ``train.csv`` and ``test.csv`` have once prepared.
+
+    Promised to agents and leaderboards; the prepare tests check them.
+    """
+
+    train: Annotated[int, above(0)]
+    test: Annotated[int, above(0)]
+
+
 class V1Matching(Model):
     """How MLE-bench v1 pairs a submission with the answers, where that differs from ours.
 
@@ -500,6 +590,9 @@ class Competition(Model):
     forbidden_resources: list[ForbiddenResource] = []
     # Graded on a re-run of the agent's code/ on hidden inputs (the next data version), not on its submission.
     rerun: Rerun | None = None
+    # The generic prepare's work, where the folder has no prepare.py.
+    prepare: DeclaredPrepare | None = None
+    rows: PreparedRows | None = None
 
     def forbidden(self) -> list[ForbiddenResource]:
         """Return the declared forbidden resources, then those the source (and ``kernels.txt``) implies."""

@@ -51,11 +51,11 @@ _POOL: ThreadPoolExecutor | None = None
 class ContentHashes:
     """The manifest's sha256 and DVC's md5 of one stream of bytes, fed in chunks as they are read or written.
 
-    With ``parallel``, md5 (the slower: ~500 MB/s on one core, sha256 ~1 GB/s with SHA instructions) runs
-    on a worker thread fed through a short queue (hashlib releases the GIL), while sha256 runs in the
-    caller's thread beside its reading and writing: the two halves take about as long, so on two cores
-    the hashes cost little more than the md5 alone. A chunk must not change after it is passed (``bytes``
-    never do).
+    With ``parallel``, md5 (the slower, about half sha256's speed with SHA instructions: docs/performance.md)
+    runs on a worker thread fed through a short queue (hashlib releases the GIL), while sha256 runs in the
+    caller's thread beside its reading and writing: the two halves take about as long, so on two cores the
+    hashes cost little more than the md5 alone. A chunk must not change after it is passed (``bytes`` never
+    do).
     """
 
     def __init__(self, *, parallel: bool = False) -> None:

@@ -1,10 +1,10 @@
 """Frozen dataclasses checked against their own type hints: the schema declarations are loaded through.
 
 Every grading process loads one declaration. Importing a validation library and building its models cost
-such a process about 60 ms and 8 MB on a 2-core machine: more than many graders' whole work, and what kept
-small competitions slower than MLE-bench v1, which reads its config unchecked. The declarations use a few
-shapes, so they are checked here, as strictly: an unknown key, a missing key, a wrong type and a failed
-check are each a problem, and every problem is reported at once, with its key path.
+such a process more than many graders' whole work (measured: docs/performance.md, "Grading at real size"),
+and kept small competitions slower than MLE-bench v1, which reads its config unchecked. The declarations
+use a few shapes, so they are checked here, as strictly: an unknown key, a missing key, a wrong type and a
+failed check are each a problem, and every problem is reported at once, with its key path.
 
 Shapes: ``str``; ``int`` (a ``bool`` is not one); ``float`` (an ``int`` is widened); ``bool``; ``Any``;
 ``Literal[...]``; ``list[X]``; ``tuple[X, Y]``; ``dict[str, X]``; another :class:`Model` (from a mapping);

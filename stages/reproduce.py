@@ -15,15 +15,7 @@ from mlebench.execution.reproduce import reproduce_cell
 from mlebench.stage import cell_args, run_stage
 from mlebench_spec.cell import Cell
 from mlebench_spec.datadir import answers_dir
-from mlebench_spec.params import (
-    AgentConfig,
-    DataSettings,
-    DockerSettings,
-    Hardware,
-    TextSettings,
-    plan_reproduce,
-    stage_params,
-)
+from mlebench_spec.params import DataSettings, DockerSettings, plan_reproduce, stage_params
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,14 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     args = cell_args(__doc__ or "", argv)
     keys = [f"agent.{args.agent}", "hardware", "docker", "descriptions", "data", "grading"]
     params = stage_params(keys)
-    cell = Cell.planned(
-        args.competition,
-        args.agent,
-        args.seed,
-        agent_config=AgentConfig.model_validate(params[f"agent.{args.agent}"]),
-        hardware=Hardware.model_validate(params["hardware"]),
-        texts=TextSettings.model_validate(params["descriptions"]),
-    )
+    cell = Cell.from_params(args.competition, args.agent, args.seed, params)
     data = DataSettings.model_validate(params["data"])
     cell = replace(cell, private=answers_dir(cell.competition_id, data, cell.root))
     record = reproduce_cell(

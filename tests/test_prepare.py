@@ -21,20 +21,6 @@ from mlebench_spec.declarations import Competition, Split, Submission, parse_dec
 from mlebench_spec.errors import ConfigError, DataError
 from mlebench_spec.hashing import sha256_file
 
-# (train rows, test rows) of each embedded competition, as promised to the agents and leaderboards.
-ROWS = {
-    "ames-house-prices": (2197, 733),
-    "appliance-power-signatures": (100, 100),
-    "chicago-ridership": (4970, 728),
-    "cmudict-g2p": (20000, 5000),
-    "credit-scoring": (3340, 1114),
-    "digit-recognizer-5k": (4000, 1000),
-    "dsb-nuclei-tiles": (40, 24),
-    "fine-food-reviews": (4000, 1000),
-    "japanese-vowels-speaker": (270, 370),
-    "movielens-genres": (6334, 2715),
-    "titanic-lite": (890, 419),
-}
 IMAGES = {"digit-recognizer-5k": ("L", (28, 28)), "dsb-nuclei-tiles": ("I;16", (64, 64))}
 
 
@@ -51,8 +37,15 @@ def _manifest(folder: Path) -> dict[str, str]:
     }
 
 
+def _rows(competition_id: str) -> tuple[int, int]:
+    """(train rows, test rows) the competition's declaration promises (``rows:``)."""
+    rows = parse_declaration(COMPETITIONS / competition_id / "competition.yaml").rows
+    assert rows is not None, f"{competition_id}: competition.yaml declares no rows: {{train, test}}"
+    return rows.train, rows.test
+
+
 def test_every_embedded_competition_is_covered() -> None:
-    assert sorted(ROWS) == EMBEDDED
+    assert all(_rows(cid) for cid in EMBEDDED)
 
 
 def test_prepare_is_byte_for_byte_deterministic(prepared: Prepared, tmp_path: Path) -> None:
@@ -68,7 +61,7 @@ def test_layout_and_row_counts(prepared: Prepared) -> None:
         assert (prepared.public / name).is_file()
     assert [p.name for p in prepared.private.iterdir()] == ["answers.csv"]
     train, test = prepared.csv("train.csv"), prepared.csv("test.csv")
-    assert (len(train), len(test)) == ROWS[prepared.comp.id]
+    assert (len(train), len(test)) == _rows(prepared.comp.id)
 
 
 def test_test_csv_has_no_answer_column(prepared: Prepared) -> None:
@@ -217,6 +210,64 @@ def test_toy_prepare_writes_layout_and_description(tmp_path: Path) -> None:
         for rel, entry in files[side].items():
             path = out / side / rel
             assert entry == {"sha256": sha256_file(path), "bytes": path.stat().st_size}
+
+
+DECLARED = """\
+prepare:
+  tables: {rows: {file: rows.csv, text_columns: [id]}}
+  split: rows
+  write:
+    public/train.csv: {table: train}
+    public/test.csv: {table: test, drop: [y]}
+    private/answers.csv: {table: test, keep: [id], columns_from: {y: y}}
+    public/sample_submission.csv: {table: test, keep: [id], set: {y: 0}}
+  row_files:
+    - {column: id, source: "img/{}.txt", train: "public/train/{}.txt", test: "public/test/{0[0]}/{0}.txt"}
+"""
+
+
+def _declared(tmp_path: Path, prepare: str = DECLARED) -> tuple[Competition, Path, Path]:
+    folder = tmp_path / "competitions" / "toy"
+    folder.mkdir(parents=True)
+    (folder / "competition.yaml").write_text(TOY + prepare)
+    (folder / "description.md").write_text("# Toy\n")
+    raw = tmp_path / "raw"
+    (raw / "img").mkdir(parents=True)
+    ids = [f"{k:03d}" for k in range(6)]
+    pd.DataFrame({"id": ids, "x": range(6), "y": [0, 1] * 3}).to_csv(raw / "rows.csv", index=False)
+    for name in ids:
+        (raw / "img" / f"{name}.txt").write_text(name)
+    return parse_declaration(folder / "competition.yaml"), folder, raw
+
+
+def test_a_declared_prepare_splits_selects_columns_and_copies_row_files(tmp_path: Path) -> None:
+    comp, folder, raw = _declared(tmp_path)
+    out = tmp_path / "prepared"
+    prepare_competition(comp, raw, out, folder=folder)
+    train, test = (read_csv_text(out / "public" / f"{side}.csv") for side in ("train", "test"))
+    assert (len(train), len(test), list(test.columns)) == (3, 3, ["id", "x"])
+    assert read_csv_text(out / "public" / "sample_submission.csv")["y"].tolist() == ["0"] * 3
+    assert read_csv_text(out / "private" / "answers.csv")["id"].tolist() == test["id"].tolist()  # 00x kept
+    assert sorted(p.stem for p in (out / "public" / "train").iterdir()) == sorted(train["id"])
+    assert sorted(p.stem for p in (out / "public" / "test").rglob("*.txt")) == sorted(test["id"])
+
+
+def test_a_declared_prepare_names_what_it_cannot_find(tmp_path: Path) -> None:
+    comp, folder, raw = _declared(tmp_path, DECLARED.replace("drop: [y]", "drop: [label]"))
+    with pytest.raises(
+        DataError, match=r"prepare.write.public/test.csv: table 'test' has no column\(s\) \['label'\]"
+    ):
+        prepare_competition(comp, raw, tmp_path / "prepared", folder=folder)
+    with pytest.raises(ConfigError, match="write.public/train.csv reads table 'rest'"):
+        _declared(tmp_path / "b", DECLARED.replace("table: train}", "table: rest}"))
+    with pytest.raises(ConfigError, match="'../x.csv' must be a path under public/ or private/"):
+        _declared(tmp_path / "c", DECLARED + "  copy: {rows.csv: ../x.csv}\n")
+
+
+def test_a_folder_with_neither_prepare_names_both_ways(tmp_path: Path) -> None:
+    comp, folder, raw = _declared(tmp_path, "")
+    with pytest.raises(ConfigError, match="no prepare.py and no prepare: block in competition.yaml"):
+        prepare_competition(comp, raw, tmp_path / "prepared", folder=folder)
 
 
 def test_layout_problems_are_all_reported_and_old_output_kept(tmp_path: Path) -> None:

@@ -51,8 +51,8 @@ def _sliceable(values: ArrayLike) -> np.ndarray | pd.api.extensions.ExtensionArr
 def average_ranks(values: np.ndarray) -> np.ndarray:
     """Ranks from 1, tied values sharing the mean of their ranks: ``scipy.stats.rankdata(values)``.
 
-    Written out so that scoring does not import scipy.stats (a second and ~50 MB). Each rank is an integer
-    or a half, exact in float64, so the values equal scipy's bit for bit.
+    Written out so that scoring does not import scipy.stats (its cost: docs/performance.md). Each rank is an
+    integer or a half, exact in float64, so the values equal scipy's bit for bit.
     """
     order = np.argsort(values, kind="mergesort")
     ordered = values[order]

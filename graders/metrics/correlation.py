@@ -39,7 +39,7 @@ def pearson(y_true: ArrayLike, y_pred: ArrayLike) -> float:
 def _pearson(x: np.ndarray, y: np.ndarray) -> float:
     """``scipy.stats.pearsonr(x, y).statistic`` for two 1-D float64 columns, bit for bit, without scipy.
 
-    Importing scipy.stats took half a second and 60 MB, more than the rest of us-patent's grading. scipy's
+    Importing scipy.stats cost more than the rest of us-patent's grading (docs/performance.md). scipy's
     steps in its order: a constant side is NaN; deviations from the mean are scaled by their largest
     magnitude before ``np.linalg.norm`` (no overflow); ``np.vecdot`` of the normalized deviations, clipped to
     [-1, 1]; two rows give exactly -1 or 1.

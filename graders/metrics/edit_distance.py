@@ -11,7 +11,7 @@ from ._arrays import paired, paired_slices
 
 
 def _levenshtein() -> Any:
-    """``rapidfuzz``'s Levenshtein, imported when first needed: 1.7 MB that grading other metrics skips."""
+    """``rapidfuzz``'s Levenshtein, imported when first needed: memory grading other metrics skips."""
     from rapidfuzz.distance import Levenshtein
 
     return Levenshtein

@@ -90,11 +90,11 @@ def voc_map(
 def _average_precision(y: np.ndarray, score: np.ndarray) -> float:
     """``sklearn.metrics.average_precision_score(y, score)`` for 0/1 ``y``, bit for bit, without sklearn.
 
-    Importing sklearn.metrics took a second and 80 MB, more than the rest of siim-covid19's grading. sklearn's
-    steps: scores in descending order; at the last row of each distinct score, true positives as a float64
-    cumulative sum and false positives as the rows so far minus them; precision there,
-    recall (all 1 when there is no positive), both reversed with a final 1 and 0; then the step integral
-    ``-sum(diff(recall) * precision[:-1])``, never below 0. The order of tied scores cannot change it.
+    Importing sklearn.metrics cost more than the rest of siim-covid19's grading (docs/performance.md).
+    sklearn's steps: scores in descending order; at the last row of each distinct score, true positives as a
+    float64 cumulative sum and false positives as the rows so far minus them; precision there, recall (all 1
+    when there is no positive), both reversed with a final 1 and 0; then the step integral ``-sum(diff(recall)
+    * precision[:-1])``, never below 0. The order of tied scores cannot change it.
     """
     tps, fps = score_steps(y, score)
     precision = tps / (tps + fps)  # every prefix holds a row: sklearn's zero guard never applies

@@ -15,8 +15,8 @@ __all__ = ["COMPRESSED_SUFFIXES", "FETCH_RECORD", "extract_zip", "read_fetch_rec
 
 _CHUNK = 1 << 20
 """Extraction's read size. Larger chunks made the hashed extraction slower, not faster: each is a fresh
-allocation the kernel must fault in, and a few are alive at once while the md5 worker catches up (1.9 GB of
-archives, four runs each in turn: 1 MiB 2.8–2.9 s, 4 MiB 5.0–10.1 s, its kernel time three to seven times)."""
+allocation the kernel must fault in, and a few are alive at once while the md5 worker catches up
+(measured: docs/performance.md, "Figures behind design choices")."""
 
 FETCH_RECORD = "fetched.json"
 """Written by the pipeline's fetch stage beside a Kaggle archive it keeps unextracted.
@@ -69,8 +69,8 @@ def extract_zip(archive: Path, dest: Path, *, progress_label: str = "", hashes: 
     ``hashes``, each file's sha256 and md5 are taken from the bytes as they are written and remembered for
     this process (:func:`mlebench_spec.hashing.remember_hashes`), so a manifest of files published from the
     extraction (hard links keep them valid) does not read them again. Zip members are the exception: a
-    prepare nearly always opens a nested zip rather than publishing it (dogs-vs-cats: 854 MB of them, none
-    published), so one is hashed only if published, by the manifest's single read.
+    prepare nearly always opens a nested zip rather than publishing it (dogs-vs-cats' are never published:
+    docs/performance.md), so one is hashed only if published, by the manifest's single read.
     """
     dest.mkdir(parents=True, exist_ok=True)
     root = dest.resolve()

@@ -7,7 +7,8 @@ one :class:`Problem` per issue, each naming the file (and key) at fault. A folde
 - ``metric.name`` is in the graders registry and ``metric.args`` fit the metric's function;
 - every packaged source file has a recorded sha256;
 - the description file exists and is not empty;
-- ``prepare.py``, when present, imports and defines ``prepare(raw, public, private, comp)``;
+- ``prepare.py``, when present, imports and defines ``prepare(raw, public, private, comp)``, and the
+  declaration has no ``prepare:`` block (the generic prepare's) beside it;
 - the leaderboard file exists, has a numeric ``score`` column and is ordered best first for the
   metric's direction.
 """
@@ -74,6 +75,8 @@ def check_folder(folder: Path, registry: Any = None) -> list[Problem]:
             load_prepare_function(script)
         except ConfigError as exc:
             problems.extend(_split_message(script, str(exc)))
+    if comp is not None and script.is_file() and comp.prepare is not None:
+        problems.append(Problem(str(declaration), "declares a prepare: block and has prepare.py; keep one"))
     has_leaderboard = comp is not None and (comp.medals is None or (folder / comp.leaderboard).is_file())
     if comp is not None and registry is not None and has_leaderboard:
         problems.extend(_check_leaderboard(folder / comp.leaderboard, comp, registry))

@@ -5,7 +5,7 @@ labels (``category_id``); ``categories``, ``info``, ``licenses`` and competition
 MLE-bench v1 splits such a file per category: it pairs each image with its annotation, groups the pairs
 by category (in order of first appearance), holds out part of every group and shuffles the held-out pairs.
 This module holds those shared steps; each competition's ``prepare.py`` keeps its own split rule, its
-renaming and its outputs.
+renaming and its outputs, except herbarium 2020 and 2021, whose whole prepare is :func:`prepare_herbarium`.
 """
 
 from __future__ import annotations
@@ -15,13 +15,18 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
 from sklearn.model_selection import train_test_split
+
+from mlebench.data.prepare import link_or_copy, write_csv
+from mlebench_spec.declarations import Competition
 
 __all__ = [
     "Pair",
     "few_image_split",
     "joined_pairs",
     "load",
+    "prepare_herbarium",
     "split_by_category",
     "subset",
     "test_metadata",
@@ -99,3 +104,37 @@ def subset(metadata: dict, pairs: list[Pair]) -> dict:
 def test_metadata(metadata: dict, images: list[dict]) -> dict:
     """The test-side metadata v1 writes: ``images`` with ``metadata``'s ``info`` and ``licenses``."""
     return {"images": images, "info": metadata["info"], "licenses": metadata["licenses"]}
+
+
+def prepare_herbarium(
+    raw: Path, public: Path, private: Path, comp: Competition, *, train: str, test: str, encoding: str
+) -> None:
+    """v1's prepare of herbarium 2020 and 2021: a per-category split of the training images.
+
+    v1 reads ``<train>/metadata.json`` (in ``encoding``), pairs its ``images`` and ``annotations`` entry by
+    entry and splits each category with :func:`few_image_split` (``split.test_fraction``, ``split.seed``).
+    The test pairs of all categories are shuffled with ``random.Random(seed)``; the k-th gets id ``str(k)``
+    and file ``images/{k//1000:03d}/{k}.jpg`` under ``<test>/``. Train images keep their ids and paths;
+    ``<test>/metadata.json`` keeps only images, info and licenses. The answers are (Id, Predicted =
+    category_id); the sample submission predicts 0.
+    """
+    metadata = load(raw / train / "metadata.json", encoding=encoding)
+    fraction, seed = comp.split.test_fraction, comp.split.seed
+    kept, held_out = split_by_category(
+        zipped_pairs(metadata), lambda group: few_image_split(group, fraction, seed), seed
+    )
+    for image, _ in kept:
+        link_or_copy(raw / train / image["file_name"], public / train / image["file_name"])
+    test_images = [
+        {**image, "file_name": f"images/{k // 1000:03d}/{k}.jpg", "id": str(k)}
+        for k, (image, _) in enumerate(held_out)
+    ]
+    for (image, _), new in zip(held_out, test_images, strict=True):
+        link_or_copy(raw / train / image["file_name"], public / test / new["file_name"])
+    write(public / train / "metadata.json", subset(metadata, kept))
+    write(public / test / "metadata.json", test_metadata(metadata, test_images))
+    answers = pd.DataFrame(
+        {"Id": [i["id"] for i in test_images], "Predicted": [a["category_id"] for _, a in held_out]}
+    )
+    write_csv(answers, private / comp.submission.answers)
+    write_csv(answers[["Id"]].assign(Predicted=0), public / "sample_submission.csv")

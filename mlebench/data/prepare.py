@@ -1,9 +1,10 @@
 """Turn a competition's raw files into ``prepared/<id>/{public,private}``, deterministically and atomically.
 
-``prepare_competition`` runs the competition's own ``prepare.py`` (loaded by file path), adds the agent
+``prepare_competition`` runs the competition's own ``prepare.py`` (loaded by file path), or the generic
+prepare its declaration's ``prepare:`` block drives (:mod:`mlebench.data.declared_prepare`), adds the agent
 description, checks the layout every grader and agent relies on, and only then renames the result into
-place. The writers below (:func:`write_csv`, :func:`write_png`) are what competition scripts use so that
-the same raw files always give the same bytes.
+place. The writers here (:func:`write_csv`, from :mod:`mlebench.data.writers`, and :func:`write_png`) are
+what competition scripts use so that the same raw files always give the same bytes.
 
 Layout checked after every prepare:
 
@@ -43,10 +44,10 @@ from PIL import Image
 from mlebench.data.archives import FETCH_RECORD, extract_zip, read_fetch_record
 from mlebench.data.dvc_state import record_md5s
 from mlebench.data.scripts import load_script
+from mlebench.data.writers import format_float, link_or_copy, write_csv
 from mlebench_spec.declarations import Competition, Submission
 from mlebench_spec.errors import ConfigError, DataError
 from mlebench_spec.files import published, staging_dir
-from mlebench_spec.hashing import hard_link
 from mlebench_spec.manifest import write_manifest
 from mlebench_spec.params import TextSettings
 from mlebench_spec.texts import description_file
@@ -57,6 +58,7 @@ __all__ = [
     "prepare_competition",
     "check_layout",
     "load_prepare_function",
+    "prepare_function",
     "read_csv_text",
     "read_rdata",
     "write_csv",
@@ -78,7 +80,7 @@ def prepare_competition(
     folder: Path | None = None,
     texts: TextSettings | None = None,
 ) -> dict[Path, str]:
-    """Build ``prepared/{public,private}`` from ``raw`` with ``folder/prepare.py``, replacing any old output.
+    """Build ``prepared/{public,private}`` from ``raw`` by :func:`prepare_function`, replacing old output.
 
     ``folder`` is the competition's folder (default: ``competitions/<id>`` under the repository root).
     ``texts`` says whose ``description.md`` goes into ``public/`` (default: ours; :mod:`mlebench_spec.texts`).
@@ -88,10 +90,9 @@ def prepare_competition(
     """
     folder = folder or comp.folder
     script = folder / "prepare.py"
-    if not script.is_file():
-        raise ConfigError(f"{folder}: no prepare.py, and this build has no generic prepare for {comp.id!r}")
+    script = script if script.is_file() else folder / "competition.yaml"
     description = description_file(comp, texts or TextSettings(), folder)
-    prepare = load_prepare_function(script)
+    prepare = prepare_function(comp, folder)
     if not raw.is_dir():
         raise DataError(f"{comp.id}: raw folder {raw} does not exist; fetch the competition first")
     md5s: dict[Path, str] = {}
@@ -144,6 +145,24 @@ def raw_tree(raw: Path, prepared: Path) -> Iterator[Path]:
         yield tree
     finally:
         shutil.rmtree(tree, ignore_errors=True)
+
+
+def prepare_function(
+    comp: Competition, folder: Path | None = None
+) -> Callable[[Path, Path, Path, Competition], None]:
+    """Return the competition's prepare: its ``prepare.py``, else the generic one its ``prepare:`` drives."""
+    folder = folder or comp.folder
+    script = folder / "prepare.py"
+    if script.is_file():
+        return load_prepare_function(script)
+    if comp.prepare is None:
+        raise ConfigError(
+            f"{folder}: no prepare.py and no prepare: block in competition.yaml; declare what the prepare "
+            "does (competitions/README.md) or write prepare.py"
+        )
+    from mlebench.data.declared_prepare import prepare_declared
+
+    return prepare_declared
 
 
 def load_prepare_function(script: Path) -> Callable[[Path, Path, Path, Competition], None]:
@@ -237,21 +256,6 @@ def read_rdata(path: Path) -> pd.DataFrame:
     return frame
 
 
-def format_float(value: float) -> str:
-    """Python's shortest round-trip text for a float: exact, and the same on every platform.
-
-    >>> format_float(0.1), format_float(29.0), format_float(1 / 9)
-    ('0.1', '29.0', '0.1111111111111111')
-    """
-    return repr(float(value))
-
-
-def write_csv(df: pd.DataFrame, path: Path) -> None:
-    """Write ``df`` without its index: UTF-8, LF line ends, :func:`format_float`, minimal quoting."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    df.to_csv(path, index=False, encoding="utf-8", lineterminator="\n", float_format=format_float)
-
-
 def progress(
     iterable: Iterable[T], *, total: int | None = None, desc: str = "", unit: str = "it"
 ) -> Iterable[T]:
@@ -259,18 +263,6 @@ def progress(
     from tqdm import tqdm
 
     return tqdm(iterable, total=total, desc=desc, unit=unit, disable=None, leave=False, dynamic_ncols=True)
-
-
-def link_or_copy(src: Path, dest: Path) -> None:
-    """Put ``src`` at ``dest`` (parents created): a hard link when the filesystem allows, else a copy.
-
-    Images and other large binaries pass from raw/ to public/ unchanged; a link costs no space or time.
-    """
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        hard_link(src, dest)  # hashes taken while extracting ``src`` stay valid for ``dest``
-    except OSError:
-        shutil.copyfile(src, dest)
 
 
 def write_png(array: np.ndarray, path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Execution: one cell. Runners (local, docker), grading and scoring a finished cell, snapshots, secrets.
+"""Execution: one cell. Runners (local, sandbox, docker, podman), grading, scoring, snapshots, secrets.
 
 What stages call and images ship. The grid over DVC and the engines that run it are
 :mod:`mlebench.scheduling`, above this package; nothing here imports it.

@@ -11,7 +11,6 @@ grading record is then built once, from the run record, the outcome and the line
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 from collections.abc import Callable
 from pathlib import Path

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from graders import inputs as inputs_module
+from graders import metrics
 from graders.boxes import Layout
 from graders.inputs import INPUTS, Inputs, get_inputs
 from graders.kinds import BOXES, KINDS, REGRESSION, Kind
@@ -25,6 +26,12 @@ VALIDATOR = "environment/validate.py"
 def test_the_validation_table_and_the_registry_name_the_same_metrics():
     assert set(INPUTS) == set(METRICS)
     assert len(inputs_module._ENTRIES) == len(INPUTS), "a metric has two validation entries"
+
+
+def test_graders_metrics_exports_exactly_the_functions_the_table_names():
+    """One table: a function exported but not named (or named but not exported) is a metric half-added."""
+    named = set(INPUTS) | {entry.scored_rows for entry in INPUTS.values() if entry.scored_rows}
+    assert set(metrics.__all__) == named
 
 
 @pytest.mark.parametrize("name", sorted(METRICS))
@@ -52,14 +59,17 @@ def test_every_kind_is_taken_by_some_metric():
     assert {kind.name for kind in KINDS} == {entry.kind.name for entry in INPUTS.values()}
 
 
+SCORING = {"higher_is_better": True, "best": 1.0}  # every entry says how it scores (graders/inputs.py)
+
+
 def test_an_entry_must_name_a_known_kind_and_give_a_layout_exactly_when_needed():
     stray = Kind("stray", doc="not listed", shape=REGRESSION.shape, cell_rule=REGRESSION.cell_rule)
     with pytest.raises(ValueError, match="kind Kind\\('stray'\\) is not one of"):
-        Inputs("x", stray)
+        Inputs("x", stray, **SCORING)
     with pytest.raises(ValueError, match="kind 'boxes' needs box layout"):
-        Inputs("x", BOXES)
+        Inputs("x", BOXES, **SCORING)
     with pytest.raises(ValueError, match="kind 'regression' takes no box layout"):
-        Inputs("x", REGRESSION, layout=Layout(size=3, label_at=0, blank_ok=True))
+        Inputs("x", REGRESSION, layout=Layout(size=3, label_at=0, blank_ok=True), **SCORING)
 
 
 def test_the_validator_loads_no_metric_code():

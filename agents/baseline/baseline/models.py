@@ -33,9 +33,9 @@ from .env import Options
 from .features import DenseEncoder, fitted_sparse_encoder
 
 ONE_THREAD_BELOW_ROWS = 50_000
-"""Boosters on fewer rows fit and predict on one OpenMP thread: measured on 2 cores, a 300-iteration fit on
-700-30,000 rows took 1.5-3x longer on two threads than on one (their per-iteration hand-offs outweigh the
-work); at 100,000 rows two threads were faster. The model is the same either way."""
+"""Boosters on fewer rows fit and predict on one OpenMP thread: below this, two threads were slower than one
+(their per-iteration hand-offs outweigh the work; measured: docs/performance.md, "Figures behind design
+choices"). The model is the same either way."""
 
 
 def boosting_threads(n_rows: int) -> AbstractContextManager[object]:

@@ -1,8 +1,8 @@
 """Collect a stopped agent container's output folders without reading what is too large to keep.
 
 The engine's archive API streams a folder as one tar: a member too large to keep still has to be read
-through to reach the next one, so a 12 GB sparse file in ``logs/`` cost 83 s of the host's time (about
-2 h per TiB) after an agent that ran 0.27 s. The output folders are therefore volumes of the agent's
+through to reach the next one, so a large sparse file in ``logs/`` cost the host minutes after an agent that
+ran under a second (docs/performance.md). The output folders are therefore volumes of the agent's
 container, and after it stops a **collector** (a short-lived container of the env image, no network, the
 agent's volumes mounted read-only, every capability dropped but reading any file) copies each folder into
 its own ``/out`` with the collector every runner uses (:mod:`mlebench.execution.collector`, this file run

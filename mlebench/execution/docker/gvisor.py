@@ -86,7 +86,9 @@ def container_limits(runtime: str, pids: int) -> dict[str, Any]:
     return {"pids_limit": THREADS_PER_TASK * pids + SENTRY_THREADS, "ulimits": [nproc]}
 
 
-def resolve(offered: dict[str, dict[str, Any]], runtime: str, policy: NetworkPolicy) -> tuple[str, dict[str, str]]:
+def resolve(
+    offered: dict[str, dict[str, Any]], runtime: str, policy: NetworkPolicy
+) -> tuple[str, dict[str, str]]:
     """Return the engine runtime the agent's container runs under, and what run.json's ``docker`` block adds.
 
     ``offered``: the engine's runtimes (``docker info``'s ``Runtimes``); ``runtime``: ``docker.runtime``;
@@ -112,8 +114,8 @@ def resolve(offered: dict[str, dict[str, Any]], runtime: str, policy: NetworkPol
         if not host:
             raise ConfigError(
                 f"docker.runtime {runtime!r} is gVisor with its own network stack, which would pass the "
-                f"firewall that holds a {policy.kind!r} agent to its proxy; the engine offers no runsc runtime "
-                f"with --network=host to run it under: {FIX}"
+                f"firewall that holds a {policy.kind!r} agent to its proxy; the engine offers no runsc "
+                f"runtime with --network=host to run it under: {FIX}"
             )
         chosen = host[0][1]
     mode = network_mode(offered[chosen])
