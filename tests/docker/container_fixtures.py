@@ -218,12 +218,13 @@ def _gvisor_problem(client: Any) -> str:
     registers it with ``--network=none``), so each cell would fail for the machine's reason, not the agent's.
     """
     from mlebench.execution.docker.gvisor import engine_runtime
+    from mlebench_spec.network import NetworkPolicy
 
     if "problem" in _GVISOR_PROBED:
         return _GVISOR_PROBED["problem"]
     problem = ""
     try:
-        names = {engine_runtime(client, GVISOR_RUNTIME, policy)[0] for policy in ("none", "egress")}
+        names = {engine_runtime(client, GVISOR_RUNTIME, NetworkPolicy(k))[0] for k in ("none", "egress")}
     except Exception as exc:  # noqa: BLE001 - a ConfigError naming the fix
         names, problem = set(), f"no gVisor runtime to run the suite under: {exc}"
     for name in sorted(names):

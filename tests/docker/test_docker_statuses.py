@@ -23,6 +23,7 @@ from container_fixtures import (  # noqa: F401 - fixtures
     under,
 )
 
+from mlebench.execution.docker import gvisor
 from mlebench_spec.declarations import load_competition
 from mlebench_spec.params import AgentConfig
 
@@ -156,8 +157,12 @@ def test_host_grader_stays_available_for_container_runs(hostile, titanic, runner
 
 
 def test_engine_refusing_to_create_the_container_is_infra_error_after_bounded_retries(
-    settings, titanic, hw, tmp_path
+    settings, titanic, hw, tmp_path, monkeypatch
 ) -> None:
+    # The runner checks a runtime against the engine's list first (an unknown name is the user's config
+    # error, tests/test_gvisor.py); here the engine is taken at its word, so the refusal is the engine's own,
+    # as when a runtime goes between that check and the create.
+    monkeypatch.setattr(gvisor, "engine_runtime", lambda client, runtime, policy: (runtime, {}))
     waits: list[float] = []
     broken = settings.model_copy(update={"runtime": "no-such-runtime", "infra_retries": 2})
     record = run_docker(
