@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from mlebench.execution.docker import egress, extract
+from mlebench.execution.docker import egress, extract, gvisor
 from mlebench.execution.docker.agent import AGENT_USER, DOCKER, Engine
 from mlebench.execution.docker.engine import InfraError, is_engine_failure, with_retries
 from mlebench.execution.docker.images import (
@@ -128,6 +128,10 @@ def _grade_once(client: Any, image: ImageRef, cell: Cell, runtime: str, mode: st
         "--out",
         GRADER_OUT,
     ]
+    # The grader is the benchmark's own code (no network, no capabilities, no new privileges): it runs under
+    # the engine's default runtime even where the agent ran under gVisor, whose seccomp handling of Docker's
+    # default profile refuses the grader's threads (OpenBLAS: pthread_create, EPERM) on Debian's runsc.
+    runtime = "runc" if gvisor.is_gvisor_runtime(runtime) else runtime
     container = client.containers.create(
         image=image.id,
         command=command,

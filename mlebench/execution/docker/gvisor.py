@@ -68,6 +68,11 @@ _SEEN: set[str] = set()
 """The engine runtimes :func:`resolve` has found to run ``runsc``, by name."""
 
 
+def is_gvisor_runtime(runtime: str) -> bool:
+    """Whether the engine runtime ``runtime`` runs ``runsc`` (as :func:`resolve` found, or by its name)."""
+    return runtime in _SEEN or runtime.startswith("runsc")
+
+
 def container_limits(runtime: str, pids: int) -> dict[str, Any]:
     """Return the agent container's process limits under gVisor (``{}`` under any other runtime).
 
