@@ -330,7 +330,8 @@ def egress(
 def sweep(client: docker.DockerClient) -> list[str]:
     """Remove the containers and networks of runs whose owner process has ended; return their names."""
     removed = []
-    found = client.containers.list(all=True, filters={"label": OWNER})
+    # ignore_removed: another run's container may go between the listing and its inspection (a 404)
+    found = client.containers.list(all=True, filters={"label": OWNER}, ignore_removed=True)
     # proxies last: a container in a proxy's network namespace (Podman's relay) must go before it
     found.sort(key=lambda c: c.labels.get(ROLE, "") == "egress-proxy")
     for container in found:
