@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cells import cell, share
+from cells import GVISOR, GVISOR_RUNTIME, cell, share
 from container_fixtures import (  # noqa: F401 - fixtures
     ENGINES,
     ROOT,
@@ -88,6 +88,18 @@ SANDBOX_AGENTS = ("toolcall",)
 Dockerfile), which the sandbox does not do."""
 
 
+@pytest.fixture(autouse=True)
+def _aide_threads_under_gvisor(request: pytest.FixtureRequest, runner: str) -> None:
+    """Known limit: under Debian's runsc (20221219, --oci-seccomp) aide's libraries cannot start threads.
+
+    jemalloc's background thread (LightGBM's) is refused with EPERM, as OpenBLAS's are in the grader, which
+    is why the grader runs under runc. The toolcall agent passes under gVisor; aide's cells are expected to
+    fail there until that runtime starts their threads (issue 50).
+    """
+    if runner == GVISOR and "aide" in request.node.name:
+        request.applymarker(pytest.mark.xfail(reason="aide's threads are refused under runsc 20221219"))
+
+
 def agents_under(runner: str) -> list[str]:
     """Return the agents that can run under ``runner``: all of them in an image, in the sandbox some."""
     if runner in ENGINES:
@@ -134,7 +146,10 @@ def llm_cell(
                 os.environ[KEY_ENV] = KEY
                 try:
                     share(prepared.public, prepared.private, out)
-                    run_cell(c, runner, settings)
+                    if runner == GVISOR:  # the docker runner under the OCI runtime runsc
+                        run_cell(c, "docker", settings.model_copy(update={"runtime": GVISOR_RUNTIME}))
+                    else:
+                        run_cell(c, runner, settings)
                 finally:
                     del os.environ[KEY_ENV]
             record = grade_cell(c, grader="host").to_json()
