@@ -72,6 +72,13 @@ GVISOR_RUNTIME = os.environ.get("MLEBENCH_GVISOR_RUNTIME", "runsc")
 registers it; another name where an engine offers gVisor under one)."""
 
 
+def engine_runner(runner: str, settings: DockerSettings) -> tuple[str, DockerSettings]:
+    """Return the runner and settings a test parameter stands for (``gvisor``: docker under ``runsc``)."""
+    if runner == GVISOR:
+        return "docker", settings.model_copy(update={"runtime": GVISOR_RUNTIME})
+    return runner, settings
+
+
 def run_docker(
     competition_id: str,
     agent_name: str,
@@ -90,8 +97,7 @@ def run_docker(
 
     ``gvisor`` is the ``docker`` runner under the OCI runtime ``runsc`` (gVisor's user-space kernel).
     """
-    if runner == GVISOR:
-        runner, settings = "docker", settings.model_copy(update={"runtime": GVISOR_RUNTIME})
+    runner, settings = engine_runner(runner, settings)
     share(public, out.parent)
     chosen = (
         runner_class(runner)(settings, sleep=sleep)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cells import GVISOR, GVISOR_RUNTIME, cell, share
+from cells import GVISOR, cell, engine_runner, share
 from container_fixtures import (  # noqa: F401 - fixtures
     ENGINES,
     ROOT,
@@ -146,10 +146,7 @@ def llm_cell(
                 os.environ[KEY_ENV] = KEY
                 try:
                     share(prepared.public, prepared.private, out)
-                    if runner == GVISOR:  # the docker runner under the OCI runtime runsc
-                        run_cell(c, "docker", settings.model_copy(update={"runtime": GVISOR_RUNTIME}))
-                    else:
-                        run_cell(c, runner, settings)
+                    run_cell(c, *engine_runner(runner, settings))
                 finally:
                     del os.environ[KEY_ENV]
             record = grade_cell(c, grader="host").to_json()
