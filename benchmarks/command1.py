@@ -25,6 +25,7 @@ Usage: ``python benchmarks/command1.py [--fresh-images] [--keep DIR] [--budget-m
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -82,6 +83,16 @@ def project_images(engine: bool = True) -> list[str]:
     if out.returncode != 0:
         raise SystemExit(f"docker images failed (is the engine up?): {out.stderr.strip()}")
     return [ref for ref in out.stdout.split() if PROJECT_IMAGES.match(ref.split(":")[0])]
+
+
+def images_used(clone: Path) -> set[str]:
+    """``repository:tag`` of the env, agent and grader images the run's records name."""
+    used: set[str] = set()
+    for path in [*clone.glob("runs/*/*/*/run.json"), *clone.glob("grades/*/*/*.json")]:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        used.update(str(image["tag"]) for image in (record.get("images") or {}).values() if "tag" in image)
+        used.add(str((record.get("lineage") or {}).get("grader_image_tag", "")))
+    return used - {""}
 
 
 def stage_kind(stage: str) -> str:
@@ -188,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         code, lines = run_timed(command, clone, env, scratch / "command1.log")
         end = time.monotonic()
         probe_after = cpu_probe()
+        used = images_used(clone)
         if code != 0:
             tail = "\n".join(text for _, text in lines[-30:])
             print(f"README command 1 failed (exit {code}); last lines:\n{tail}", file=sys.stderr)
@@ -202,8 +214,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"README command 1 at {head}: {minutes} min {seconds} s ({total:.0f} s)")
     print(f"  set-up (venv, pip, compileall) {s['setup']:.0f} s", end="; ")
     print(f"dvc repro {s['repro']:.0f} s over {s['stages']} stages")
-    if reused:
-        print(f"  images reused, not built (pass --fresh-images to time their builds): {', '.join(reused)}")
+    kept = sorted(used & set(reused))
+    if kept:
+        print(f"  images reused, not built (pass --fresh-images to time their builds): {', '.join(kept)}")
     print(f"  CPU probe {probe_before:.2f} s before, {probe_after:.2f} s after")
     head = f"{'stage kind':24s} {'n':>4s} {'sum s':>8s} {'median s':>9s} {'max s':>7s}"
     print(f"  {head} {'after its last line s':>22s}")
