@@ -79,6 +79,13 @@ def engine_runner(runner: str, settings: DockerSettings) -> tuple[str, DockerSet
     return runner, settings
 
 
+def plan_overrides(runner: str) -> list[str]:
+    """Return the ``mlebench plan`` overrides a test parameter stands for (as :func:`engine_runner`)."""
+    if runner == GVISOR:
+        return ["runner=docker", f"docker.runtime={GVISOR_RUNTIME}"]
+    return [f"runner={runner}"]
+
+
 def run_docker(
     competition_id: str,
     agent_name: str,

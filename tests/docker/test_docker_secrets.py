@@ -16,7 +16,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from cells import GVISOR, GVISOR_RUNTIME, share
+from cells import plan_overrides, share
 from checkout_copy import copy_checkout, plan_and_commit
 from checkout_copy import run as _run
 from container_fixtures import (  # noqa: F401 - fixtures
@@ -34,7 +34,6 @@ from mlebench_spec.paths import grade_path, run_dir
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow, under(*ENGINES)]
 # gVisor is the docker runner under the runtime runsc
-RUNNER_OVERRIDES = {GVISOR: ["runner=docker", f"docker.runtime={GVISOR_RUNTIME}"]}
 KEY_ENV = "MLEBENCH_TEST_API_KEY"
 
 
@@ -61,7 +60,7 @@ def test_the_key_is_in_no_output_file(llm_endpoint, runner, tmp_path: Path) -> N
             "competition_set=custom",
             "competition_set.ids=[titanic-lite]",
             "seeds=[0]",
-            *RUNNER_OVERRIDES.get(runner, [f"runner={runner}"]),
+            *plan_overrides(runner),
             "hardware.cpus=1",
         ],
     )
