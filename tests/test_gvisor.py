@@ -19,6 +19,7 @@ from mlebench.execution.docker.agent import ContainerRunRecord
 from mlebench.execution.docker.gvisor import (
     KERNEL,
     NO_NEW_PRIVILEGES,
+    SECCOMP,
     SENTRY_THREADS,
     STACKS,
     THREADS_PER_TASK,
@@ -97,7 +98,12 @@ def test_a_proxied_agent_runs_where_its_sealed_namespaces_firewall_holds_its_soc
     netstack = {**ENGINE, "runsc": {"path": RUNSC}, "other-hostnet": ENGINE["runsc-hostnet"]}
     chosen, facts = resolve(netstack, "runsc", NetworkPolicy(network, ENDPOINTS[network]))
     assert chosen == "runsc-hostnet", "start_engine.sh's name wins over any other --network=host runtime"
-    assert facts == {"kernel": KERNEL, "engine_runtime": "runsc-hostnet", "gvisor_network": STACKS["host"]}
+    assert facts == {
+        "kernel": KERNEL,
+        "engine_runtime": "runsc-hostnet",
+        "gvisor_network": STACKS["host"],
+        "seccomp": SECCOMP,
+    }
     assert resolve(ENGINE, "runsc-hostnet", NetworkPolicy(network, ENDPOINTS[network]))[0] == "runsc-hostnet"
     with pytest.raises(ConfigError, match="no runsc runtime with --network=host.*start_engine.sh"):
         resolve({"runsc": {"path": RUNSC}}, "runsc", NetworkPolicy(network, ENDPOINTS[network]))

@@ -31,6 +31,7 @@ from container_fixtures import (  # noqa: F401 - fixtures
 )
 from llm_fixtures import HttpsIndex, endpoint_host, llm_endpoint  # noqa: F401 - a fixture
 
+from mlebench.execution.docker.gvisor import SECCOMP
 from mlebench_spec.declarations import load_competition
 from mlebench_spec.hashing import sha256_tree
 from mlebench_spec.params import Hardware
@@ -971,7 +972,9 @@ def test_no_user_namespace_within_no_refused_call_and_an_empty_bounding_set(host
     assert attempts["a thread"] == {"ok": True, "value": "started"}, attempts
     assert run.result["CapBnd"] == "0000000000000000" and run.result["CapEff"] == "0000000000000000"
     if runner == "gvisor":  # gVisor's /proc/self/status has no Seccomp or NoNewPrivs lines: the refusals
-        return  # above are what its --oci-seccomp holds, and the spec's noNewPrivileges is gVisor's to keep
+        # above are what its --oci-seccomp holds (run.json names the profile); noNewPrivileges is gVisor's
+        assert run.record.docker["seccomp"] == SECCOMP, run.record.docker
+        return
     assert run.result["Seccomp"] == "2" and run.result["NoNewPrivs"] == "1", run.result
 
 

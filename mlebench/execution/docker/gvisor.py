@@ -44,6 +44,11 @@ SENTRY_THREADS = 256
 allowed to the agent, plus ``SENTRY_THREADS`` (:func:`container_limits`). Measured here (ptrace platform,
 runsc 20221219): 63 sleeping tasks ran with a limit of 600 and killed the sandbox with 384."""
 NO_NEW_PRIVILEGES = "no-new-privileges:true"
+SECCOMP = (
+    f"{len(seccomp.DENIED)} calls and clone with CLONE_NEW* refused (EPERM), clone3 answered ENOSYS "
+    "(traced): Docker's default refusals in the form runsc applies"
+)
+"""run.json's ``docker.seccomp`` under gVisor: the profile its kernel applied (:func:`security_opt`)."""
 FIX = (
     "apt-get install runsc (Debian's gVisor), then start dockerd with environment/start_engine.sh, which "
     "registers the runtimes runsc and runsc-hostnet"
@@ -134,7 +139,12 @@ def resolve(
             )
         chosen = host[0][1]
     mode = network_mode(offered[chosen])
-    return chosen, {"kernel": KERNEL, "engine_runtime": chosen, "gvisor_network": STACKS.get(mode, mode)}
+    return chosen, {
+        "kernel": KERNEL,
+        "engine_runtime": chosen,
+        "gvisor_network": STACKS.get(mode, mode),
+        "seccomp": SECCOMP,
+    }
 
 
 def engine_runtime(client: Any, runtime: str, policy: NetworkPolicy) -> tuple[str, dict[str, str]]:
