@@ -14,15 +14,19 @@ from pathlib import Path
 
 import pytest
 
+from mlebench.execution import seccomp
 from mlebench.execution.docker.agent import ContainerRunRecord
 from mlebench.execution.docker.gvisor import (
     KERNEL,
+    NO_NEW_PRIVILEGES,
+    SECCOMP,
     SENTRY_THREADS,
     STACKS,
     THREADS_PER_TASK,
     container_limits,
     network_mode,
     resolve,
+    security_opt,
 )
 from mlebench_spec.errors import ConfigError
 from mlebench_spec.network import NetworkPolicy
@@ -94,7 +98,12 @@ def test_a_proxied_agent_runs_where_its_sealed_namespaces_firewall_holds_its_soc
     netstack = {**ENGINE, "runsc": {"path": RUNSC}, "other-hostnet": ENGINE["runsc-hostnet"]}
     chosen, facts = resolve(netstack, "runsc", NetworkPolicy(network, ENDPOINTS[network]))
     assert chosen == "runsc-hostnet", "start_engine.sh's name wins over any other --network=host runtime"
-    assert facts == {"kernel": KERNEL, "engine_runtime": "runsc-hostnet", "gvisor_network": STACKS["host"]}
+    assert facts == {
+        "kernel": KERNEL,
+        "engine_runtime": "runsc-hostnet",
+        "gvisor_network": STACKS["host"],
+        "seccomp": SECCOMP,
+    }
     assert resolve(ENGINE, "runsc-hostnet", NetworkPolicy(network, ENDPOINTS[network]))[0] == "runsc-hostnet"
     with pytest.raises(ConfigError, match="no runsc runtime with --network=host.*start_engine.sh"):
         resolve({"runsc": {"path": RUNSC}}, "runsc", NetworkPolicy(network, ENDPOINTS[network]))
@@ -132,3 +141,34 @@ def test_under_gvisor_pids_are_held_by_its_kernel_and_the_cgroup_leaves_room_for
     assert limits["pids_limit"] == THREADS_PER_TASK * 64 + SENTRY_THREADS > 600
     (nproc,) = limits["ulimits"]
     assert (nproc["Name"], nproc["Soft"], nproc["Hard"]) == ("nproc", 64, 64)
+
+
+def test_the_gvisor_profile_refuses_what_ours_does_with_the_errors_runsc_gives() -> None:
+    """Every refusal is EPERM, as runsc 20221219 gives any SCMP_ACT_ERRNO (it ignores errnoRet).
+
+    clone3's ENOSYS, which the C library needs to fall back to clone, comes from SCMP_ACT_TRACE instead (no
+    tracer: ENOSYS).
+    """
+    ours, gvisors = seccomp.oci_profile(), seccomp.gvisor_profile()
+    assert {k: v for k, v in gvisors.items() if k != "syscalls"} == {
+        k: v for k, v in ours.items() if k != "syscalls"
+    }
+    assert gvisors["defaultAction"] == "SCMP_ACT_ALLOW"
+    clone3 = [rule for rule in gvisors["syscalls"] if "clone3" in rule["names"]]
+    assert clone3 == [{"names": ["clone3"], "action": "SCMP_ACT_TRACE"}]
+    refusals = [rule for rule in gvisors["syscalls"] if rule not in clone3]
+    assert refusals == [rule for rule in ours["syscalls"] if "clone3" not in rule["names"]]
+    assert {(rule["action"], rule["errnoRet"]) for rule in refusals} == {("SCMP_ACT_ERRNO", 1)}, "EPERM"
+    refused = {name for rule in refusals if not rule.get("args") for name in rule["names"]}
+    assert refused == set(seccomp.DENIED) and {"unshare", "setns", "keyctl", "mount", "bpf"} <= refused
+    flags = {rule["args"][0]["value"] for rule in refusals if rule["names"] == ["clone"]}
+    assert flags == set(seccomp.CLONE_NEW_FLAGS.values()), "clone of any namespace stays refused"
+
+
+def test_a_container_under_gvisor_gets_the_gvisor_profile_and_under_runc_dockers_own() -> None:
+    resolve(ENGINE, "runsc", NetworkPolicy("none"))  # the engine's runsc runtimes are now known by name
+    assert security_opt("runc") == [NO_NEW_PRIVILEGES]
+    for runtime in ("runsc", "runsc-hostnet"):
+        opts = security_opt(runtime)
+        assert opts[0] == NO_NEW_PRIVILEGES and opts[1].startswith("seccomp=")
+        assert json.loads(opts[1].removeprefix("seccomp=")) == seccomp.gvisor_profile()

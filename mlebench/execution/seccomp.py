@@ -12,7 +12,8 @@ except that ``personality`` is left free where Docker allows a few of its values
 
 :func:`bpf` compiles it for x86-64 as a classic BPF program (what ``bwrap --seccomp FD`` loads): a call
 of another ABI (i386: the process is killed; x32: ``ENOSYS``) is refused outright. :func:`oci_profile`
-writes the same facts as an OCI seccomp profile (the JSON Podman and Docker read). No library is needed.
+writes the same facts as an OCI seccomp profile (the JSON Podman and Docker read), and
+:func:`gvisor_profile` as one gVisor's ``runsc --oci-seccomp`` enforces as meant. No library is needed.
 """
 
 from __future__ import annotations
@@ -177,3 +178,24 @@ def oci_profile() -> dict:
         "architectures": ["SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32"],
         "syscalls": rules,
     }
+
+
+def gvisor_profile() -> dict:
+    """Return :func:`oci_profile` in the form gVisor's kernel applies as meant (``runsc --oci-seccomp``).
+
+    runsc releases that ignore a rule's ``errnoRet`` (Debian's 20221219 among them) answer every
+    ``SCMP_ACT_ERRNO`` with ``EPERM``. ``clone3`` must answer ``ENOSYS``, the one error on which the C
+    library falls back to ``clone`` (whose flags the rules read); refused with ``EPERM``, no thread starts
+    (OpenBLAS, jemalloc, Python's ``threading``). So ``clone3`` is ``SCMP_ACT_TRACE`` instead, which any
+    kernel, gVisor's included, answers with ``ENOSYS`` when no tracer is attached (measured under runsc
+    20221219: a traced call returned ``ENOSYS``). A process that traces its own child with
+    ``PTRACE_O_TRACESECCOMP`` may let that child's ``clone3`` run: runsc 20221219 does not implement
+    ``clone3`` (it answers ``ENOSYS`` itself); gVisor's current sources do. Every other refusal is ``EPERM``
+    already, as runsc gives it.
+    """
+    profile = oci_profile()
+    for rule in profile["syscalls"]:
+        if rule["names"] == ["clone3"]:
+            rule["action"] = "SCMP_ACT_TRACE"
+            del rule["errnoRet"]
+    return profile

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cells import GVISOR, cell, engine_runner, share
+from cells import cell, engine_runner, share
 from container_fixtures import (  # noqa: F401 - fixtures
     ENGINES,
     ROOT,
@@ -86,18 +86,6 @@ SANDBOX_AGENTS = ("toolcall",)
 """The agents the sandbox runs: it builds an agent's own Python from its requirements.txt
 (:mod:`mlebench.execution.agent_env`); aide's image installs aideml beyond it (``--no-deps``, its
 Dockerfile), which the sandbox does not do."""
-
-
-@pytest.fixture(autouse=True)
-def _aide_threads_under_gvisor(request: pytest.FixtureRequest, runner: str) -> None:
-    """Known limit: under Debian's runsc (20221219, --oci-seccomp) aide's libraries cannot start threads.
-
-    jemalloc's background thread (LightGBM's) is refused with EPERM, as OpenBLAS's are in the grader, which
-    is why the grader runs under runc. The toolcall agent passes under gVisor; aide's cells are expected to
-    fail there until that runtime starts their threads (issue 50).
-    """
-    if runner == GVISOR and "aide" in request.node.name:
-        request.applymarker(pytest.mark.xfail(reason="aide's threads are refused under runsc 20221219"))
 
 
 def agents_under(runner: str) -> list[str]:

@@ -31,6 +31,7 @@ from container_fixtures import (  # noqa: F401 - fixtures
 )
 from llm_fixtures import HttpsIndex, endpoint_host, llm_endpoint  # noqa: F401 - a fixture
 
+from mlebench.execution.docker.gvisor import SECCOMP
 from mlebench_spec.declarations import load_competition
 from mlebench_spec.hashing import sha256_tree
 from mlebench_spec.params import Hardware
@@ -954,7 +955,7 @@ def test_a_hostile_tree_is_collected_within_the_caps_and_recorded(hostile, runne
 
 
 def test_no_user_namespace_within_no_refused_call_and_an_empty_bounding_set(hostile, runner) -> None:
-    """Finding 5 of issue 51: the sandbox and Podman hold the kernel's surface as Docker does.
+    """Finding 5 of issue 51: the sandbox and Podman hold the kernel's surface as Docker does (and gVisor).
 
     Before: under podman and the sandbox ``unshare -Ur`` made a user namespace, the sandbox had no seccomp
     filter and kept the full capability bounding set.
@@ -965,9 +966,15 @@ def test_no_user_namespace_within_no_refused_call_and_an_empty_bounding_set(host
     for label in ("unshare a user namespace", "keyctl", "unshare -Ur"):
         assert attempts[label]["ok"] is False, (label, attempts[label])
     assert "Operation not permitted" in attempts["unshare a user namespace"]["error"], attempts
+    # issue 50: clone3's flags are out of any filter's sight, so it is refused with the error on which the C
+    # library falls back to clone (whose flags are read); threads still start (under gVisor too)
+    assert "Function not implemented" in attempts["clone3 a user namespace"].get("error", ""), attempts
+    assert attempts["a thread"] == {"ok": True, "value": "started"}, attempts
     assert run.result["CapBnd"] == "0000000000000000" and run.result["CapEff"] == "0000000000000000"
     if runner == "gvisor":  # gVisor's /proc/self/status has no Seccomp or NoNewPrivs lines: the refusals
-        return  # above are what its --oci-seccomp holds, and the spec's noNewPrivileges is gVisor's to keep
+        # above are what its --oci-seccomp holds (run.json names the profile); noNewPrivileges is gVisor's
+        assert run.record.docker["seccomp"] == SECCOMP, run.record.docker
+        return
     assert run.result["Seccomp"] == "2" and run.result["NoNewPrivs"] == "1", run.result
 
 

@@ -25,6 +25,7 @@ from container_fixtures import (  # noqa: F401 - fixtures
 )
 
 from mlebench.execution.docker import gvisor
+from mlebench.execution.docker.gvisor import KERNEL
 from mlebench_spec.declarations import load_competition
 from mlebench_spec.params import AgentConfig
 
@@ -94,6 +95,9 @@ def test_dummy_agent_scores_the_same_in_a_container_as_locally(
     assert by_host["runner"] == "local" and in_container["runner"] == recorded(runner)
     assert by_host["lineage"]["grader_runner"] == "host"
     assert in_container["lineage"]["grader_runner"] == recorded(runner)
+    # under gVisor the grader's threads (OpenBLAS) start and its calls meet gVisor's kernel, as the agent's
+    kernels = {k: in_container["lineage"].get(k) for k in ("agent_kernel", "grader_kernel")}
+    assert kernels == ({k: KERNEL for k in kernels} if runner == GVISOR else dict.fromkeys(kernels)), kernels
     assert in_container["lineage"]["grader_image_id"].startswith("sha256:")
     assert in_container["lineage"]["agent_image_id"] == docker.images["agent"]["id"]
     assert in_container["lineage"]["agent_network"] == "none"

@@ -589,7 +589,7 @@ def _create_kwargs(
         shm_size=hardware.shm_size,
         pids_limit=hardware.pids,
         cap_drop=["ALL"],
-        security_opt=["no-new-privileges:true"],
+        security_opt=gvisor.security_opt(runtime),  # under gVisor: a seccomp profile it applies as meant
         log_config=LogConfig(type="json-file", config={"max-size": "32m", "max-file": "2"}),
     )
     kwargs.update(gvisor.container_limits(runtime, hardware.pids))  # pids held by gVisor's kernel there

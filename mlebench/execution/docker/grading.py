@@ -29,6 +29,7 @@ from mlebench.execution.docker.images import (
 from mlebench.reporting.records import GradeOutcome, RunRecord
 from mlebench_spec.cell import Cell
 from mlebench_spec.errors import ConfigError
+from mlebench_spec.network import NetworkPolicy
 from mlebench_spec.params import DockerSettings
 
 GRADER_ROOT = "/mlebench"
@@ -52,10 +53,16 @@ def grade_in_container(
         client = with_retries(
             engine.connect, f"connecting to the {engine.title} engine", settings.infra_retries
         )
+        # under gVisor where the agent ran under it (no network: the runtime the setting names)
+        runtime, kernel = with_retries(
+            lambda: gvisor.engine_runtime(client, settings.runtime, NetworkPolicy("none")),
+            f"asking the {engine.title} engine for its runtimes",
+            settings.infra_retries,
+        )
         env = env_image(client, settings, cell.root)
         image = grader_image(client, env, cell.root, settings.infra_retries)
         outcome = with_retries(
-            lambda: _grade_once(client, image, cell, settings.runtime, mode),
+            lambda: _grade_once(client, image, cell, runtime, mode),
             "grading in the grader container",
             settings.infra_retries,
         )
@@ -64,7 +71,10 @@ def grade_in_container(
             f"{cell.label}: could not grade in the grader container: {exc}\n"
             f"The agent's run is kept; start the {engine.title} engine and re-run `dvc repro`."
         ) from None
-    return outcome, {"grader_runner": engine.name, "grader_image_id": image.id, "grader_image_tag": image.tag}
+    lineage = {"grader_runner": engine.name, "grader_image_id": image.id, "grader_image_tag": image.tag}
+    if kernel:  # the grader's system calls met gVisor's kernel, as the agent's did
+        lineage.update(grader_kernel=kernel["kernel"], grader_engine_runtime=kernel["engine_runtime"])
+    return outcome, lineage
 
 
 def grader_failure(label: str, code: Any, outcome: str, output: str) -> Exception:
@@ -128,10 +138,6 @@ def _grade_once(client: Any, image: ImageRef, cell: Cell, runtime: str, mode: st
         "--out",
         GRADER_OUT,
     ]
-    # The grader is the benchmark's own code (no network, no capabilities, no new privileges): it runs under
-    # the engine's default runtime even where the agent ran under gVisor, whose seccomp handling of Docker's
-    # default profile refuses the grader's threads (OpenBLAS: pthread_create, EPERM) on Debian's runsc.
-    runtime = "runc" if gvisor.is_gvisor_runtime(runtime) else runtime
     container = client.containers.create(
         image=image.id,
         command=command,
@@ -142,11 +148,12 @@ def _grade_once(client: Any, image: ImageRef, cell: Cell, runtime: str, mode: st
         detach=True,
         init=True,
         cap_drop=["ALL"],
-        security_opt=["no-new-privileges:true"],
-        pids_limit=GRADER_PIDS,
+        security_opt=gvisor.security_opt(runtime),  # under gVisor: a seccomp profile it applies as meant
         # the owner label too, so that the reaper (mlebench.execution.sweep) removes it after a killed run
         labels=egress.labels("grader", f"{cell.agent}/{cell.competition_id}/{cell.seed}"),
         working_dir=GRADER_ROOT,
+        # under gVisor its kernel holds the pids, and the cgroup leaves room for that kernel's threads
+        **({"pids_limit": GRADER_PIDS} | gvisor.container_limits(runtime, GRADER_PIDS)),
     )
     try:
         container.start()

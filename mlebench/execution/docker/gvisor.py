@@ -20,9 +20,11 @@ docs/runners-and-isolation.md#gvisor.
 
 from __future__ import annotations
 
+import json
 from pathlib import PurePosixPath
 from typing import Any
 
+from mlebench.execution import seccomp
 from mlebench_spec.errors import ConfigError
 from mlebench_spec.network import NetworkPolicy
 
@@ -41,6 +43,12 @@ SENTRY_THREADS = 256
 """The container's pids cgroup under gVisor: ``THREADS_PER_TASK`` host threads per task of gVisor's kernel
 allowed to the agent, plus ``SENTRY_THREADS`` (:func:`container_limits`). Measured here (ptrace platform,
 runsc 20221219): 63 sleeping tasks ran with a limit of 600 and killed the sandbox with 384."""
+NO_NEW_PRIVILEGES = "no-new-privileges:true"
+SECCOMP = (
+    f"{len(seccomp.DENIED)} calls and clone with CLONE_NEW* refused (EPERM), clone3 answered ENOSYS "
+    "(traced): Docker's default refusals in the form runsc applies"
+)
+"""run.json's ``docker.seccomp`` under gVisor: the profile its kernel applied (:func:`security_opt`)."""
 FIX = (
     "apt-get install runsc (Debian's gVisor), then start dockerd with environment/start_engine.sh, which "
     "registers the runtimes runsc and runsc-hostnet"
@@ -68,9 +76,16 @@ _SEEN: set[str] = set()
 """The engine runtimes :func:`resolve` has found to run ``runsc``, by name."""
 
 
-def is_gvisor_runtime(runtime: str) -> bool:
-    """Whether the engine runtime ``runtime`` runs ``runsc`` (as :func:`resolve` found, or by its name)."""
-    return runtime in _SEEN or runtime.startswith("runsc")
+def security_opt(runtime: str) -> list[str]:
+    """Return the security options of a container (the agent's, the grader's) under the engine ``runtime``.
+
+    No new privileges everywhere; under gVisor also our seccomp profile in the form its kernel applies as
+    meant (:func:`mlebench.execution.seccomp.gvisor_profile`): runsc 20221219 answers Docker's default
+    profile's ``clone3`` refusal with ``EPERM`` instead of its ``ENOSYS``, so no thread would start.
+    """
+    if runtime not in _SEEN:
+        return [NO_NEW_PRIVILEGES]
+    return [NO_NEW_PRIVILEGES, f"seccomp={json.dumps(seccomp.gvisor_profile(), separators=(',', ':'))}"]
 
 
 def container_limits(runtime: str, pids: int) -> dict[str, Any]:
@@ -124,7 +139,12 @@ def resolve(
             )
         chosen = host[0][1]
     mode = network_mode(offered[chosen])
-    return chosen, {"kernel": KERNEL, "engine_runtime": chosen, "gvisor_network": STACKS.get(mode, mode)}
+    return chosen, {
+        "kernel": KERNEL,
+        "engine_runtime": chosen,
+        "gvisor_network": STACKS.get(mode, mode),
+        "seccomp": SECCOMP,
+    }
 
 
 def engine_runtime(client: Any, runtime: str, policy: NetworkPolicy) -> tuple[str, dict[str, str]]:

@@ -808,12 +808,21 @@ def tree() -> None:
 
 
 def kernel() -> None:
-    """Issue 51, finding 5: a user namespace within, calls Docker's profile refuses, the bounding set."""
+    """Issue 51, finding 5: a user namespace within, calls Docker's profile refuses, the bounding set.
+
+    And issue 50: ``clone3``, whose flags no filter can read, is refused (``ENOSYS``) while threads start.
+    """
     probe = (
         "import ctypes, os, sys\n"
         "libc = ctypes.CDLL(None, use_errno=True)\n"
         "call = sys.argv[1]\n"
-        "r = libc.unshare(0x10000000) if call == 'unshare' else libc.syscall(250, 0, -3, 0)\n"
+        # struct clone_args, first version: flags CLONE_NEWUSER, exit_signal SIGCHLD, the rest 0 (as fork)
+        "args = (ctypes.c_uint64 * 8)(0x10000000, 0, 0, 0, 17, 0, 0, 0)\n"
+        "if call == 'unshare':\n    r = libc.unshare(0x10000000)\n"
+        "elif call == 'clone3':\n    r = libc.syscall(435, ctypes.byref(args), 64)\n"
+        "else:\n    r = libc.syscall(250, 0, -3, 0)\n"
+        "if call == 'clone3' and r == 0:\n    os._exit(0)\n"
+        "if call == 'clone3' and r > 0:\n    os.waitpid(r, 0)\n"
         "sys.exit(0 if r >= 0 else ctypes.get_errno())\n"
     )
 
@@ -825,6 +834,17 @@ def kernel() -> None:
 
     attempt("unshare a user namespace", lambda: run("unshare"))
     attempt("keyctl", lambda: run("keyctl"))
+    attempt("clone3 a user namespace", lambda: run("clone3"))
+
+    def thread() -> str:
+        import threading
+
+        started = threading.Thread(target=lambda: None)
+        started.start()
+        started.join()
+        return "started"
+
+    attempt("a thread", thread)
     attempt(
         "unshare -Ur",
         lambda: (
