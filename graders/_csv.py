@@ -46,10 +46,11 @@ def _parse_buffers_returned(path: Path) -> Iterator[None]:
     """While a small file is parsed, keep the C library's mmap threshold at its starting 128 KiB.
 
     glibc raises the threshold each time it frees a mapped block, so once Arrow frees its first 1 MiB parse
-    block every smaller one comes from a heap it seldom trims: smartphone's 4 MB files peaked 6 MB higher
-    for it, kuzushiji's 3 MB. After the parse the threshold is left at 32 MiB, the ceiling glibc's own rule
-    rises to (128 KiB there too made uw-madison's metric 0.7 s slower, mapping its masks afresh). Large
-    files (parsed on threads) are left to glibc's rule, and ``MALLOC_MMAP_THRESHOLD_`` to the caller.
+    block every smaller one comes from a heap it seldom trims, and a small file's grading peaks higher for it.
+    After the parse the threshold is left at 32 MiB, the ceiling glibc's own rule rises to (128 KiB there too
+    slows a metric that maps large masks afresh) (measured: docs/performance.md, "Figures behind design
+    choices"). Large files (parsed on threads) are left to glibc's rule, and ``MALLOC_MMAP_THRESHOLD_`` to the
+    caller.
     """
     try:
         small = path.stat().st_size < _THREADED
