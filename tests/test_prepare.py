@@ -320,6 +320,15 @@ def test_declared_computations_name_their_bad_input(tmp_path: Path) -> None:
         _declared(tmp_path / "none", "prepare: {write: {}}\n")
 
 
+def test_a_declared_prepare_stage_depends_on_the_code_that_runs_it() -> None:
+    """Deps come from imports: a folder without prepare.py still depends on the code that prepares it."""
+    from mlebench.planning.plan import stage_code
+
+    code = set(stage_code("prepare", COMPETITIONS.parent))
+    needed = {"declared_prepare.py", "timeseries.py", "writers.py", "splitting.py"}
+    assert {f"mlebench/data/{name}" for name in needed} <= code
+
+
 def test_a_folder_with_neither_prepare_names_both_ways(tmp_path: Path) -> None:
     comp, folder, raw = _declared(tmp_path, "")
     with pytest.raises(ConfigError, match="no prepare.py and no prepare: block in competition.yaml"):
