@@ -53,8 +53,10 @@ def verified_leaderboard(comp: Competition, checkout: Path | None) -> Path:
     pin = comp.v1.leaderboard
     path = comp.leaderboard_path if checkout is None else checkout / pin.path
     if not path.is_file():
-        where = f"is {checkout} a checkout of MLE-bench v1?" if checkout is not None else (
-            "bring it in with `mlebench thresholds -c ID --v1-checkout PATH --write`"
+        where = (
+            f"is {checkout} a checkout of MLE-bench v1?"
+            if checkout is not None
+            else ("bring it in with `mlebench thresholds -c ID --v1-checkout PATH --write`")
         )
         if checkout is None and comp.medals is not None:
             where = f"the declaration keeps third-party thresholds instead ({comp.medals.source})"

@@ -92,9 +92,7 @@ def main() -> int:
         "--whole-max", type=int, default=4, help="largest multiple to run the whole-frame way"
     )
     args = parser.parse_args()
-    print(
-        "| size | rows | MB | streamed s | streamed RSS MB | read s | ratio | whole s | whole RSS MB |"
-    )
+    print("| size | rows | MB | streamed s | streamed RSS MB | read s | ratio | whole s | whole RSS MB |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for factor in (1, 4, 16):
         rows = args.base_rows * factor

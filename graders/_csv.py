@@ -46,10 +46,11 @@ def _parse_buffers_returned(path: Path) -> Iterator[None]:
     """While a small file is parsed, keep the C library's mmap threshold at its starting 128 KiB.
 
     glibc raises the threshold each time it frees a mapped block, so once Arrow frees its first 1 MiB parse
-    block every smaller one comes from a heap it seldom trims: smartphone's 4 MB files peaked 6 MB higher
-    for it, kuzushiji's 3 MB. After the parse the threshold is left at 32 MiB, the ceiling glibc's own rule
-    rises to (128 KiB there too made uw-madison's metric 0.7 s slower, mapping its masks afresh). Large
-    files (parsed on threads) are left to glibc's rule, and ``MALLOC_MMAP_THRESHOLD_`` to the caller.
+    block every smaller one comes from a heap it seldom trims, and a small file's grading peaks higher for it.
+    After the parse the threshold is left at 32 MiB, the ceiling glibc's own rule rises to (128 KiB there too
+    slows a metric that maps large masks afresh) (measured: docs/performance.md, "Figures behind design
+    choices"). Large files (parsed on threads) are left to glibc's rule, and ``MALLOC_MMAP_THRESHOLD_`` to the
+    caller.
     """
     try:
         small = path.stat().st_size < _THREADED
@@ -112,9 +113,8 @@ def _parse(
 def _block_size(size: int) -> int:
     """Arrow's block for a file of ``size`` bytes: about a 64th of it, from 1 MiB to 4 MiB.
 
-    Small blocks keep few parse buffers alive at once (billion-word's 57 MB file: 16 MiB blocks peaked
-    120 MB above the table, 1 MiB blocks 30 MB); more than some 70 blocks made icecube's columns of many
-    chunks slower to check.
+    Small blocks keep few parse buffers alive at once, and too many blocks make columns of many chunks slower
+    to check (measured: docs/performance.md, "Figures behind design choices").
     """
     return min(4 << 20, max(1 << 20, size >> 6))
 
@@ -129,8 +129,8 @@ def _frame(table: pa.Table, header: list[str]) -> pd.DataFrame:
 def _read_unquoted(path: Path, header: list[str], size: int) -> pd.DataFrame | None:
     """Parse a file without quotes straight from disk, so reading overlaps parsing and no copy is held.
 
-    Icecube's 277 MB answers, not in the page cache: 1.5 s and 1.0 GB read whole first, 0.65 s and 0.78 GB
-    this way. None when Arrow objects, or a quote turns up after all (the whole file then goes to the
+    Faster and smaller than reading the file whole first (measured: docs/performance.md, "Figures behind
+    design choices"). None when Arrow objects, or a quote turns up after all (the whole file then goes to the
     careful reader).
     """
     table = _parse(lambda: pa.OSFile(str(path)), header, size, quoted=False)
@@ -145,8 +145,8 @@ def _read_unquoted(path: Path, header: list[str], size: int) -> pd.DataFrame | N
 def _holds_quote(chunk: pa.Array, step: int = 1 << 18) -> bool:
     """Tell whether a string array's data buffer holds ``"`` (perhaps beyond its own cells: then too).
 
-    Compared a quarter MiB at a time: a mask of the whole buffer is as large as the text (a 4 MB file
-    raised the peak by 6 MB) and takes its fresh pages' faults (90 MB: 0.45 s, against 0.01 s by slices).
+    Compared a quarter MiB at a time: a mask of the whole buffer is as large as the text and takes its fresh
+    pages' faults (measured: docs/performance.md, "Figures behind design choices").
     """
     data = chunk.buffers()[2]
     text = np.frombuffer(data, dtype=np.uint8) if data is not None else np.empty(0, np.uint8)

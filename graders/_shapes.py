@@ -68,8 +68,9 @@ class _Strings:
 class _Texts(_Strings):
     """1-D string arrays left in the answers' and the submission's Arrow buffers (or object arrays).
 
-    The metric converts the rows it reads, a slice at a time if it likes: a Python ``str`` for every cell
-    of both columns at once, beside the Arrow columns, put billion-word's grader 150 MB above v1's.
+    The metric converts the rows it reads, a slice at a time if it likes: a Python ``str`` for every cell of
+    both columns at once, beside the Arrow columns, puts a grader of many texts far above v1's (measured:
+    docs/performance.md, "Figures behind design choices").
     """
 
     column = staticmethod(strings)
@@ -93,9 +94,9 @@ class _Texts(_Strings):
 def _take(column: pa.ChunkedArray, order: np.ndarray, rows: int = 1 << 16) -> pa.ChunkedArray:
     """Return ``column.take(order)`` gathered chunk by chunk, ``rows`` of the result at a time.
 
-    Arrow takes from a string column of many chunks by joining them first: a copy of the whole column
-    beside the result (billion-word's 58 MB). Here each slice of ``order`` is grouped by source chunk,
-    taken from each, and put back in order.
+    Arrow takes from a string column of many chunks by joining them first: a copy of the whole column beside
+    the result (measured: docs/performance.md, "Figures behind design choices"). Here each slice of ``order``
+    is grouped by source chunk, taken from each, and put back in order.
     """
     chunks = column.chunks
     starts = np.cumsum([0, *map(len, chunks)])

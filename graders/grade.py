@@ -24,6 +24,7 @@ from .v1_matching import as_v1, strict_spec
 
 __all__ = ["MODES", "SCORE_DECIMALS", "GradeResult", "Mode", "Status", "competition_thresholds", "grade"]
 
+
 def competition_thresholds(competition: Competition, higher_is_better: bool) -> Thresholds:
     """Medal thresholds: declared ones (``medals:``) when present, else derived from the leaderboard file.
 

@@ -112,99 +112,166 @@ class Kind:
 
 
 LABELS = Kind(
-    "labels", shape=shapes.STRINGS, cell_rule=checks.labels, prediction="label",
+    "labels",
+    shape=shapes.STRINGS,
+    cell_rule=checks.labels,
+    prediction="label",
     doc="One column, compared as exact strings (class labels, or strings such as phoneme sequences).",
 )
 BINARY_PROBABILITY = Kind(
-    "binary_probability", shape=shapes.FLOATS, cell_rule=checks.probabilities, numeric=True,
+    "binary_probability",
+    shape=shapes.FLOATS,
+    cell_rule=checks.probabilities,
+    numeric=True,
     prediction="probability",
     doc="One numeric column in [0, 1]; the answers are 0/1.",
 )
 REGRESSION = Kind(
-    "regression", shape=shapes.FLOATS, cell_rule=checks.numbers, numeric=True, prediction="value",
+    "regression",
+    shape=shapes.FLOATS,
+    cell_rule=checks.numbers,
+    numeric=True,
+    prediction="value",
     doc="One numeric column.",
 )
 PROBABILITIES = Kind(
-    "probabilities", shape=shapes.MATRIX, cell_rule=checks.probabilities, row_rule=checks.class_sums,
-    columns="classes", numeric=True, prediction="class-probabilities",
+    "probabilities",
+    shape=shapes.MATRIX,
+    cell_rule=checks.probabilities,
+    row_rule=checks.class_sums,
+    columns="classes",
+    numeric=True,
+    prediction="class-probabilities",
     doc="One numeric column per class; each submitted row is a distribution (values in [0, 1], sum 1). "
     "The answers are one-hot. ``y_true`` and ``y_pred`` are 2-D float arrays, one column per class in "
     "``submission.columns`` order.",
 )
 RLE_MASK = Kind(
-    "rle_mask", shape=shapes.STRINGS, cell_rule=checks.rle_masks,
+    "rle_mask",
+    shape=shapes.STRINGS,
+    cell_rule=checks.rle_masks,
     doc="One string column: a run-length encoded binary mask (see :mod:`graders.rle`); blank = empty mask.",
 )
 NUMERIC_TABLE = Kind(
-    "numeric_table", shape=shapes.TABLE, cell_rule=checks.numbers, columns="any", numeric=True,
+    "numeric_table",
+    shape=shapes.TABLE,
+    cell_rule=checks.numbers,
+    columns="any",
+    numeric=True,
     doc="One or more numeric columns, scored together with answer-only columns (groups, masks, sizes). "
     "``y_true`` is the answers frame (every column, strings, answers' row order, index 0..n-1); "
     "``y_pred`` holds the submitted columns as floats in the same row order, indexed by each row's "
     "0-based position in the submission file (so v1's positional quirks can be reproduced).",
 )
 RLE_TABLE = Kind(
-    "rle_table", shape=shapes.TABLE, cell_rule=checks.rle_forms,
+    "rle_table",
+    shape=shapes.TABLE,
+    cell_rule=checks.rle_forms,
     doc="One RLE string column (``-`` also means an empty mask) whose mask sizes vary by row and come "
     "from answer-only columns. ``y_true`` and ``y_pred`` are frames as for ``numeric_table`` (strings).",
 )
 BINARY_SCORE = Kind(
-    "binary_score", shape=shapes.FLOATS, cell_rule=checks.numbers, numeric=True, prediction="probability",
+    "binary_score",
+    shape=shapes.FLOATS,
+    cell_rule=checks.numbers,
+    numeric=True,
+    prediction="probability",
     doc="One numeric column of scores, any finite real number (no [0, 1] check); the answers are 0/1.",
 )
 NUMERIC_COLUMNS = Kind(
-    "numeric_columns", shape=shapes.MATRIX, cell_rule=checks.numbers, columns="any", numeric=True,
+    "numeric_columns",
+    shape=shapes.MATRIX,
+    cell_rule=checks.numbers,
+    columns="any",
+    numeric=True,
     doc="One or more numeric columns, any finite values; ``y_true`` and ``y_pred`` are 2-D float arrays "
     "with the columns in ``submission.columns`` order.",
 )
 TEXT = Kind(
-    "text", shape=shapes.TEXTS, cell_rule=checks.anything,
+    "text",
+    shape=shapes.TEXTS,
+    cell_rule=checks.anything,
     doc="One string column taken as is: blank cells are allowed (an empty list, set or string). "
     "``y_true`` and ``y_pred`` are 1-D string arrays, left in Arrow where the files were read by it (a "
     "pandas string array: index it, slice it, or ``np.asarray(..., dtype=object)`` it).",
 )
 PERMUTATION = Kind(
-    "permutation", shape=shapes.STRINGS, cell_rule=checks.anything, row_rule=checks.reorderings,
+    "permutation",
+    shape=shapes.STRINGS,
+    cell_rule=checks.anything,
+    row_rule=checks.reorderings,
     doc="One string column of whitespace-separated tokens; each submitted row must hold exactly the "
     "tokens of its answer row, in any order.",
 )
 BOXES = Kind(
-    "boxes", shape=shapes.TABLE, cell_rule=checks.boxes, needs_layout=True,
+    "boxes",
+    shape=shapes.TABLE,
+    cell_rule=checks.boxes,
+    needs_layout=True,
     doc="One string column of fixed-size tuples (a label and numbers per box), laid out as the metric's "
     "validation entry says (``graders.inputs.Inputs.layout``); frames as for ``rle_table``.",
 )
 POINTS = Kind(
-    "points", shape=shapes.TEXTS, cell_rule=checks.points,
+    "points",
+    shape=shapes.TEXTS,
+    cell_rule=checks.points,
     doc="One string column of ``label x y`` triples (blank = none; x and y finite numbers); the answers "
     "hold ``label x y w h`` boxes. ``y_true`` and ``y_pred`` are 1-D string arrays, left in Arrow as for "
     "``text`` (a page's points are kilobytes).",
 )
 INTEGER_SEQUENCE = Kind(
-    "integer_sequence", shape=shapes.STRINGS, cell_rule=checks.integer_sequences,
+    "integer_sequence",
+    shape=shapes.STRINGS,
+    cell_rule=checks.integer_sequences,
     doc="One string column of whitespace-separated integers, at least one per cell; 1-D string arrays.",
 )
 INTEGER_LABELS = Kind(
-    "integer_labels", shape=shapes.INTEGERS, cell_rule=checks.numbers, numeric=True, prediction="label",
+    "integer_labels",
+    shape=shapes.INTEGERS,
+    cell_rule=checks.numbers,
+    numeric=True,
+    prediction="label",
     doc="One numeric column of class ids, compared as integers: ``3``, ``03`` and ``3.0`` are the same "
     "class and a fraction is truncated toward zero, as MLE-bench's ``astype(int)`` does. 1-D int64 "
     "arrays.",
 )
 
 POSITIONS = Kind(
-    "positions", shape=shapes.TEXTS, cell_rule=checks.positions,
+    "positions",
+    shape=shapes.TEXTS,
+    cell_rule=checks.positions,
     doc="One string column of whitespace-separated whole numbers >= 0 (positions in a stream, e.g. detected "
     "change points); blank = none. 1-D string arrays, as for ``text``.",
 )
 INTERVAL_DECISIONS = Kind(
-    "interval_decisions", shape=shapes.TABLE, cell_rule=checks.numbers, row_rule=checks.interval_decisions,
-    columns="any", numeric=True,
+    "interval_decisions",
+    shape=shapes.TABLE,
+    cell_rule=checks.numbers,
+    row_rule=checks.interval_decisions,
+    columns="any",
+    numeric=True,
     doc="Numeric columns ``estimate, lower, upper, decision`` per row (an experiment's effect, its "
     "interval with lower <= upper, and -1 invalid / 0 do not ship / 1 ship); frames as for "
     "``numeric_table``.",
 )
 
 KINDS: tuple[Kind, ...] = (
-    LABELS, BINARY_PROBABILITY, REGRESSION, PROBABILITIES, RLE_MASK, NUMERIC_TABLE, RLE_TABLE, BINARY_SCORE,
-    NUMERIC_COLUMNS, TEXT, PERMUTATION, BOXES, POINTS, INTEGER_SEQUENCE, INTEGER_LABELS, POSITIONS,
+    LABELS,
+    BINARY_PROBABILITY,
+    REGRESSION,
+    PROBABILITIES,
+    RLE_MASK,
+    NUMERIC_TABLE,
+    RLE_TABLE,
+    BINARY_SCORE,
+    NUMERIC_COLUMNS,
+    TEXT,
+    PERMUTATION,
+    BOXES,
+    POINTS,
+    INTEGER_SEQUENCE,
+    INTEGER_LABELS,
+    POSITIONS,
     INTERVAL_DECISIONS,
 )
 """Every kind; a metric's validation entry must name one of these."""

@@ -226,11 +226,12 @@ def _column_problems(submission: pd.DataFrame, spec: Submission) -> list[str]:
 def _paired_occurrences(keys: np.ndarray, n: int) -> np.ndarray | range | None:
     """Pair the k-th answer row of each id with the k-th submitted row of that id, when all pair up.
 
-    ``keys`` are :func:`_keys`' answer then submitted keys. Returns the submission row of each answer row
-    (a ``range`` when both list the same ids in the same order), or None when the two lists do not hold the
-    same ids equally often, or their keys cannot be sorted (the caller then works out what is wrong). Sorting
-    both lists stably puts each id's rows together in file order, so the k-th of each meet. This holds a few
-    arrays of the rows; occurrence keys and their hash tables held 6 MB more at smartphone's 51k rows.
+    ``keys`` are :func:`_keys`' answer then submitted keys. Returns the submission row of each answer row (a
+    ``range`` when both list the same ids in the same order), or None when the two lists do not hold the same
+    ids equally often, or their keys cannot be sorted (the caller then works out what is wrong). Sorting both
+    lists stably puts each id's rows together in file order, so the k-th of each meet. This holds a few arrays
+    of the rows, less than occurrence keys and their hash tables (measured: docs/performance.md, "Figures
+    behind design choices").
     """
     answer, submitted = keys[:n], keys[n:]
     if len(submitted) != n or keys.dtype.kind not in "iuO":
@@ -251,12 +252,12 @@ def _paired_occurrences(keys: np.ndarray, n: int) -> np.ndarray | range | None:
 def _looked_up(keys: np.ndarray, n: int) -> np.ndarray | range | None:
     """Match ``n`` answer keys, each once, with as many submitted keys by a table indexed by key.
 
-    For keys that are non-negative ints below eight times their count (text ids' dictionary codes,
-    denoising's pixel keys): the table is no larger than a hash table of them, and filling and reading it
-    is several times faster than hashing (denoising's 8M keys: 0.4 s). Returns the submission row of each
-    answer row (a ``range`` when both list the keys in the same order), or None when the keys are not such
-    ints, an answer key repeats, or the submitted keys are not the answer keys once each: the caller then
-    works out what is wrong.
+    For keys that are non-negative ints below eight times their count (text ids' dictionary codes, denoising's
+    pixel keys): the table is no larger than a hash table of them, and filling and reading it is several times
+    faster than hashing (measured: docs/performance.md, "Figures behind design choices"). Returns the
+    submission row of each answer row (a ``range`` when both list the keys in the same order), or None when
+    the keys are not such ints, an answer key repeats, or the submitted keys are not the answer keys once
+    each: the caller then works out what is wrong.
     """
     if keys.dtype.kind not in "iu" or not n or len(keys) != 2 * n:
         return None
@@ -288,9 +289,10 @@ def _occurrence_keys(
 ) -> tuple[np.ndarray, Callable[[int], str]]:
     """Turn :func:`_keys`' keys into (id, occurrence) pairs as int64 keys, and the function that names one.
 
-    The k-th row of an id gets a key of its own (named ``"7 #2"`` for the second row of id 7), so ids
-    repeated alike on both sides meet one to one (``submission.match: occurrence``). The pairs are coded as
-    integers: texts such as ``"7 #2"`` cost smartphone's 51k rows 10 MB.
+    The k-th row of an id gets a key of its own (named ``"7 #2"`` for the second row of id 7), so ids repeated
+    alike on both sides meet one to one (``submission.match: occurrence``). The pairs are coded as integers:
+    texts such as ``"7 #2"`` cost far more memory (measured: docs/performance.md, "Figures behind design
+    choices").
     """
     codes, uniques = pd.factorize(both)
     nth = np.concatenate(
@@ -346,16 +348,17 @@ def _keys(
 ) -> tuple[np.ndarray, Callable[[int], str]]:
     """Answer ids then submitted ids as int64 keys, and the function that names a key's id text.
 
-    Ids that are all an integer's canonical text become those ints; ids that are all canonical
-    non-negative ints joined by ``_`` with one number of parts (``"12_3_45"``) become one int each, the
-    parts read as digits of a mixed radix; other text ids become their codes in one Arrow dictionary of
-    both lists. Equality is unchanged (only canonical digits take part, so ``"007"`` never meets ``"7"``
-    and ``"1_07"`` never meets ``"1_7"``, and equal texts share a code), and hashing ints is several times
-    faster than hashing strings, which are never copied into Python objects (8M text ids as objects: a GB
-    and a minute of factorizing, denoising). With ``integer_ids`` (``submission.integer_ids``) ids are
-    compared by integer value, as v1 compares ids pandas reads as numbers: ``"0012"``, ``"12"`` and
-    ``"12.0"`` are one id. Fewer than :data:`SMALL` ids are keyed in Python, as fast, with the same
-    equality and names: Arrow's kernels page in some MB on first use (multi-modal's 95 ids: 4 MB).
+    Ids that are all an integer's canonical text become those ints; ids that are all canonical non-negative
+    ints joined by ``_`` with one number of parts (``"12_3_45"``) become one int each, the parts read as
+    digits of a mixed radix; other text ids become their codes in one Arrow dictionary of both lists. Equality
+    is unchanged (only canonical digits take part, so ``"007"`` never meets ``"7"`` and ``"1_07"`` never meets
+    ``"1_7"``, and equal texts share a code), and hashing ints is several times faster than hashing strings,
+    which are never copied into Python objects (text ids as objects cost far more memory and time to
+    factorize: docs/performance.md, "Figures behind design choices"). With ``integer_ids``
+    (``submission.integer_ids``) ids are compared by integer value, as v1 compares ids pandas reads as
+    numbers: ``"0012"``, ``"12"`` and ``"12.0"`` are one id. Fewer than :data:`SMALL` ids are keyed in Python,
+    as fast, with the same equality and names: Arrow's kernels page in memory on first use (measured:
+    docs/performance.md, "Figures behind design choices").
     """
     columns = [answer_ids] if ids is None else [answer_ids, ids]
     if sum(map(len, columns)) >= SMALL:
@@ -431,7 +434,7 @@ def _composite_parts(texts: list, parts: int, rows: int = 1 << 18) -> list[np.nd
     """Return part ``j`` of every id matching :func:`_composite_pattern`, all lists end to end, as int64.
 
     Splitting copies every part as a string; a slice of ``rows`` ids at a time keeps those copies small
-    (text normalization's 2M ids: 43 MB above the grader's peak a million at a time, 3 MB at 2**18).
+    (measured: docs/performance.md, "Figures behind design choices").
     """
     columns = [np.empty(sum(map(len, texts)), dtype=np.int64) for _ in range(parts)]
     done = 0
@@ -449,10 +452,10 @@ def _composite_parts(texts: list, parts: int, rows: int = 1 << 18) -> list[np.nd
 def _composite_keys(texts: list, parts: int) -> tuple[np.ndarray, Callable[[int], str]] | None:
     """Keys of ids that are ``parts`` canonical ints joined by ``_``, or None when they do not fit int64.
 
-    Part ``j`` is a digit in base ``radix[j]`` (one more than its largest value in any list), so two ids
-    share a key exactly when they share every part, which for canonical digits is when their texts are equal.
-    The digits are combined in place, in the first part's array (denoising's 8M ids: a matrix product and
-    its copies took 0.4 s and 128 MB of fresh pages).
+    Part ``j`` is a digit in base ``radix[j]`` (one more than its largest value in any list), so two ids share
+    a key exactly when they share every part, which for canonical digits is when their texts are equal. The
+    digits are combined in place, in the first part's array, not by a matrix product and its copies (measured:
+    docs/performance.md, "Figures behind design choices").
     """
     columns = _composite_parts(texts, parts)
     radix = [int(column.max(initial=0)) + 1 for column in columns]
@@ -477,7 +480,8 @@ def _composite_keys(texts: list, parts: int) -> tuple[np.ndarray, Callable[[int]
 def _same_texts(answer_ids: pd.Series, ids: pd.Series) -> pa.Array | pa.ChunkedArray | None:
     """Return the answers' ids as Arrow text when the submitted ids are the same, text for text; else None.
 
-    One Arrow kernel tells (denoising's 4M ids: 20 ms); the submission then needs no keys of its own.
+    One Arrow kernel tells (measured: docs/performance.md, "Figures behind design choices"); the submission
+    then needs no keys of its own.
     """
     if len(ids) != len(answer_ids) or len(ids) < 2:
         return None
@@ -494,7 +498,7 @@ def _strictly_increasing(texts: pa.Array | pa.ChunkedArray, rows: int = 1 << 20)
     """Whether each text is below the next, by length, then by text (a canonical integer's numeric order).
 
     Strictly increasing ids are distinct: two passes of Arrow kernels tell, where keying and hashing them
-    took four times as long (icecube's 13M ids: 0.6 s).
+    took four times as long (measured: docs/performance.md, "Figures behind design choices").
     """
     n = len(texts)
 

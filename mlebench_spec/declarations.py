@@ -134,18 +134,60 @@ class PreparedTable(Model):
     text_columns: list[str] | Literal["all"] = []
 
 
+class OneHot(Model):
+    """Columns of 0 and 1, one per class in ``classes`` (in that order): 1 where ``column`` holds the class.
+
+    A value of ``column`` outside ``classes`` is a data error naming it.
+    """
+
+    column: Annotated[str, non_empty]
+    classes: Annotated[list[str], non_empty]
+
+    def check(self) -> None:
+        """Refuse a class named twice."""
+        if len(set(self.classes)) != len(self.classes):
+            raise ValueError(f"classes {self.classes} name a class twice")
+
+
+class RandomDraws(Model):
+    """A column of seeded random numbers, one per row (a random sample submission, as v1 draws some).
+
+    ``generator``: numpy's ``RandomState(seed)`` (v1's ``np.random.seed``) or ``default_rng(seed)``;
+    ``draw``: ``integers`` from ``low`` to ``high`` excluded (``randint`` / ``integers``) or ``uniform``
+    floats in ``[low, high)``, rounded to ``round`` decimals when given. ``seed`` defaults to the split's.
+    Each column draws from a generator of its own.
+    """
+
+    generator: Literal["RandomState", "default_rng"]
+    draw: Literal["integers", "uniform"]
+    low: float
+    high: float
+    seed: int | None = None
+    round: Annotated[int | None, at_least(0)] = None
+
+    def check(self) -> None:
+        """Require ``low < high``, and whole bounds for integers."""
+        if not self.low < self.high:
+            raise ValueError(f"low ({self.low}) must be less than high ({self.high})")
+        if self.draw == "integers" and not (float(self.low).is_integer() and float(self.high).is_integer()):
+            raise ValueError(f"integers need whole bounds, got low {self.low} and high {self.high}")
+
+
 class PreparedCsv(Model):
     """A CSV the declared prepare writes from one of its tables: the rows of ``table``, then columns chosen.
 
     In this order: ``keep`` these columns (in this order) or ``drop`` those; ``columns_from`` adds
-    columns copied from the table's (new name: table column); ``set`` adds columns of one value each.
+    columns copied from the table's (new name: table column); ``one_hot`` adds a column per class;
+    ``set`` adds columns of one value each; ``random`` adds columns of seeded random draws.
     """
 
     table: Annotated[str, non_empty]
     keep: list[str] = []
     drop: list[str] = []
     columns_from: dict[str, str] = {}
+    one_hot: OneHot | None = None
     set: dict[str, Any] = {}
+    random: dict[str, RandomDraws] = {}
 
     def check(self) -> None:
         """Allow ``keep`` or ``drop``, not both."""
@@ -175,25 +217,60 @@ class RowFiles(Model):
                 raise ValueError(f"{template!r} is not a path template of one value ({exc})") from None
 
 
+class Renumber(Model):
+    """New ids for the split's two sides, replacing the values of ``column``.
+
+    Train's rows get ``start``, ``start + 1`` ... in the order the split returns them, test's rows the
+    numbers after train's.
+    """
+
+    column: Annotated[str, non_empty]
+    start: int = 0
+
+
+class SeriesClassification(Model):
+    """A series classification from its source split: two ``.ts`` files (:mod:`mlebench.data.timeseries`).
+
+    Writes public ``train.csv`` (random ids, ``label_column``), ``test.csv``, the readings in long format
+    (``train_series.csv`` / ``test_series.csv``: ``id``, ``t``, ``channel_columns``), a uniform sample and the
+    one-hot private ``answers.csv`` over ``classes`` (a case labelled ``L`` is of class prefix + ``L``).
+    ``length``: every series' number of readings, where the source fixes it.
+    """
+
+    train: Annotated[str, non_empty]
+    test: Annotated[str, non_empty]
+    classes: Annotated[list[str], non_empty]
+    label_column: Annotated[str, non_empty]
+    channel_columns: Annotated[list[str], non_empty]
+    length: Annotated[int | None, above(0)] = None
+
+
 class DeclaredPrepare(Model):
     """What the generic prepare does (:mod:`mlebench.data.declared_prepare`) where there is no prepare.py.
 
     Read ``tables``, split the one named by ``split`` as the ``split:`` block says (its two sides are the
-    tables ``train`` and ``test``), write each CSV of ``write`` and copy ``copy`` and ``row_files``.
-    Paths written start with ``public/`` or ``private/``.
+    tables ``train`` and ``test``, renumbered when ``renumber`` says so), write each CSV of ``write`` and
+    copy ``copy`` and ``row_files``; or write a ``series`` classification from its source split. Paths
+    written start with ``public/`` or ``private/``.
     """
 
-    tables: Annotated[dict[str, PreparedTable], non_empty]
+    tables: dict[str, PreparedTable] = {}
     split: str | None = None
+    renumber: Renumber | None = None
     write: dict[str, PreparedCsv] = {}
     copy: dict[str, str] = {}  # raw path: prepared path, copied byte for byte (a folder whole)
     row_files: list[RowFiles] = []
+    series: SeriesClassification | None = None
 
     def check(self) -> None:
-        """Name only known tables, and write only under ``public/`` or ``private/``."""
+        """Read tables or a series, name known tables only, write under ``public/`` or ``private/`` only."""
+        if not self.tables and self.series is None:
+            raise ValueError("declare the tables read (tables:) or a series classification (series:)")
         known = set(self.tables) | ({"train", "test"} if self.split else set())
         if self.split is not None and self.split not in self.tables:
             raise ValueError(f"split names table {self.split!r}; tables are {sorted(self.tables)}")
+        if self.renumber is not None and self.split is None:
+            raise ValueError("renumber numbers the split's sides: name the table split (split:)")
         for path, csv in self.write.items():
             if csv.table not in known:
                 raise ValueError(f"write.{path} reads table {csv.table!r}; known: {sorted(known)}")

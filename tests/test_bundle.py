@@ -24,7 +24,7 @@ from mlebench.reporting.v1 import ENTRY_FIELDS, TOTALS
 from mlebench.reporting.verify import Verification, verify_bundle
 from mlebench_spec.cell import Cell
 from mlebench_spec.files import utc_now, write_json, write_text
-from mlebench_spec.hashing import sha256_file, sha256_tree
+from mlebench_spec.hashing import sha256_file
 from mlebench_spec.manifest import MANIFEST as MANIFEST_NAME
 from mlebench_spec.params import Plan, validate_plan
 
@@ -76,8 +76,9 @@ def checkout(tmp_path_factory: pytest.TempPathFactory, prepare_once) -> Path:
         shutil.copytree(getattr(prepared, part), root / "data" / "prepared" / CID / part)
     shutil.copyfile(prepared.public.parent / MANIFEST_NAME, root / "data" / "prepared" / CID / MANIFEST_NAME)
     write_text(root / "params.yaml", json.dumps(_plan().model_dump(mode="json")))  # JSON is YAML
+    plan = _plan()
     for seed in SEEDS:
-        cell = Cell.planned(CID, "dummy", seed, root)
+        cell = Cell.planned(CID, "dummy", seed, root, plan.agent["dummy"], plan.hardware)
         source = cell.private / "answers.csv" if seed == 0 else cell.public / "sample_submission.csv"
         cell.run_dir.mkdir(parents=True)
         shutil.copyfile(source, cell.run_dir / "submission.csv")
@@ -90,25 +91,15 @@ def checkout(tmp_path_factory: pytest.TempPathFactory, prepare_once) -> Path:
         write_text(cell.run_dir / "code" / "weights.txt", "w" * 5000)
         write_text(cell.run_dir / "logs" / "agent.log", "".join(f"line {i}\n" for i in range(1000)))
         now = utc_now()
-        ContainerRunRecord(  # isolated: a local run never counts in a leaderboard row
-            competition_id=CID,
-            agent="dummy",
-            seed=seed,
-            runner="docker",
+        ContainerRunRecord.for_cell(  # isolated: a local run never counts in a leaderboard row
+            cell,
+            "docker",
             status="ok",
             exit_code=0,
             started_at=now,
             finished_at=now,
             agent_seconds=1.0,
-            time_limit_secs=900,
-            hardware=HARDWARE,
-            limits_enforced=[],
             submission_exists=True,
-            extraction_notes=[],
-            agent_sha256="a" * 64,
-            config_sha256="c" * 64,
-            public_sha256=sha256_tree(cell.public),
-            python="3",
             submission_sha256=sha256_file(cell.run_dir / "submission.csv"),
         ).write(cell.run_dir)
         grade_cell(cell, grader="host").write(cell.grade_path)

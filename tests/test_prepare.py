@@ -264,6 +264,71 @@ def test_a_declared_prepare_names_what_it_cannot_find(tmp_path: Path) -> None:
         _declared(tmp_path / "c", DECLARED + "  copy: {rows.csv: ../x.csv}\n")
 
 
+COMPUTED = """\
+prepare:
+  tables: {rows: {file: rows.csv, text_columns: [id]}}
+  split: rows
+  renumber: {column: id, start: 10}
+  write:
+    public/train.csv: {table: train}
+    public/test.csv: {table: test, drop: [y]}
+    private/answers.csv: {table: test, keep: [id], one_hot: {column: y, classes: ["0", "1"]}}
+    public/sample_submission.csv:
+      table: test
+      keep: [id]
+      random: {"0": {generator: RandomState, draw: integers, low: 0, high: 2, seed: 42}, "1": RANDOM}
+"""
+RANDOM = "{generator: default_rng, draw: uniform, low: 0, high: 1, round: 2}"
+
+
+def test_a_declared_prepare_renumbers_one_hot_encodes_and_draws(tmp_path: Path) -> None:
+    comp, folder, raw = _declared(tmp_path, COMPUTED.replace("RANDOM", RANDOM))
+    comp = comp.model_copy(update={"submission": Submission(id_column="id", columns=["id", "0", "1"])})
+    out = tmp_path / "prepared"
+    prepare_competition(comp, raw, out, folder=folder)
+    train, test = (read_csv_text(out / "public" / f"{side}.csv") for side in ("train", "test"))
+    assert train["id"].tolist() == ["10", "11", "12"] and test["id"].tolist() == ["13", "14", "15"]
+    source = pd.read_csv(raw / "rows.csv", dtype={"id": str}).set_index("x")["y"]
+    answers = pd.read_csv(out / "private" / "answers.csv")
+    truth = source[test["x"].astype(int)].to_numpy()
+    assert (answers["1"].to_numpy() == truth).all() and (answers["0"] + answers["1"] == 1).all()
+    sample = pd.read_csv(out / "public" / "sample_submission.csv")
+    assert sample["0"].tolist() == np.random.RandomState(42).randint(0, 2, size=3).tolist()
+    assert sample["1"].tolist() == np.random.default_rng(0).uniform(0, 1, 3).round(2).tolist()
+
+
+def test_declared_computations_name_their_bad_input(tmp_path: Path) -> None:
+    good = COMPUTED.replace("RANDOM", RANDOM)
+    comp, folder, raw = _declared(tmp_path, good.replace('"0", "1"]', '"1"]'))
+    with pytest.raises(DataError, match=r"answers.csv.one_hot: column 'y' has values \['0'\] outside"):
+        prepare_competition(comp, raw, tmp_path / "prepared", folder=folder)
+    wrong = {
+        "low: 0, high: 1,": (
+            r"sample_submission.csv.random.1: low \(1.0\) must be less than high",
+            "low: 1, high: 1,",
+        ),
+        "low: 0, high: 2,": (
+            r"sample_submission.csv.random.0: integers need whole bounds",
+            "low: 0, high: 2.5,",
+        ),
+        "  split: rows\n": ("renumber numbers the split's sides: name the table split", ""),
+    }
+    for n, (key, (message, replacement)) in enumerate(wrong.items()):
+        with pytest.raises(ConfigError, match=message):
+            _declared(tmp_path / str(n), good.replace(key, replacement))
+    with pytest.raises(ConfigError, match=r"declare the tables read \(tables:\) or a series"):
+        _declared(tmp_path / "none", "prepare: {write: {}}\n")
+
+
+def test_a_declared_prepare_stage_depends_on_the_code_that_runs_it() -> None:
+    """Deps come from imports: a folder without prepare.py still depends on the code that prepares it."""
+    from mlebench.planning.plan import stage_code
+
+    code = set(stage_code("prepare", COMPETITIONS.parent))
+    needed = {"declared_prepare.py", "timeseries.py", "writers.py", "splitting.py"}
+    assert {f"mlebench/data/{name}" for name in needed} <= code
+
+
 def test_a_folder_with_neither_prepare_names_both_ways(tmp_path: Path) -> None:
     comp, folder, raw = _declared(tmp_path, "")
     with pytest.raises(ConfigError, match="no prepare.py and no prepare: block in competition.yaml"):

@@ -8,6 +8,7 @@ paths it looked for.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from collections.abc import Callable
@@ -203,29 +204,14 @@ def test_grade_stage_reads_the_data_dir_params_name(
     shutil.copytree(prepared.public, v1 / "public")
     shutil.copytree(prepared.private, v1 / "private")
     root = _checkout(tmp_path / "checkout", {"dir": str(tmp_path / "v1data"), "layout": "auto"})
-    cell = Cell.planned("titanic-lite", "dummy", 0, root)
+    plan = validate_plan(json.loads((root / "params.yaml").read_text()), "test")
+    cell = Cell.planned("titanic-lite", "dummy", 0, root, plan.agent["dummy"], plan.hardware)
     cell.run_dir.mkdir(parents=True)
     shutil.copyfile(v1 / "private" / "answers.csv", cell.run_dir / "submission.csv")
     now = utc_now()
-    RunRecord(
-        competition_id="titanic-lite",
-        agent="dummy",
-        seed=0,
-        runner="local",
-        status="ok",
-        exit_code=0,
-        started_at=now,
-        finished_at=now,
-        agent_seconds=1.0,
-        time_limit_secs=60,
-        hardware={},
-        limits_enforced=[],
-        submission_exists=True,
-        extraction_notes=[],
-        agent_sha256="a" * 64,
-        config_sha256="c" * 64,
-        public_sha256=sha256_tree(v1 / "public"),
-        python="3",
+    seen = dataclasses.replace(cell, public=v1 / "public", private=v1 / "private")  # data.dir's split
+    RunRecord.for_cell(
+        seen, "local", status="ok", exit_code=0, started_at=now, finished_at=now, submission_exists=True
     ).write(cell.run_dir)
     monkeypatch.setenv("MLEBENCH_ROOT", str(root))
     assert grade_stage.main(["--competition", "titanic-lite", "--agent", "dummy", "--seed", "0"]) == 0

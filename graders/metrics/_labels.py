@@ -34,5 +34,3 @@ def float_classes(*columns: np.ndarray) -> tuple[np.ndarray, int]:
     joined[np.isnan(joined)] = np.nan
     labels, codes = np.unique(joined.view(np.int64), return_inverse=True)
     return codes.ravel(), len(labels)
-
-

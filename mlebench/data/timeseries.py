@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mlebench.data.prepare import write_csv
 from mlebench.data.splitting import shuffled_ids
+from mlebench.data.writers import one_hot, write_csv
 from mlebench_spec.errors import DataError
 
 __all__ = ["Case", "read_ts", "write_series_classification"]
@@ -96,8 +96,8 @@ def write_series_classification(
     test_ids_sorted = test["id"].to_numpy()
     write_csv(pd.DataFrame({"id": test_ids_sorted, **{c: 1 / len(classes) for c in classes}}),
               public / "sample_submission.csv")  # fmt: skip
-    one_hot = {c: (test[label_column] == c).astype("int64").to_numpy() for c in classes}
-    write_csv(pd.DataFrame({"id": test_ids_sorted, **one_hot}), private / "answers.csv")
+    answers = one_hot(test[label_column], classes, "test cases")
+    write_csv(pd.DataFrame({"id": test_ids_sorted, **answers}), private / "answers.csv")
 
 
 def _prefix(classes: Sequence[str]) -> str:

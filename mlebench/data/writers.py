@@ -1,4 +1,4 @@
-"""The CSV writer and the file copier every prepare uses, so that the same input always gives the same bytes.
+"""The CSV writer, file copier and one-hot encoder prepares share, so the same input gives the same bytes.
 
 Re-exported by :mod:`mlebench.data.prepare`, where competition scripts import it from.
 """
@@ -6,13 +6,16 @@ Re-exported by :mod:`mlebench.data.prepare`, where competition scripts import it
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from mlebench_spec.errors import DataError
 from mlebench_spec.hashing import hard_link
 
-__all__ = ["format_float", "link_or_copy", "write_csv"]
+__all__ = ["format_float", "link_or_copy", "one_hot", "write_csv"]
 
 
 def format_float(value: float) -> str:
@@ -40,3 +43,18 @@ def link_or_copy(src: Path, dest: Path) -> None:
         hard_link(src, dest)  # hashes taken while extracting ``src`` stay valid for ``dest``
     except OSError:
         shutil.copyfile(src, dest)
+
+
+def one_hot(values: pd.Series, classes: Sequence[str], where: str) -> dict[str, np.ndarray]:
+    """Return a column of 0 and 1 (int64) per class, in ``classes`` order: 1 where ``values`` holds it.
+
+    Values compare as text (a column read as numbers meets classes ``"0"`` and ``"1"``). A value outside
+    ``classes`` raises :class:`DataError` naming ``where``, the column and the values.
+    """
+    text = values.astype(str)
+    unknown = sorted(set(text) - set(classes))
+    if unknown:
+        raise DataError(
+            f"{where}: column {values.name!r} has values {unknown[:10]} outside the classes {list(classes)}"
+        )
+    return {c: (text == c).astype("int64").to_numpy() for c in classes}

@@ -4,7 +4,8 @@ DVC stays the judge. :meth:`Pipelines.stages` reads DVC's own stage graph (``rep
 :meth:`Pipelines.changed` is DVC's ``stage.changed()``, the test ``dvc repro`` applies to each stage when it
 reaches it. A stage runs outside DVC (its ``cmd`` in its ``wdir``, in a worker), because ``dvc repro`` holds
 the repository lock for as long as a stage's command runs, so two ``dvc repro -s`` in one checkout serialise
-(measured: two 5 s stages took 22.6 s side by side). Around the command, under the lock and briefly:
+(measured: docs/performance.md, "Figures behind design choices"). Around the command, under the lock and
+briefly:
 
 - :meth:`Pipelines.begin` removes the stage's outputs (as ``dvc repro`` does) and snapshots the hashes of its
   deps and params and its command;
@@ -15,7 +16,7 @@ the repository lock for as long as a stage's command runs, so two ``dvc repro -s
 
 The lock entries are DVC's own (``serialize.to_lockfile``), written by
 :class:`~mlebench.scheduling.lockfiles.LockFiles` (DVC's writer re-parses and re-emits the whole file per
-write: 16 s for one competition's 20-cell lock on the shared machine), atomically. While DVC's lock is held
+write), atomically. While DVC's lock is held
 (:meth:`Pipelines.locked`) DVC runs with the patches of :mod:`~mlebench.data.dvc_internals`: every
 other YAML file it writes, and its path lock file, written beside and renamed; ``params.yaml`` parsed once per
 version of it; each shared dep hashed once per batch; its link database kept open while the lock is held.
@@ -224,8 +225,9 @@ class Pipelines:
         """Write the run-cache entries of stages :meth:`record` recorded (the ``most`` oldest): failures.
 
         ``dvc repro`` saves a stage's run-cache entry as it records it; the scheduler leaves it for a moment
-        when nothing waits to be recorded (an entry took 12 ms of a stage's 56 ms to record, and a wave of
-        runs finishing together waited for every one of them). The entry only lets ``dvc repro`` elsewhere
+        when nothing waits to be recorded (an entry is a large share of a stage's recording, and a wave of
+        runs finishing together waited for every one of them: docs/performance.md, "Figures behind design
+        choices"). The entry only lets ``dvc repro`` elsewhere
         restore the stage instead of running it; nothing reads it back here, and a stage whose entry is
         lost (the scheduler killed in between) is recorded all the same. Returns address → why its entry
         was not written, for those that failed (DVC writes none for some stages, without failing).

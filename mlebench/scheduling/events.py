@@ -65,7 +65,8 @@ class EventLog:
         """Within the block, events are written as they come and made durable together when it ends.
 
         For a loop step that emits one event per stage (a wave of runs finishing, a batch recorded): one
-        fsync instead of one each (5 ms apiece on the busy shared disk, 40 in a row when a wave ends). A
+        fsync instead of one each (many in a row when a wave ends; their cost: docs/performance.md, "Figures
+        behind design choices"). A
         process kill loses none of them (each line is flushed to the kernel at once); only the machine going
         down before the block ends could, as it could before any single fsync.
         """

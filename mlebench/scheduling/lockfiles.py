@@ -2,9 +2,8 @@
 
 DVC's writer (``Lockfile.dump_stages``) re-reads the whole lock file with ruamel's round-trip parser and
 re-emits all of it with ruamel's pure-Python emitter on every call. A competition's lock file holds every
-cell's run and grade entry, each listing the ~50 files its stage imports (~360 KB for 20 cells), and one
-such write took 16 s on the shared 2-core machine (load ~5.7): the scheduler spent nearly all of its time
-there while its slots sat idle.
+cell's run and grade entry, each listing the files its stage imports, and one such write took the scheduler
+most of its time while its slots sat idle (measured: docs/performance.md, "Figures behind design choices").
 
 :class:`LockFiles` writes the same data: each entry is DVC's own ``serialize.to_lockfile(stage)``, merged
 as DVC merges it (``schema`` first in a new file, then ``stages``; an entry replaced in place by name, a
@@ -18,8 +17,7 @@ folds may differ from ruamel's output.
 Every write goes to a temporary file beside the lock, is fsynced and renamed over it: a kill mid-write
 leaves the old lock or the new one, never half of one. A batch's files (:meth:`LockFiles.update_many`) are
 fsynced together, from a few threads, before any is renamed: the filesystem's journal then commits them in
-one go instead of one commit per file (a batch of 40 cells' locks wrote one file at a time, 5-10 ms each on
-the busy shared disk).
+one go instead of one commit per file (measured: docs/performance.md, "Figures behind design choices").
 """
 
 from __future__ import annotations

@@ -71,7 +71,8 @@ FIRST = "grade"
 """The kind offered first among the others, so grading keeps pace with the runs; the rest in plan order."""
 _POLL_SECS = 0.2
 _RUN_CACHE_CHUNK = 8
-"""Run-cache entries written per turn of the recorder when nothing waits to be recorded (12 ms each here)."""
+"""Run-cache entries written per turn of the recorder when nothing waits to be recorded (each one's cost:
+docs/performance.md, "Figures behind design choices")."""
 _log = logging.getLogger(__name__)
 
 

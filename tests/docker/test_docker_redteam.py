@@ -935,7 +935,9 @@ def test_a_hostile_tree_is_collected_within_the_caps_and_recorded(hostile, runne
     seconds = time.monotonic() - t0
     record, notes = run.record, run.record.extraction_notes
     assert record.status == "ok" and run.result.get("built") is True, (
-        record.status, record.reason, notes[:5]
+        record.status,
+        record.reason,
+        notes[:5],
     )
     text = "\n".join(notes)
     assert "logs/bad-\\xff\\xfe.log: a name that is not valid UTF-8, not collected" in notes, notes

@@ -20,6 +20,7 @@ from mlebench.execution.docker.extract import extract_tar, fetch_file
 from mlebench.execution.docker.images import BuildContext
 from mlebench.execution.runners import choose_runner, run_cell
 from mlebench.reporting.records import GradeOutcome, RunRecord, cell_status
+from mlebench_spec.cell import Cell
 from mlebench_spec.manifest import write_manifest
 from mlebench_spec.params import AgentConfig, DockerSettings, Hardware
 
@@ -244,36 +245,32 @@ def test_auto_runner_falls_back_to_local_visibly(tmp_path, monkeypatch, capsys) 
     assert run["runner"] == "local" and run["runner_requested"] == "auto" and DEAD in run["runner_note"]
 
 
-def _run(status: str, notes: list[str], rejected: str = "") -> RunRecord:
+@pytest.fixture
+def probe_cell(tmp_path: Path) -> Cell:
+    """Return a cell of the probe agent, for records built by :meth:`RunRecord.for_cell`."""
+    return cell("c", "a", _probe(tmp_path), HW, 0, tmp_path / "public", tmp_path / "out", tmp_path)
+
+
+def _run(ran: Cell, status: str, notes: list[str], rejected: str = "") -> RunRecord:
     from mlebench.execution.docker.agent import ContainerRunRecord
 
-    fields = dict(
-        competition_id="c",
-        agent="a",
-        seed=0,
-        runner="docker",
+    record, facts = (ContainerRunRecord, {"submission_rejected": rejected}) if rejected else (RunRecord, {})
+    return record.for_cell(
+        ran,
+        "docker",
         status=status,
-        exit_code=0,
         started_at="",
         finished_at="",
-        agent_seconds=0.0,
-        time_limit_secs=1,
-        hardware={},
-        limits_enforced=[],
-        submission_exists=False,
+        exit_code=0,
         extraction_notes=notes,
-        agent_sha256="",
-        config_sha256="",
-        public_sha256="",
-        python="",
+        **facts,
     )
-    return ContainerRunRecord(**fields, submission_rejected=rejected) if rejected else RunRecord(**fields)
 
 
-def test_a_record_under_gvisor_says_the_agent_met_a_user_space_kernel() -> None:
+def test_a_record_under_gvisor_says_the_agent_met_a_user_space_kernel(probe_cell: Cell) -> None:
     from mlebench.execution.docker.agent import ContainerRunRecord
 
-    fields = _run("ok", []).to_json()
+    fields = _run(probe_cell, "ok", []).to_json()
     under = {
         runtime: ContainerRunRecord.from_json({**fields, "docker": {"runtime": runtime}})
         for runtime in ("runc", "runsc")
@@ -289,14 +286,14 @@ def _outcome(status: str, reason: str) -> GradeOutcome:
     return GradeOutcome(result, 0.0)
 
 
-def test_refused_submission_turns_no_submission_into_invalid_submission() -> None:
-    symlink = _run("ok", ["submission.csv: is a symlink (to '/x'), not collected"])
+def test_refused_submission_turns_no_submission_into_invalid_submission(probe_cell: Cell) -> None:
+    symlink = _run(probe_cell, "ok", ["submission.csv: is a symlink (to '/x'), not collected"])
     status, reason = cell_status(symlink, _outcome("no_submission", "no submission file"))
     assert status == "invalid_submission" and "symlink" in reason
-    timed_out = _run("agent_timeout", [], rejected="submission.csv: is a folder, not collected")
+    timed_out = _run(probe_cell, "agent_timeout", [], rejected="submission.csv: is a folder, not collected")
     status, reason = cell_status(timed_out, _outcome("no_submission", "no submission file"))
     assert status == "agent_timeout" and "folder" in reason and "killed" in reason
-    untouched = _run("ok", ["code/x: symlink"])
+    untouched = _run(probe_cell, "ok", ["code/x: symlink"])
     assert cell_status(untouched, _outcome("ok", "")) == ("ok", "")
 
 
@@ -492,33 +489,17 @@ def test_a_killed_runs_grader_container_is_reaped(tmp_path: Path) -> None:
     assert sweep(engine) == ["killed-runs-grader"] and removed == ["killed-runs-grader"]
 
 
-def test_llm_lineage_names_the_policy_and_allow_list() -> None:
+def test_llm_lineage_names_the_policy_and_allow_list(probe_cell: Cell) -> None:
     from mlebench.execution.docker.agent import ContainerRunRecord
 
-    base = dict(
-        competition_id="c",
-        agent="a",
-        seed=0,
-        runner="docker",
-        status="ok",
-        exit_code=0,
-        started_at="",
-        finished_at="",
-        agent_seconds=1.0,
-        time_limit_secs=1,
-        hardware={},
-        limits_enforced=[],
-        submission_exists=True,
-        extraction_notes=[],
-        agent_sha256="",
-        config_sha256="",
-        public_sha256="",
-        python="",
-    )
-    plain = ContainerRunRecord(**base, network="none")
+    base = dict(status="ok", exit_code=0, started_at="", finished_at="", submission_exists=True)
+    plain = ContainerRunRecord.for_cell(probe_cell, "docker", **base, network="none")
+    assert (plain.competition_id, plain.time_limit_secs) == ("c", HW.time_limit_secs)  # from the cell
     assert plain.lineage() == {"agent_network": "none"}
     egress = {"endpoints": ["h:1", "g:2"], "proxy": "squid", "proxy_image": {"id": "sha256:p"}}
-    llm = ContainerRunRecord(**base, network="llm", egress=egress, api_key_env="K")
+    llm = ContainerRunRecord.for_cell(
+        probe_cell, "docker", **base, network="llm", egress=egress, api_key_env="K"
+    )
     assert llm.lineage() == {
         "agent_network": "llm",
         "agent_endpoints": "h:1,g:2",
