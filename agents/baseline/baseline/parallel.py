@@ -2,15 +2,19 @@
 
 Much of the baseline is single-threaded Python or numpy (candidate fits on small data, the sequence
 aligner and beam search, per-image features). :func:`run_all` runs a list of zero-argument callables in
-up to ``cpus`` forked workers, each limited to ``cpus // workers`` BLAS/OpenMP threads (so two workers on
-two CPUs never oversubscribe them), and returns their results in the order of the list. Every callable
-computes exactly what it would in the parent: the results, hence the submission, are the same bytes as a
-sequential run; only the time changes.
+up to ``cpus`` forked workers and returns their results in the order of the list. Every callable computes
+exactly what it would in the parent, so the submission is the same bytes as a sequential run; only the
+time changes.
 
-The workers are forked (they inherit the parent's data without pickling it; results come back pickled),
-and they run with one OpenMP thread when there are two of them: GNU OpenMP's thread pool does not survive
-a fork, so a forked child must not start a team. Sequential where forking is not available or not worth
-it (one CPU, one task).
+Threads: each worker runs OpenMP (gradient boosting) on ``cpus // workers`` threads, which gives the same
+model as any other count (boosting's sums do not depend on it; see ``ONE_THREAD_BELOW_ROWS`` in
+:mod:`baseline.models`), and a forked child must not start a larger OpenMP team than its parent had (GNU
+OpenMP's pool does not survive a fork). BLAS keeps the parent's thread count: a BLAS dot product split
+over two threads adds in another order than over one, and liblinear's and PCA's results changed with it
+(measured: movielens-genres' validation scores, hence its submission, differed with one BLAS thread).
+
+The workers are forked (they inherit the parent's data without pickling it; results come back pickled).
+Sequential where forking is not available or not worth it (one CPU, one task).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ _THREADS = 1
 
 
 def _call(index: int) -> object:
-    with threadpool_limits(_THREADS):
+    with threadpool_limits(_THREADS, user_api="openmp"):
         return _TASKS[index]()
 
 

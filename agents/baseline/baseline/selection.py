@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -20,6 +21,7 @@ from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 from .env import Options
 from .metrics import better, score
 from .models import Problem
+from .parallel import run_all, workers_for
 
 log = logging.getLogger("baseline")
 
@@ -73,21 +75,37 @@ def select(
     folds: list,
     deadline: float,
     clock,
+    cpus: int = 1,
 ) -> Selection:
-    """Score candidates on ``folds``; stop trying new ones once ``clock() > deadline``."""
+    """Score candidates on ``folds``; stop trying new ones once ``clock() > deadline``.
+
+    With ``cpus`` > 1 the fits run in forked workers (:func:`baseline.parallel.run_all`): one task per fold
+    (each fitting the candidates in order) when there are several folds, else one per candidate (their
+    shared encoders fitted here first, see :func:`prepare_all`). Every candidate but the first is
+    skipped when it would start after the deadline; one skipped in any fold is dropped.
+    """
     covered = np.zeros(len(y), dtype=bool)
     for _, va in folds:
         covered[va] = True
+    if len(folds) == 1 and workers_for(cpus, len(candidates)) > 1:
+        prepare_all(candidates, frame.iloc[folds[0][0]])
+        tasks = [
+            partial(_fit_fold, [cand], frame, y, pixels, folds[0], deadline, clock, first=i == 0)
+            for i, cand in enumerate(candidates)
+        ]
+        by_fold = [{k: v for part in run_all(tasks, cpus) for k, v in part.items()}]
+    else:
+        tasks = [partial(_fit_fold, candidates, frame, y, pixels, fold, deadline, clock) for fold in folds]
+        by_fold = run_all(tasks, cpus)
     oof: dict[str, np.ndarray] = {}
     scores: dict[str, float] = {}
     for cand in candidates:
-        if oof and clock() > deadline:
+        if not all(cand.name in parts for parts in by_fold):
             log.info("time budget for model selection used up; skipping %s", cand.name)
             continue
         pred = None
-        for tr, va in folds:
-            cand.fit(frame.iloc[tr], y[tr], None if pixels is None else pixels[tr])
-            part = cand.predict(frame.iloc[va], None if pixels is None else pixels[va])
+        for (_, va), parts in zip(folds, by_fold, strict=True):
+            part = parts[cand.name]
             if pred is None:
                 pred = np.zeros((len(y),) + part.shape[1:])
             pred[va] = part
@@ -116,3 +134,30 @@ def select(
 
 def _higher(metric: str) -> bool:
     return better(metric, 1.0, 0.0)
+
+
+def prepare_all(candidates: list, frame: pd.DataFrame) -> None:
+    """Fit here what candidates about to be fitted on ``frame`` in separate workers share (encoders)."""
+    for cand in candidates:
+        cand.prepare(frame)
+
+
+def _fit_fold(
+    candidates: list,
+    frame: pd.DataFrame,
+    y: np.ndarray,
+    pixels: np.ndarray | None,
+    fold: tuple,
+    deadline: float,
+    clock,
+    first: bool = True,
+) -> dict[str, np.ndarray]:
+    """Validation predictions of ``candidates`` on one fold (a candidate not first is skipped after the deadline)."""
+    tr, va = fold
+    parts = {}
+    for cand in candidates:
+        if not (first and not parts) and clock() > deadline:
+            break
+        cand.fit(frame.iloc[tr], y[tr], None if pixels is None else pixels[tr])
+        parts[cand.name] = cand.predict(frame.iloc[va], None if pixels is None else pixels[va])
+    return parts
