@@ -1,9 +1,9 @@
 """Candidate models for tabular, text and pixel features, behind one small interface.
 
 Every candidate has ``fit(frame, y, pixels)``, ``predict(frame, pixels)`` and ``prepare(frame)`` (fit
-here what it shares with other candidates fitted on the same rows, before they are fitted in parallel). Predictions are
-class-probability matrices ``(n, k)`` (columns = encoded classes ``0..k-1``) for classification
-and values on the original scale for regression. Candidates:
+here what it shares with other candidates fitted on the same rows, before they are fitted in parallel).
+Predictions are class-probability matrices ``(n, k)`` (columns = encoded classes ``0..k-1``) for
+classification and values on the original scale for regression. Candidates:
 
 * ``hgb`` — HistGradientBoosting on :class:`~baseline.features.DenseEncoder` features, with text
   columns summarised by out-of-fold scores of a linear TF-IDF model (stacking), plus pixels when

@@ -152,7 +152,10 @@ def _fit_fold(
     clock,
     first: bool = True,
 ) -> dict[str, np.ndarray]:
-    """Validation predictions of ``candidates`` on one fold (a candidate not first is skipped after the deadline)."""
+    """Return the validation predictions of ``candidates`` on one fold, by name.
+
+    A candidate that is not ``first`` and would start after the deadline is skipped with the rest.
+    """
     tr, va = fold
     parts = {}
     for cand in candidates:

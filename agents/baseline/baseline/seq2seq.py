@@ -231,7 +231,7 @@ class JointNgramTranscriber:
         return sorted(seen) if seen else self.by_char.get(x[i], [()])
 
     def transcribe(self, xs: list[str], memo: dict[str, str], joiner: str) -> list[str]:
-        """Outputs for ``xs``: the memorised output of an input seen in training, else the decoded one."""
+        """Return outputs for ``xs``: an input's memorised training output, else its decoded one."""
         return [memo.get(x) or joiner.join(self.predict_one(x)) for x in xs]
 
     def predict_one(self, x: str) -> list[str]:
