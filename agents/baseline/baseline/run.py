@@ -83,7 +83,12 @@ def predict_target(
         paths = [data.train_images[k] for k in keys[usable]]
         rles = train[spec.name][usable].tolist()
         encoded, dice = segment(
-            paths, rles, [data.test_images[k] for k in test_ids], options, env.seed, env.cpus
+            paths,
+            rles,
+            [data.test_images[k] for k in test_ids],
+            options,
+            env.seed,
+            options.worker_count(env.cpus),
         )
         return {spec.name: np.asarray(encoded, dtype=object)}, {
             "metric": "dice",
@@ -101,7 +106,7 @@ def predict_target(
             options.seq_align_iterations,
             options.holdout_fraction,
             env.seed,
-            env.cpus,
+            options.worker_count(env.cpus),
         )
         return {spec.name: np.asarray(preds, dtype=object)}, {"metric": "exact_match", "scores": scores}
     if spec.kind == "constant":

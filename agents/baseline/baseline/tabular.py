@@ -114,6 +114,7 @@ def fit_predict(
     metric and candidates: once ``options.select_first_targets`` targets of a kind have selected, the
     next ones fit the choice made most often, without validating every candidate again.
     """
+    workers = options.worker_count(env.cpus)
     mask, y = _encode_target(spec, frames.train[spec.name])
     rows = np.flatnonzero(mask)
     order = None
@@ -159,18 +160,18 @@ def fit_predict(
     else:
         budget = env.time_left() * 0.5 if env.time_left() != float("inf") else float("inf")
         selection = select(
-            candidates, train, y, pixels, problem, folds, time.monotonic() + budget, time.monotonic, env.cpus
+            candidates, train, y, pixels, problem, folds, time.monotonic() + budget, time.monotonic, workers
         )
         eps = _tune_smoothing(selection, y, problem) if problem.metric == "log_loss" else 0.0
         chosen, scores = tuple(selection.chosen), selection.scores
         made.append((chosen, eps))
     by_name = {c.name: c for c in candidates}
     final = [by_name[name] for name in chosen]
-    if workers_for(env.cpus, len(final)) > 1:
+    if workers_for(workers, len(final)) > 1:
         prepare_all(final, train)
     preds = run_all(
         [partial(_refit_predict, c, train, y, pixels, frames.test, frames.test_pixels) for c in final],
-        env.cpus,
+        workers,
     )
     pred = np.mean(preds, axis=0)
     log.info("final model: %s refitted on %d rows", " + ".join(chosen), len(train))
