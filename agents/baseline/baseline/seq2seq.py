@@ -163,7 +163,7 @@ def _slices(n: int, parts: int) -> list[tuple[int, int]]:
     """``parts`` contiguous ``(lo, hi)`` ranges covering ``range(n)`` (fewer when ``n`` is small).
 
     >>> _slices(10, 3)
-    [(0, 4), (4, 7), (7, 10)]
+    [(0, 3), (3, 7), (7, 10)]
     """
     parts = max(1, min(parts, n))
     bounds = [round(n * k / parts) for k in range(parts + 1)]
