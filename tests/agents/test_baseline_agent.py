@@ -169,7 +169,7 @@ def test_early_submission_comes_first_and_leaves_the_tuned_one_unchanged(
     ("shape", "kwargs"),
     [
         ("tabular_binary", {}),  # k-fold: one worker task per fold
-        ("multilabel", {"cv_below_rows": 100}),  # one holdout: a task per candidate, blends refitted in two
+        ("multilabel", {"cv_below_rows": 100, "parallel_refit_secs": 0}),  # holdout; blends refit in two
         ("segmentation", {}),
         ("seq2seq", {}),
     ],

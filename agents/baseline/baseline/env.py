@@ -47,6 +47,9 @@ class Options:
             segmenter's two fits, the sequence model's predictions): 0 (default) means
             ``HARDWARE_CPUS``, 1 fits everything in the agent's process. The submission is the same
             bytes either way (see :mod:`baseline.parallel`).
+        parallel_refit_secs: A blend's two final fits run in two workers only when their validation
+            fits took this long together (starting workers cost about 0.1 s on a loaded 2-core host;
+            a reused model choice, as the later labels of a multi-label task make, refits in-process).
 
 
     """
@@ -70,6 +73,7 @@ class Options:
     early_submission: bool = False
     early_hold_secs: float = 0.0
     workers: int = 0
+    parallel_refit_secs: float = 1.0
 
     @classmethod
     def from_kwargs(cls, kwargs: dict) -> tuple["Options", list[str]]:

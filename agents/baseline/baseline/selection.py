@@ -11,7 +11,8 @@ training rows by the caller.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from functools import partial
 
 import numpy as np
@@ -57,13 +58,14 @@ def to_metric_input(problem: Problem, pred: np.ndarray) -> np.ndarray:
 
 @dataclass
 class Selection:
-    """The chosen candidate names (one, or two to average) and every validation score."""
+    """The chosen candidate names (one, or two to average), every validation score, fit seconds."""
 
     chosen: list[str]
     scores: dict[str, float]
     metric: str
     oof: np.ndarray
     covered: np.ndarray
+    seconds: dict[str, float] = field(default_factory=dict)
 
 
 def select(
@@ -99,13 +101,15 @@ def select(
         by_fold = run_all(tasks, cpus)
     oof: dict[str, np.ndarray] = {}
     scores: dict[str, float] = {}
+    seconds: dict[str, float] = {}
     for cand in candidates:
         if not all(cand.name in parts for parts in by_fold):
             log.info("time budget for model selection used up; skipping %s", cand.name)
             continue
         pred = None
+        seconds[cand.name] = sum(parts[cand.name][1] for parts in by_fold)
         for (_, va), parts in zip(folds, by_fold, strict=True):
-            part = parts[cand.name]
+            part = parts[cand.name][0]
             if pred is None:
                 pred = np.zeros((len(y),) + part.shape[1:])
             pred[va] = part
@@ -129,7 +133,9 @@ def select(
         log.info("validation %s of %s: %.5f", problem.metric, blend_name, scores[blend_name])
         if better(problem.metric, scores[blend_name], scores[a]):
             chosen, chosen_oof = [a, b], blend
-    return Selection(chosen=chosen, scores=scores, metric=problem.metric, oof=chosen_oof, covered=covered)
+    return Selection(
+        chosen=chosen, scores=scores, metric=problem.metric, oof=chosen_oof, covered=covered, seconds=seconds
+    )
 
 
 def _higher(metric: str) -> bool:
@@ -161,6 +167,8 @@ def _fit_fold(
     for cand in candidates:
         if not (first and not parts) and clock() > deadline:
             break
+        started = time.monotonic()
         cand.fit(frame.iloc[tr], y[tr], None if pixels is None else pixels[tr])
-        parts[cand.name] = cand.predict(frame.iloc[va], None if pixels is None else pixels[va])
+        pred = cand.predict(frame.iloc[va], None if pixels is None else pixels[va])
+        parts[cand.name] = (pred, time.monotonic() - started)
     return parts

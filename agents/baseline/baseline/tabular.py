@@ -156,6 +156,7 @@ def fit_predict(
     if len(candidates) > 1 and 0 < options.select_first_targets <= len(made):
         (chosen, eps), times = Counter(made).most_common(1)[0]
         scores: dict = {}
+        fit_seconds = 0.0
         log.info("model selection: %s, as %d of the first %d such targets chose", chosen, times, len(made))
     else:
         budget = env.time_left() * 0.5 if env.time_left() != float("inf") else float("inf")
@@ -165,8 +166,11 @@ def fit_predict(
         eps = _tune_smoothing(selection, y, problem) if problem.metric == "log_loss" else 0.0
         chosen, scores = tuple(selection.chosen), selection.scores
         made.append((chosen, eps))
+        fit_seconds = sum(selection.seconds.get(name, 0.0) for name in chosen)
     by_name = {c.name: c for c in candidates}
     final = [by_name[name] for name in chosen]
+    if fit_seconds < options.parallel_refit_secs:
+        workers = 1  # starting processes would cost more than it saves
     if workers_for(workers, len(final)) > 1:
         prepare_all(final, train)
     preds = run_all(
