@@ -43,7 +43,9 @@ class AgentRun:
         return pd.read_csv(self.submission, keep_default_na=False)
 
 
-def run_agent(name: str, data_dir: Path, work: Path, kwargs: dict | None = None, seed: int = 0) -> AgentRun:
+def run_agent(
+    name: str, data_dir: Path, work: Path, kwargs: dict | None = None, seed: int = 0, cpus: int = 1
+) -> AgentRun:
     """Run ``agents/<name>/main.py`` with the agent contract's environment, in its own folder."""
     dirs = {key: work / key for key in ("submission", "code", "logs")}
     env = dict(
@@ -55,7 +57,7 @@ def run_agent(name: str, data_dir: Path, work: Path, kwargs: dict | None = None,
         COMPETITION_ID="synthetic",
         SEED=str(seed),
         TIME_LIMIT_SECS="120",
-        HARDWARE_CPUS="1",
+        HARDWARE_CPUS=str(cpus),
         HARDWARE_MEMORY="2g",
         AGENT_KWARGS=json.dumps(FAST_KWARGS if kwargs is None else kwargs),
     )
@@ -309,6 +311,12 @@ BUILDERS = {
     "text_labels": build_text_labels,
     "multilabel": build_multilabel,
 }
+
+
+@pytest.fixture(scope="session")
+def fast_kwargs() -> dict:
+    """Provide the ``AGENT_KWARGS`` :func:`run_agent` passes by default (small sizes, quick runs)."""
+    return dict(FAST_KWARGS)
 
 
 @pytest.fixture(scope="session")

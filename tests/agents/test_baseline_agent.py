@@ -163,3 +163,24 @@ def test_early_submission_comes_first_and_leaves_the_tuned_one_unchanged(
     assert log.index("wrote the early submission") < log.index(f"wrote {run.submission}")
     assert run.submission.read_bytes() == default.submission.read_bytes()
     assert not list(run.submission.parent.glob(".*"))  # written by rename: no temporary file is left
+
+
+@pytest.mark.parametrize(
+    ("shape", "kwargs"),
+    [
+        ("tabular_binary", {}),  # k-fold: one worker task per fold
+        ("multilabel", {"cv_below_rows": 100, "parallel_refit_secs": 0}),  # holdout; blends refit in two
+        ("segmentation", {}),
+        ("seq2seq", {}),
+    ],
+)
+def test_two_workers_write_the_bytes_of_one_process(
+    shape, kwargs, public_folders, agent_runner, fast_kwargs, tmp_path
+):
+    """On two CPUs, fitting in two worker processes gives the submission of fitting in the agent's own."""
+    public, _ = public_folders[shape]
+    options = {**fast_kwargs, **kwargs}
+    alone = agent_runner("baseline", public, tmp_path / "alone", {**options, "workers": 1}, cpus=2)
+    forked = agent_runner("baseline", public, tmp_path / "forked", options, cpus=2)
+    assert alone.returncode == 0 and forked.returncode == 0, (alone.stderr + forked.stderr)[-3000:]
+    assert forked.submission.read_bytes() == alone.submission.read_bytes()

@@ -23,7 +23,7 @@ from baseline.seq2seq import Aligner, tokenize_targets  # noqa: E402
 
 MODULES = [
     "columns", "data", "detect", "env", "features", "images", "metrics", "models", "rle",
-    "segmentation", "selection", "seq2seq", "submission", "tables", "tabular", "run",
+    "segmentation", "selection", "seq2seq", "submission", "tables", "tabular", "run", "parallel",
 ]  # fmt: skip
 
 

@@ -7,7 +7,8 @@ Modules, one concept each: :mod:`~baseline.env` (contract and options), :mod:`~b
 :mod:`~baseline.selection` (internal validation), :mod:`~baseline.metrics`,
 :mod:`~baseline.tabular` (row-wise learning), :mod:`~baseline.segmentation` and
 :mod:`~baseline.rle` (masks), :mod:`~baseline.seq2seq` (string transduction),
-:mod:`~baseline.submission` and :mod:`~baseline.run` (the whole run).
+:mod:`~baseline.submission`, :mod:`~baseline.parallel` (worker processes) and :mod:`~baseline.run` (the
+whole run).
 """
 
 from .detect import TargetSpec, TaskSpec, detect_task

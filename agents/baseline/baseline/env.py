@@ -43,6 +43,13 @@ class Options:
             boosting iterations, no model selection), then the tuned one over it: so a runner's any-time
             snapshots see an early and a later submission. Off by default.
         early_hold_secs: Seconds to wait after the early submission before training the tuned model.
+        workers: Processes that fit independent models side by side (folds, candidates, the
+            segmenter's two fits, the sequence model's predictions): 0 (default) means
+            ``HARDWARE_CPUS``, 1 fits everything in the agent's process. The submission is the same
+            bytes either way (see :mod:`baseline.parallel`).
+        parallel_refit_secs: A blend's two final fits run in two workers only when their validation
+            fits took this long together (starting workers cost about 0.1 s on a loaded 2-core host;
+            a reused model choice, as the later labels of a multi-label task make, refits in-process).
 
 
     """
@@ -65,6 +72,8 @@ class Options:
     select_first_targets: int = 3
     early_submission: bool = False
     early_hold_secs: float = 0.0
+    workers: int = 0
+    parallel_refit_secs: float = 1.0
 
     @classmethod
     def from_kwargs(cls, kwargs: dict) -> tuple["Options", list[str]]:
@@ -92,6 +101,10 @@ class Options:
             seq_align_iterations=1,
             select_models=False,
         )
+
+    def worker_count(self, cpus: int) -> int:
+        """Return the processes to use on ``cpus`` CPUs: ``workers``, or ``cpus`` when it is 0."""
+        return self.workers if self.workers > 0 else cpus
 
     def as_dict(self) -> dict:
         """Return the options as a plain dict (for the log)."""

@@ -1,8 +1,9 @@
 """Candidate models for tabular, text and pixel features, behind one small interface.
 
-Every candidate has ``fit(frame, y, pixels)`` and ``predict(frame, pixels)``. Predictions are
-class-probability matrices ``(n, k)`` (columns = encoded classes ``0..k-1``) for classification
-and values on the original scale for regression. Candidates:
+Every candidate has ``fit(frame, y, pixels)``, ``predict(frame, pixels)`` and ``prepare(frame)`` (fit
+here what it shares with other candidates fitted on the same rows, before they are fitted in parallel).
+Predictions are class-probability matrices ``(n, k)`` (columns = encoded classes ``0..k-1``) for
+classification and values on the original scale for regression. Candidates:
 
 * ``hgb`` — HistGradientBoosting on :class:`~baseline.features.DenseEncoder` features, with text
   columns summarised by out-of-fold scores of a linear TF-IDF model (stacking), plus pixels when
@@ -161,6 +162,9 @@ class HGBCandidate:
             blocks.append(pixels)
         return np.hstack(blocks)
 
+    def prepare(self, frame: pd.DataFrame) -> None:
+        """Nothing to share with other candidates (see :meth:`LinearCandidate.prepare`)."""
+
     def fit(self, frame: pd.DataFrame, y: np.ndarray, pixels: np.ndarray | None = None) -> "HGBCandidate":
         """Fit encoders, the text stacker (if any text column) and the booster."""
         self.encoder = DenseEncoder(self.plan).fit(frame)
@@ -194,8 +198,12 @@ class LinearCandidate:
         X = self.encoder.transform(frame)
         return sp.hstack([X, sp.csr_matrix(pixels)], format="csr") if pixels is not None else X
 
-    def fit(self, frame: pd.DataFrame, y: np.ndarray, pixels: np.ndarray | None = None) -> "LinearCandidate":
-        """Fit the sparse encoder and the linear model."""
+    def prepare(self, frame: pd.DataFrame) -> "LinearCandidate":
+        """Fit the sparse encoder on ``frame`` (kept by :func:`~baseline.features.fitted_sparse_encoder`).
+
+        Called before candidates are fitted in forked workers, so that they share the encoder fitted
+        here (as sequential fits share it) instead of each fitting its own.
+        """
         self.encoder = fitted_sparse_encoder(
             self.plan,
             self.problem.seed,
@@ -203,6 +211,11 @@ class LinearCandidate:
             self.options.char_ngrams_max_chars,
             frame,
         )
+        return self
+
+    def fit(self, frame: pd.DataFrame, y: np.ndarray, pixels: np.ndarray | None = None) -> "LinearCandidate":
+        """Fit the sparse encoder and the linear model."""
+        self.prepare(frame)
         X = self._design(frame, pixels)
         if self.problem.is_classification:
             self.model = linear_estimator(self.problem, self.C).fit(X, y)
@@ -227,6 +240,9 @@ class SVMCandidate:
 
     def __init__(self, problem: Problem, needs_proba: bool) -> None:
         self.problem, self.needs_proba = problem, needs_proba
+
+    def prepare(self, frame: pd.DataFrame) -> None:
+        """Nothing to share with other candidates (see :meth:`LinearCandidate.prepare`)."""
 
     def fit(self, frame: pd.DataFrame, y: np.ndarray, pixels: np.ndarray | None = None) -> "SVMCandidate":
         """Fit PCA (at most 80 components) and the SVM on the pixel matrix."""

@@ -82,7 +82,14 @@ def predict_target(
         usable = keys.isin(data.train_images.keys()).to_numpy()
         paths = [data.train_images[k] for k in keys[usable]]
         rles = train[spec.name][usable].tolist()
-        encoded, dice = segment(paths, rles, [data.test_images[k] for k in test_ids], options, env.seed)
+        encoded, dice = segment(
+            paths,
+            rles,
+            [data.test_images[k] for k in test_ids],
+            options,
+            env.seed,
+            options.worker_count(env.cpus),
+        )
         return {spec.name: np.asarray(encoded, dtype=object)}, {
             "metric": "dice",
             "scores": {"pixel_hgb": dice},
@@ -99,6 +106,7 @@ def predict_target(
             options.seq_align_iterations,
             options.holdout_fraction,
             env.seed,
+            options.worker_count(env.cpus),
         )
         return {spec.name: np.asarray(preds, dtype=object)}, {"metric": "exact_match", "scores": scores}
     if spec.kind == "constant":

@@ -21,6 +21,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 from .env import Options
 from .images import read_image
 from .models import boosting_threads
+from .parallel import run_all
 from .rle import rle_decode, rle_encode
 
 log = logging.getLogger("baseline")
@@ -158,17 +159,32 @@ def load_training_set(paths: list[Path], rles: list[object]) -> tuple[list[np.nd
 
 
 def segment(
-    paths: list[Path], rles: list[object], test_paths: list[Path], options: Options, seed: int
+    paths: list[Path],
+    rles: list[object],
+    test_paths: list[Path],
+    options: Options,
+    seed: int,
+    cpus: int = 1,
 ) -> tuple[list[str], float]:
-    """Train, tune on a held-out 20 % of images, refit on all, and RLE-encode the test masks."""
+    """Train, tune on a held-out 20 % of images, refit on all, and RLE-encode the test masks.
+
+    The tuning fit and the final fit run in parallel on ``cpus`` CPUs (:func:`baseline.parallel.run_all`).
+    """
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(paths))[: options.seg_max_train_images]
     images, masks = load_training_set([paths[i] for i in order], [rles[i] for i in order])
     cut = max(1, int(round(len(images) * (1 - options.holdout_fraction))))
-    seg = PixelSegmenter(options, seed).fit(images[:cut], masks[:cut])
-    valid_dice = seg.tune(images[cut:], masks[cut:]) if cut < len(images) else float("nan")
-    post = seg.post
-    seg = PixelSegmenter(options, seed).fit(images, masks)
-    seg.post = post
-    encoded = [rle_encode(post.apply(seg.proba(_grey(p)))) for p in test_paths]
-    return encoded, valid_dice
+
+    def tuned() -> tuple[PostProcess, float]:
+        seg = PixelSegmenter(options, seed).fit(images[:cut], masks[:cut])
+        valid_dice = seg.tune(images[cut:], masks[cut:]) if cut < len(images) else float("nan")
+        return seg.post, valid_dice
+
+    def test_probas() -> list[np.ndarray]:
+        seg = PixelSegmenter(options, seed).fit(images, masks)
+        return [seg.proba(_grey(p)) for p in test_paths]
+
+    # The final model does not depend on the tuning (only the post-processing applied to its maps does):
+    # the two fits run side by side.
+    probas, (post, valid_dice) = run_all([test_probas, tuned], cpus)
+    return [rle_encode(post.apply(p)) for p in probas], valid_dice

@@ -11,7 +11,9 @@ training rows by the caller.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -20,6 +22,7 @@ from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 from .env import Options
 from .metrics import better, score
 from .models import Problem
+from .parallel import run_all, workers_for
 
 log = logging.getLogger("baseline")
 
@@ -55,13 +58,14 @@ def to_metric_input(problem: Problem, pred: np.ndarray) -> np.ndarray:
 
 @dataclass
 class Selection:
-    """The chosen candidate names (one, or two to average) and every validation score."""
+    """The chosen candidate names (one, or two to average), every validation score, fit seconds."""
 
     chosen: list[str]
     scores: dict[str, float]
     metric: str
     oof: np.ndarray
     covered: np.ndarray
+    seconds: dict[str, float] = field(default_factory=dict)
 
 
 def select(
@@ -73,21 +77,39 @@ def select(
     folds: list,
     deadline: float,
     clock,
+    cpus: int = 1,
 ) -> Selection:
-    """Score candidates on ``folds``; stop trying new ones once ``clock() > deadline``."""
+    """Score candidates on ``folds``; stop trying new ones once ``clock() > deadline``.
+
+    With ``cpus`` > 1 the fits run in forked workers (:func:`baseline.parallel.run_all`): one task per fold
+    (each fitting the candidates in order) when there are several folds, else one per candidate (their
+    shared encoders fitted here first, see :func:`prepare_all`). Every candidate but the first is
+    skipped when it would start after the deadline; one skipped in any fold is dropped.
+    """
     covered = np.zeros(len(y), dtype=bool)
     for _, va in folds:
         covered[va] = True
+    if len(folds) == 1 and workers_for(cpus, len(candidates)) > 1:
+        prepare_all(candidates, frame.iloc[folds[0][0]])
+        tasks = [
+            partial(_fit_fold, [cand], frame, y, pixels, folds[0], deadline, clock, first=i == 0)
+            for i, cand in enumerate(candidates)
+        ]
+        by_fold = [{k: v for part in run_all(tasks, cpus) for k, v in part.items()}]
+    else:
+        tasks = [partial(_fit_fold, candidates, frame, y, pixels, fold, deadline, clock) for fold in folds]
+        by_fold = run_all(tasks, cpus)
     oof: dict[str, np.ndarray] = {}
     scores: dict[str, float] = {}
+    seconds: dict[str, float] = {}
     for cand in candidates:
-        if oof and clock() > deadline:
+        if not all(cand.name in parts for parts in by_fold):
             log.info("time budget for model selection used up; skipping %s", cand.name)
             continue
         pred = None
-        for tr, va in folds:
-            cand.fit(frame.iloc[tr], y[tr], None if pixels is None else pixels[tr])
-            part = cand.predict(frame.iloc[va], None if pixels is None else pixels[va])
+        seconds[cand.name] = sum(parts[cand.name][1] for parts in by_fold)
+        for (_, va), parts in zip(folds, by_fold, strict=True):
+            part = parts[cand.name][0]
             if pred is None:
                 pred = np.zeros((len(y),) + part.shape[1:])
             pred[va] = part
@@ -111,8 +133,42 @@ def select(
         log.info("validation %s of %s: %.5f", problem.metric, blend_name, scores[blend_name])
         if better(problem.metric, scores[blend_name], scores[a]):
             chosen, chosen_oof = [a, b], blend
-    return Selection(chosen=chosen, scores=scores, metric=problem.metric, oof=chosen_oof, covered=covered)
+    return Selection(
+        chosen=chosen, scores=scores, metric=problem.metric, oof=chosen_oof, covered=covered, seconds=seconds
+    )
 
 
 def _higher(metric: str) -> bool:
     return better(metric, 1.0, 0.0)
+
+
+def prepare_all(candidates: list, frame: pd.DataFrame) -> None:
+    """Fit here what candidates about to be fitted on ``frame`` in separate workers share (encoders)."""
+    for cand in candidates:
+        cand.prepare(frame)
+
+
+def _fit_fold(
+    candidates: list,
+    frame: pd.DataFrame,
+    y: np.ndarray,
+    pixels: np.ndarray | None,
+    fold: tuple,
+    deadline: float,
+    clock,
+    first: bool = True,
+) -> dict[str, np.ndarray]:
+    """Return the validation predictions of ``candidates`` on one fold, by name.
+
+    A candidate that is not ``first`` and would start after the deadline is skipped with the rest.
+    """
+    tr, va = fold
+    parts = {}
+    for cand in candidates:
+        if not (first and not parts) and clock() > deadline:
+            break
+        started = time.monotonic()
+        cand.fit(frame.iloc[tr], y[tr], None if pixels is None else pixels[tr])
+        pred = cand.predict(frame.iloc[va], None if pixels is None else pixels[va])
+        parts[cand.name] = (pred, time.monotonic() - started)
+    return parts

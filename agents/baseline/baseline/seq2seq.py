@@ -26,14 +26,19 @@ from __future__ import annotations
 import logging
 import math
 from collections import Counter, defaultdict
+from functools import partial
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.neighbors import NearestNeighbors
 
+from .parallel import run_all
+
 log = logging.getLogger("baseline")
 EPS = ""  # the empty chunk
 PAD_LEFT, PAD_RIGHT = "\x02", "\x03"
+PREDICT_CHUNK = 1000
+"""Inputs per parallel prediction task (each worker keeps its own probability cache)."""
 
 
 def tokenize_targets(values: list[str]) -> tuple[list[list[str]], str]:
@@ -120,12 +125,22 @@ class Aligner:
             j -= k
         return chunks[::-1]
 
-    def fit(self, xs: list[str], ys: list[list[str]]) -> list[list[tuple] | None]:
-        """Run hard EM; return the final alignment of every pair (None where impossible)."""
+    def fit(self, xs: list[str], ys: list[list[str]], cpus: int = 1) -> list[list[tuple] | None]:
+        """Run hard EM; return the final alignment of every pair (None where impossible).
+
+        Each iteration aligns the pairs in ``cpus`` slices side by side (an alignment depends only on
+        the pair and the previous iteration's scores).
+        """
         self._init_scores(xs, ys)
         alignments: list = []
         for it in range(self.iterations):
-            alignments = [self.align(x, y) for x, y in zip(xs, ys, strict=True)]
+            alignments = [
+                a
+                for part in run_all(
+                    [partial(self._align_slice, xs, ys, lo, hi) for lo, hi in _slices(len(xs), cpus)], cpus
+                )
+                for a in part
+            ]
             counts: dict[str, Counter] = defaultdict(Counter)
             for x, chunks in zip(xs, alignments, strict=True):
                 if chunks is not None:
@@ -139,6 +154,20 @@ class Aligner:
             ok = sum(a is not None for a in alignments)
             log.info("aligner iteration %d: %d/%d pairs aligned", it + 1, ok, len(xs))
         return alignments
+
+    def _align_slice(self, xs: list[str], ys: list[list[str]], lo: int, hi: int) -> list:
+        return [self.align(xs[i], ys[i]) for i in range(lo, hi)]
+
+
+def _slices(n: int, parts: int) -> list[tuple[int, int]]:
+    """``parts`` contiguous ``(lo, hi)`` ranges covering ``range(n)`` (fewer when ``n`` is small).
+
+    >>> _slices(10, 3)
+    [(0, 3), (3, 7), (7, 10)]
+    """
+    parts = max(1, min(parts, n))
+    bounds = [round(n * k / parts) for k in range(parts + 1)]
+    return list(zip(bounds[:-1], bounds[1:], strict=True))
 
 
 class JointNgramTranscriber:
@@ -201,6 +230,10 @@ class JointNgramTranscriber:
         seen = self.trigram.get(padded[i : i + 3])
         return sorted(seen) if seen else self.by_char.get(x[i], [()])
 
+    def transcribe(self, xs: list[str], memo: dict[str, str], joiner: str) -> list[str]:
+        """Return outputs for ``xs``: an input's memorised training output, else its decoded one."""
+        return [memo.get(x) or joiner.join(self.predict_one(x)) for x in xs]
+
     def predict_one(self, x: str) -> list[str]:
         """Output tokens of the best joint sequence for one input string."""
         start = tuple([("<s>",)] * (self.order - 1))
@@ -250,29 +283,52 @@ def transduce(
     iterations: int,
     holdout_fraction: float,
     seed: int,
+    cpus: int = 1,
 ) -> tuple[list[str], dict[str, float]]:
-    """Fit on the training pairs and predict ``test_x``; also return held-out exact-match scores."""
+    """Fit on the training pairs and predict ``test_x``; also return held-out exact-match scores.
+
+    With ``cpus`` > 1 the alignment and the predictions run in parallel (:func:`baseline.parallel.run_all`):
+    the held-out predictions of both models and the test predictions of the joint model fitted on all
+    pairs are computed side by side (the latter before knowing whether the joint model wins, which it
+    does unless the nearest neighbour validates better; then the nearest neighbour predicts the test as
+    before). The outputs are those of a sequential run.
+    """
     tokens, joiner = tokenize_targets(train_y)
     targets = [joiner.join(t) for t in tokens]
-    alignments = Aligner(iterations).fit(train_x, tokens)
+    alignments = Aligner(iterations).fit(train_x, tokens, cpus)
     perm = np.random.default_rng(seed).permutation(len(train_x))
     cut = int(round(len(train_x) * (1 - holdout_fraction)))
     tr, va = perm[:cut], perm[cut:]
     valid_x, valid_y = [train_x[i] for i in va], [targets[i] for i in va]
     memo = _memorise([train_x[i] for i in tr], [targets[i] for i in tr])
+    memo_all = _memorise(train_x, targets)
 
     joint = JointNgramTranscriber(order).fit([train_x[i] for i in tr], [alignments[i] for i in tr])
-    joint_pred = [memo.get(x) or joiner.join(joint.predict_one(x)) for x in valid_x]
-    nn = NearestNeighbourTranscriber().fit([train_x[i] for i in tr], [targets[i] for i in tr])
-    nn_pred = nn.predict(valid_x)
+    full_joint = JointNgramTranscriber(order).fit(train_x, alignments)
+
+    def nn_valid() -> list[str]:
+        nn = NearestNeighbourTranscriber().fit([train_x[i] for i in tr], [targets[i] for i in tr])
+        return nn.predict(valid_x)
+
+    # The nearest neighbour first (the longest task), then the joint model's predictions in slices.
+    chunk = max(1, PREDICT_CHUNK if cpus > 1 else len(valid_x) + len(test_x))
+    valid_parts = [valid_x[i : i + chunk] for i in range(0, len(valid_x), chunk)]
+    test_parts = [test_x[i : i + chunk] for i in range(0, len(test_x), chunk)]
+    results = run_all(
+        [nn_valid]
+        + [partial(joint.transcribe, part, memo, joiner) for part in valid_parts]
+        + [partial(full_joint.transcribe, part, memo_all, joiner) for part in test_parts],
+        cpus,
+    )
+    nn_pred = results[0]
+    joint_pred = [p for part in results[1 : 1 + len(valid_parts)] for p in part]
+    joint_test = [p for part in results[1 + len(valid_parts) :] for p in part]
     scores = {
         "joint_ngram": float(np.mean([p == t for p, t in zip(joint_pred, valid_y, strict=True)])),
         "nearest_neighbour": float(np.mean([p == t for p, t in zip(nn_pred, valid_y, strict=True)])),
     }
     log.info("held-out exact match on %d pairs: %s", len(va), scores)
-    memo_all = _memorise(train_x, targets)
     if scores["joint_ngram"] >= scores["nearest_neighbour"]:
-        joint = JointNgramTranscriber(order).fit(train_x, alignments)
-        return [memo_all.get(x) or joiner.join(joint.predict_one(x)) for x in test_x], scores
+        return joint_test, scores
     full_nn = NearestNeighbourTranscriber().fit(train_x, targets)
     return [memo_all.get(x) or p for x, p in zip(test_x, full_nn.predict(test_x), strict=True)], scores

@@ -12,6 +12,7 @@ import logging
 import time
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -23,7 +24,8 @@ from .env import AgentEnv, Options
 from .images import common_shape, pixel_matrix
 from .metrics import score
 from .models import Problem, make_candidates
-from .selection import make_folds, select, to_metric_input
+from .parallel import run_all, workers_for
+from .selection import make_folds, prepare_all, select, to_metric_input
 from .tables import aux_features, join_aux
 
 log = logging.getLogger("baseline")
@@ -112,6 +114,7 @@ def fit_predict(
     metric and candidates: once ``options.select_first_targets`` targets of a kind have selected, the
     next ones fit the choice made most often, without validating every candidate again.
     """
+    workers = options.worker_count(env.cpus)
     mask, y = _encode_target(spec, frames.train[spec.name])
     rows = np.flatnonzero(mask)
     order = None
@@ -153,24 +156,35 @@ def fit_predict(
     if len(candidates) > 1 and 0 < options.select_first_targets <= len(made):
         (chosen, eps), times = Counter(made).most_common(1)[0]
         scores: dict = {}
+        fit_seconds = 0.0
         log.info("model selection: %s, as %d of the first %d such targets chose", chosen, times, len(made))
     else:
         budget = env.time_left() * 0.5 if env.time_left() != float("inf") else float("inf")
         selection = select(
-            candidates, train, y, pixels, problem, folds, time.monotonic() + budget, time.monotonic
+            candidates, train, y, pixels, problem, folds, time.monotonic() + budget, time.monotonic, workers
         )
         eps = _tune_smoothing(selection, y, problem) if problem.metric == "log_loss" else 0.0
         chosen, scores = tuple(selection.chosen), selection.scores
         made.append((chosen, eps))
+        fit_seconds = sum(selection.seconds.get(name, 0.0) for name in chosen)
     by_name = {c.name: c for c in candidates}
-    preds = []
-    for name in chosen:
-        model = by_name[name].fit(train, y, pixels)
-        preds.append(model.predict(frames.test, frames.test_pixels))
+    final = [by_name[name] for name in chosen]
+    if fit_seconds < options.parallel_refit_secs:
+        workers = 1  # starting processes would cost more than it saves
+    if workers_for(workers, len(final)) > 1:
+        prepare_all(final, train)
+    preds = run_all(
+        [partial(_refit_predict, c, train, y, pixels, frames.test, frames.test_pixels) for c in final],
+        workers,
+    )
     pred = np.mean(preds, axis=0)
     log.info("final model: %s refitted on %d rows", " + ".join(chosen), len(train))
     report = {"metric": problem.metric, "scores": scores, "chosen": list(chosen), "smoothing": eps}
     return _format(spec, pred, eps), report
+
+
+def _refit_predict(candidate, train: pd.DataFrame, y: np.ndarray, pixels, test: pd.DataFrame, test_pixels):
+    return candidate.fit(train, y, pixels).predict(test, test_pixels)
 
 
 def _tune_smoothing(selection, y: np.ndarray, problem: Problem) -> float:
