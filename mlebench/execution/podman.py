@@ -146,6 +146,7 @@ def _start_service(url: str) -> None:
     with log.open("ab") as fh:
         subprocess.Popen(  # noqa: S603 - a fixed command line
             ["podman", "system", "service", f"--time={SERVICE_IDLE_SECS}", url],
+            cwd=path.parent,  # conmon writes an ``oom`` file into it (OomWatch): never the caller's checkout
             stdin=subprocess.DEVNULL,
             stdout=fh,
             stderr=fh,

@@ -7,8 +7,9 @@ user's rootless Podman on v1 holds none of them (the ``podman`` parameter, the r
 here with the hostile agent: the limits are in the agent's own cgroup, a memory hog is killed at the
 profile's memory and the kill recorded, a fork bomb stops at the pids limit (the cgroup's, not an rlimit),
 run.json names no limit as not enforced and the cell is isolated. The agent is held as under every engine:
-uid 1000, no capabilities, our seccomp profile, no network, the answers out of reach (the same probes as
-the hostile-agent suite, collected here under this parameter). v1's dummy under rootful Podman, counted in
+uid 1000, no capabilities, our seccomp profile, no network, ``egress`` only through the relay to the cell's
+proxy, the answers out of reach (the same probes as the hostile-agent suite, collected here under this
+parameter). v1's dummy under rootful Podman, counted in
 the headline: tests/docker/test_docker_v1_agents.py.
 """
 
@@ -30,7 +31,9 @@ from container_fixtures import (  # noqa: F401 - fixtures
     under,
 )
 from test_docker_redteam import (  # noqa: F401 - the hostile-agent suite's probes, collected here too
+    test_a_relayed_agent_that_stops_its_relay_still_reaches_only_its_proxy,
     test_answers_are_unreachable_by_any_path,
+    test_egress_is_opt_in_and_recorded,
     test_fork_bomb_hits_the_pids_limit,
     test_no_network_by_default,
     test_no_user_namespace_within_no_refused_call_and_an_empty_bounding_set,
