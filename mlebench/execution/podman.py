@@ -19,17 +19,18 @@ same Dockerfile.
 
 The hardware limits are cgroup limits, and which ones Podman can hold is in its ``info``
 (:func:`cgroup_limits`). Rootful Podman's cgroup manager makes a cgroup per container and holds ``cpus``,
-``memory`` and ``pids`` on cgroups v1 and v2, as Docker's engine does, and records an out-of-memory kill, so
-its cells count as Docker's do. Rootless Podman needs controllers the user owns: on cgroups v2 with ``cpu``,
-``memory`` and ``pids`` delegated to the user every limit holds; without them (cgroups v1, or v2 without
-delegation) Podman ignores ``cpus`` and ``memory`` silently (on v1 the container's processes stay in the
-cgroup of the service that started them); the runner then holds ``pids`` as ``RLIMIT_NPROC`` (``prlimit``
-before the entry point; counted per user namespace and uid, so shared by the user's concurrent containers),
-and the run record says which limits were not enforced and why. Such a cell is not comparable with Docker's
-under the same hardware profile, so it counts as not isolated (:meth:`PodmanRunRecord.unisolated`), and the
-report leaves it out of the headline as it leaves out the local runner's. (Holding a rootless cell on v1 in a
-cgroup root made for it would put the Podman service, conmon, the proxy and the collector under the agent's
-limits too, and leave an out-of-memory kill unseen by Podman: root has the rootful service instead.)
+``memory`` and ``pids`` on cgroups v1 and v2, as Docker's engine does (the runner reads an out-of-memory kill
+from the container's cgroup, :class:`OomWatch`), so its cells count as Docker's do. Rootless Podman needs
+controllers the user owns: on cgroups v2 with ``cpu``, ``memory`` and ``pids`` delegated to the user every
+limit holds; without them (cgroups v1, or v2 without delegation) Podman ignores ``cpus`` and ``memory``
+silently (on v1 the container's processes stay in the cgroup of the service that started them); the runner
+then holds ``pids`` as ``RLIMIT_NPROC`` (``prlimit`` before the entry point; counted per user namespace and
+uid, so shared by the user's concurrent containers), and the run record says which limits were not enforced
+and why. Such a cell is not comparable with Docker's under the same hardware profile, so it counts as not
+isolated (:meth:`PodmanRunRecord.unisolated`), and the report leaves it out of the headline as it leaves out
+the local runner's. (Holding a rootless cell on v1 in a cgroup root made for it would put the Podman service,
+conmon, the proxy and the collector under the agent's limits too, and leave an out-of-memory kill unseen by
+Podman: root has the rootful service instead.)
 
 Networks ``egress`` and ``llm`` leave only through the cell's own logging proxy, as under Docker, but not by
 Docker's internal bridge network (rootless bridge networks need Podman's rootless network namespace, which
@@ -411,10 +412,11 @@ def service_rlimits(url: str) -> dict[str, tuple[int, int]]:
     for name, title in INHERITED_RLIMITS.items():
         for line in lines:
             if line.startswith(title):
-                soft, hard = line[len(title) :].split()[:2]
-                found[name] = tuple(  # type: ignore[assignment] - two values
-                    resource.RLIM_INFINITY if v == "unlimited" else int(v) for v in (soft, hard)
+                soft, hard = (
+                    resource.RLIM_INFINITY if v == "unlimited" else int(v)
+                    for v in line[len(title) :].split()[:2]
                 )
+                found[name] = (soft, hard)
     return found
 
 
