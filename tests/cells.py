@@ -6,11 +6,12 @@ cell once and call the runner or grader with it, writing run.json as the run sta
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,10 +73,31 @@ GVISOR_RUNTIME = os.environ.get("MLEBENCH_GVISOR_RUNTIME", "runsc")
 registers it; another name where an engine offers gVisor under one)."""
 
 
+PODMAN_ROOTFUL = "podman-rootful"
+"""The tests' name for the ``podman`` runner run by root with no ``CONTAINER_HOST``: root's own (rootful)
+Podman service, which the runner starts itself (the ``podman`` parameter: an ordinary user's rootless one)."""
+
+
+@contextlib.contextmanager
+def engine_env(runner: str) -> Iterator[None]:
+    """Within it, the engine is the one test parameter ``runner`` names (rootful: no CONTAINER_HOST)."""
+    if runner != PODMAN_ROOTFUL:
+        yield
+        return
+    previous = os.environ.pop("CONTAINER_HOST", None)
+    try:
+        yield
+    finally:
+        if previous is not None:
+            os.environ["CONTAINER_HOST"] = previous
+
+
 def engine_runner(runner: str, settings: DockerSettings) -> tuple[str, DockerSettings]:
     """Return the runner and settings a test parameter stands for (``gvisor``: docker under ``runsc``)."""
     if runner == GVISOR:
         return "docker", settings.model_copy(update={"runtime": GVISOR_RUNTIME})
+    if runner == PODMAN_ROOTFUL:
+        return "podman", settings
     return runner, settings
 
 
@@ -102,8 +124,10 @@ def run_docker(
 ) -> ContainerRunRecord:
     """Run with an isolating runner (``docker``, ``podman`` or ``sandbox``) and write run.json.
 
-    ``gvisor`` is the ``docker`` runner under the OCI runtime ``runsc`` (gVisor's user-space kernel).
+    ``gvisor`` is the ``docker`` runner under the OCI runtime ``runsc`` (gVisor's user-space kernel);
+    ``podman-rootful`` the ``podman`` runner on root's own service.
     """
+    param = runner
     runner, settings = engine_runner(runner, settings)
     share(public, out.parent)
     chosen = (
@@ -111,7 +135,8 @@ def run_docker(
         if runner in ("docker", "podman")
         else runner_class(runner)(settings)
     )
-    record = chosen.run(cell(competition_id, agent_name, agent, hardware, seed, public, out, root))
+    with engine_env(param):
+        record = chosen.run(cell(competition_id, agent_name, agent, hardware, seed, public, out, root))
     record.write(out)
     return record
 

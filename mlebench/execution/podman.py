@@ -1,31 +1,41 @@
-"""The ``podman`` runner: the Docker runner's containers, run by rootless Podman instead of a root daemon.
+"""The ``podman`` runner: the Docker runner's containers, run by Podman instead of Docker's daemon.
 
 Podman serves the Docker API (``podman system service``), so this runner is the Docker runner
-(:mod:`mlebench.execution.docker.agent`) pointed at an ordinary user's Podman: the same agent contract (v1's
-included), the same images (the same Dockerfiles and content-hash tags), network ``none``, grading in a
-separate grader container that alone mounts the answers, and the same statuses and run records.
+(:mod:`mlebench.execution.docker.agent`) pointed at Podman: the same agent contract (v1's included), the same
+images (the same Dockerfiles and content-hash tags), network ``none``, grading in a separate grader container
+that alone mounts the answers, and the same statuses and run records.
 
-Where the engine is: ``CONTAINER_HOST`` (Podman's own variable, ``unix:///run/user/<uid>/podman/podman.sock``)
-when set, else the calling user's socket under ``$XDG_RUNTIME_DIR``; when nothing answers there and the
-caller is an ordinary user with ``podman`` installed, the runner starts ``podman system service`` for them,
-which exits by itself after :data:`SERVICE_IDLE_SECS` idle. Run as root without ``CONTAINER_HOST``, the
-runner refuses: it is for users without root (point ``CONTAINER_HOST`` at an ordinary user's service).
+Where the engine is: ``CONTAINER_HOST`` (Podman's own variable, e.g. an ordinary user's
+``unix:///run/user/<uid>/podman/podman.sock``) when set; else, run by an ordinary user, that user's rootless
+service (its socket under ``$XDG_RUNTIME_DIR``); else, run as root, root's own rootful service (Podman's
+rootful socket, :data:`ROOTFUL_URL`). When nothing answers there and ``podman`` is installed, the runner
+starts ``podman system service`` for the caller (root's or the user's), which exits by itself after
+:data:`SERVICE_IDLE_SECS` idle. Whichever it is, the agent's container is the same: uid 1000, every
+capability dropped, ``no-new-privileges``, our seccomp profile, no network (proxied networks relayed).
 
 Images: a tag Podman does not have is loaded from Docker's engine when one answers and has it (``docker
 save`` into ``podman load``, through both APIs: the image ids are the same), else Podman builds it from the
 same Dockerfile.
 
-What rootless Podman cannot give (recorded, never hidden): the hardware limits need cgroup controllers the
-user owns. On cgroups v2 with ``cpu``, ``memory`` and ``pids`` delegated to the user, every limit holds as
-under Docker. Without them (cgroups v1, or v2 without delegation) Podman ignores ``cpus`` and ``memory``
-silently; the runner then holds ``pids`` as ``RLIMIT_NPROC`` (``prlimit`` before the entry point; counted
-per user namespace and uid, so shared by the user's concurrent containers), and the run record says which
-limits were not enforced and why. Such a cell is not comparable with Docker's under the same hardware
-profile, so it counts as not isolated (:meth:`PodmanRunRecord.unisolated`), and the report leaves it out
-of the headline as it leaves out the local runner's. Networks ``egress`` and ``llm`` leave only through the
-cell's own logging proxy, as under Docker, but not by Docker's internal bridge network (rootless bridge
-networks need Podman's rootless network namespace, which does not come up everywhere): the agent's container
-has no network at all, and a relay on its loopback reaches the proxy through a UNIX socket
+The hardware limits are cgroup limits, and which ones Podman can hold is in its ``info``
+(:func:`cgroup_limits`). Rootful Podman's cgroup manager makes a cgroup per container and holds ``cpus``,
+``memory`` and ``pids`` on cgroups v1 and v2, as Docker's engine does (the runner reads an out-of-memory kill
+from the container's cgroup, :class:`OomWatch`), so its cells count as Docker's do. Rootless Podman needs
+controllers the user owns: on cgroups v2 with ``cpu``, ``memory`` and ``pids`` delegated to the user every
+limit holds; without them (cgroups v1, or v2 without delegation) Podman ignores ``cpus`` and ``memory``
+silently (on v1 the container's processes stay in the cgroup of the service that started them); the runner
+then holds ``pids`` as ``RLIMIT_NPROC`` (``prlimit`` before the entry point; counted per user namespace and
+uid, so shared by the user's concurrent containers), and the run record says which limits were not enforced
+and why. Such a cell is not comparable with Docker's under the same hardware profile, so it counts as not
+isolated (:meth:`PodmanRunRecord.unisolated`), and the report leaves it out of the headline as it leaves out
+the local runner's. (Holding a rootless cell on v1 in a cgroup root made for it would put the Podman service,
+conmon, the proxy and the collector under the agent's limits too, and leave an out-of-memory kill unseen by
+Podman: root has the rootful service instead.)
+
+Networks ``egress`` and ``llm`` leave only through the cell's own logging proxy, as under Docker, but not by
+Docker's internal bridge network (rootless bridge networks need Podman's rootless network namespace, which
+does not come up everywhere; rootful Podman takes the same route, so one way is tested): the agent's
+container has no network at all, and a relay on its loopback reaches the proxy through a UNIX socket
 (:mod:`mlebench.execution.docker.relayed`).
 """
 
@@ -38,6 +48,7 @@ import posixpath
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -63,6 +74,8 @@ if TYPE_CHECKING:
     import docker
 
 HOST_ENV = "CONTAINER_HOST"
+ROOTFUL_URL = "unix:///run/podman/podman.sock"
+"""Root's own (rootful) Podman service: Podman's rootful socket, used when the runner runs as root."""
 SERVICE_IDLE_SECS = 120
 SERVICE_START_SECS = 30
 PING_TIMEOUT_SECS = 5
@@ -76,9 +89,11 @@ _LINK_SCAN_MEMBERS = 10_000
 
 
 def socket_url() -> str:
-    """Return the Podman service's address: ``CONTAINER_HOST``, else the caller's own socket."""
+    """Return the Podman service's address: ``CONTAINER_HOST``, else the caller's own (root's is rootful)."""
     if os.environ.get(HOST_ENV):
         return os.environ[HOST_ENV]
+    if os.getuid() == 0:
+        return ROOTFUL_URL
     runtime = os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}"
     if not os.access(runtime, os.W_OK):
         runtime = os.path.join(tempfile.gettempdir(), f"mlebench-podman-{os.getuid()}")
@@ -98,7 +113,7 @@ def connect(timeout: int = API_TIMEOUT_SECS, start: bool = True) -> docker.Docke
     Raises
     ------
     InfraError
-        If no service answers and none can be started here (root without ``CONTAINER_HOST``, no podman).
+        If no service answers and none can be started here (``CONTAINER_HOST`` names one, no podman).
 
     """
     url = socket_url()
@@ -108,11 +123,6 @@ def connect(timeout: int = API_TIMEOUT_SECS, start: bool = True) -> docker.Docke
         first = f"{type(exc).__name__}: {exc}"
     if os.environ.get(HOST_ENV):
         raise InfraError(f"no Podman service answers at {HOST_ENV}={url}: {first}")
-    if os.getuid() == 0:
-        raise InfraError(
-            "the podman runner runs rootless: run mlebench as an ordinary user (subuid/subgid ranges set), "
-            f"or set {HOST_ENV} to an ordinary user's `podman system service` socket"
-        )
     if not start or shutil.which("podman") is None:
         raise InfraError(
             f"no Podman service answers at {url} ({first})"
@@ -130,13 +140,14 @@ def connect(timeout: int = API_TIMEOUT_SECS, start: bool = True) -> docker.Docke
 
 
 def _start_service(url: str) -> None:
-    """Start ``podman system service`` for this user, in a session of its own; it exits when idle."""
+    """Start ``podman system service`` for this user (root's: rootful) in a session of its own; exits idle."""
     path = Path(url.removeprefix("unix://"))
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     log = path.parent / "service.log"
     with log.open("ab") as fh:
         subprocess.Popen(  # noqa: S603 - a fixed command line
             ["podman", "system", "service", f"--time={SERVICE_IDLE_SECS}", url],
+            cwd=path.parent,  # conmon writes an ``oom`` file into it (OomWatch): never the caller's checkout
             stdin=subprocess.DEVNULL,
             stdout=fh,
             stderr=fh,
@@ -145,7 +156,7 @@ def _start_service(url: str) -> None:
 
 
 def podman_problem() -> str | None:
-    """Why no rootless Podman is usable here, or None when one answers (started for the caller if need be)."""
+    """Why no Podman is usable here, or None when one answers (started for the caller if need be)."""
     try:
         connect(timeout=PING_TIMEOUT_SECS).close()
     except InfraError as exc:
@@ -163,21 +174,27 @@ def libpod_info(client: docker.DockerClient) -> dict[str, Any]:
 def cgroup_limits(info: dict[str, Any]) -> set[str]:
     """Return which of cpus, memory, pids the engine can hold containers to, from its ``info``.
 
-    Rootful, every one; rootless on cgroups v2, those whose controllers are delegated to the user; rootless
-    on cgroups v1, none.
+    Those whose cgroup controllers Podman names as usable (``cgroupControllers``): rootful, the host's (on
+    cgroups v1 and v2; every one where a Podman too old to say); rootless on cgroups v2, those delegated to
+    the user; rootless on cgroups v1, none.
 
     >>> sorted(cgroup_limits({"host": {"security": {"rootless": True}, "cgroupVersion": "v1"}}))
     []
     >>> sorted(cgroup_limits({"host": {"security": {"rootless": True}, "cgroupVersion": "v2",
     ...                                "cgroupControllers": ["memory", "pids"]}}))
     ['memory (no swap)', 'pids']
+    >>> sorted(cgroup_limits({"host": {"security": {"rootless": False}, "cgroupVersion": "v1",
+    ...                                "cgroupControllers": ["cpuset", "cpu", "memory", "pids"]}}))
+    ['cpus', 'memory (no swap)', 'pids']
     """
     host = info["host"]
-    if not host["security"]["rootless"]:
-        return set(CGROUP_LIMITS.values())
-    if host.get("cgroupVersion") != "v2":
+    rootless = host["security"]["rootless"]
+    if rootless and host.get("cgroupVersion") != "v2":
         return set()
-    return {CGROUP_LIMITS[c] for c in host.get("cgroupControllers") or [] if c in CGROUP_LIMITS}
+    controllers = host.get("cgroupControllers")
+    if controllers is None and not rootless:
+        controllers = list(CGROUP_LIMITS)
+    return {CGROUP_LIMITS[c] for c in controllers or [] if c in CGROUP_LIMITS}
 
 
 @functools.cache
@@ -202,6 +219,24 @@ def _client_class() -> type:
             return super().get(name)
 
     class PodmanContainer(Container):
+        def start(self, *args: Any, **kwargs: Any) -> Any:
+            started = super().start(*args, **kwargs)
+            if "memory (no swap)" in self.client.held:  # an OOM kill to watch for (see OomWatch)
+                super().reload()
+                watch = OomWatch.of(self.id, int(self.attrs["State"].get("Pid") or 0))
+                if watch is not None:
+                    _OOM_WATCHES[self.id] = watch
+            return started
+
+        def reload(self) -> None:
+            super().reload()
+            watch = _OOM_WATCHES.get(self.id)
+            if watch is None or self.attrs["State"].get("Running"):
+                return
+            del _OOM_WATCHES[self.id]
+            if watch.finish():
+                self.attrs["State"]["OOMKilled"] = True
+
         def get_archive(self, path: str, *args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
             # Podman names the resolved path in linkTarget for every file; only the mode tells a symlink.
             # It also follows a symlink at ``path``: one into a mount (gone once the container stopped)
@@ -252,6 +287,8 @@ def _client_class() -> type:
                     kwargs["entrypoint"] = [*wrap, *kwargs["entrypoint"]]
                 elif command:
                     command = [*wrap, *command]
+            if not self.client.info_libpod["host"]["security"]["rootless"]:
+                kwargs["ulimits"] = inherited_rlimits(kwargs.get("ulimits") or [], self.client.rlimits)
             return super().create(image, command, **kwargs)
 
     class PodmanClient(docker.DockerClient):
@@ -263,6 +300,10 @@ def _client_class() -> type:
 
         def info(self) -> dict[str, Any]:
             return _facts(self, "info", lambda client: docker.DockerClient.info(client))
+
+        @property
+        def rlimits(self) -> dict[str, tuple[int, int]]:
+            return _facts(self, "rlimits", lambda client: service_rlimits(client.socket_url))
 
         @property
         def held(self) -> set[str]:
@@ -277,6 +318,125 @@ def _client_class() -> type:
             return Containers(client=self)
 
     return PodmanClient
+
+
+class OomWatch(threading.Thread):
+    """Counts the out-of-memory kills in a running container's own memory cgroup, until it is removed.
+
+    Podman 4.3 with conmon 2.1.6 (Debian bookworm's) never reports ``OOMKilled``: conmon sees the kill but
+    writes its ``oom`` file into its working directory, not where Podman looks. The runner reads the
+    kernel's own counter instead (cgroup v1 ``memory.oom_control``, v2 ``memory.events``: ``oom_kill``),
+    every :data:`OOM_POLL_SECS` while the container runs; the counter only grows, and the cgroup outlives
+    the killed process until Podman's clean-up after the exit, so a kill is seen. Only where this process
+    sees the container's cgroup (the same host and pid namespace: the cgroup path names the container).
+    """
+
+    def __init__(self, events: Path) -> None:
+        super().__init__(daemon=True, name=f"oom-watch {events.parent.name}")
+        self.events, self.kills, self.done = events, 0, threading.Event()
+
+    @classmethod
+    def of(cls, container_id: str, pid: int) -> OomWatch | None:
+        """Start watching the memory cgroup of process ``pid``, when it is container ``container_id``'s."""
+        try:
+            lines = Path(f"/proc/{pid}/cgroup").read_text(encoding="utf-8").splitlines() if pid else []
+        except OSError:
+            return None
+        found = {ctl: path for _, ctls, path in (ln.split(":", 2) for ln in lines) for ctl in ctls.split(",")}
+        if "memory" in found:
+            events = Path("/sys/fs/cgroup/memory") / found["memory"].lstrip("/") / "memory.oom_control"
+        else:
+            events = Path("/sys/fs/cgroup") / found.get("", "").lstrip("/") / "memory.events"
+        if container_id not in str(events) or not events.is_file():
+            return None
+        watch = cls(events)
+        watch.start()
+        return watch
+
+    def _read(self) -> bool:
+        try:
+            text = self.events.read_text(encoding="utf-8")
+        except OSError:  # the cgroup is gone: the count read last is the last
+            return False
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill" and value.strip().isdigit():
+                self.kills = max(self.kills, int(value))
+        return True
+
+    def run(self) -> None:
+        """Read the counter until the cgroup is gone or :meth:`finish` is called."""
+        while self._read() and not self.done.wait(OOM_POLL_SECS):
+            pass
+
+    def finish(self) -> bool:
+        """Stop watching (the container has stopped): whether the kernel killed a process for memory."""
+        self.done.set()
+        self.join(timeout=5)
+        self._read()
+        return self.kills > 0
+
+
+OOM_POLL_SECS = 0.05
+_OOM_WATCHES: dict[str, OomWatch] = {}
+"""The running containers' watches, by container id (:meth:`PodmanContainer.reload` ends them)."""
+
+
+INHERITED_RLIMITS = {"nofile": "Max open files", "nproc": "Max processes"}
+"""The rlimits a rootful Podman container gets from the service, as a Docker container gets its daemon's
+(their lines in ``/proc/<pid>/limits``)."""
+
+
+def service_rlimits(url: str) -> dict[str, tuple[int, int]]:
+    """Return the service's own ``nofile`` and ``nproc`` limits (soft, hard), read where it listens.
+
+    The service is found by the socket's peer credentials (``SO_PEERCRED``: the process that listens); where
+    that cannot be read (not a local socket, no such process to read), this process's own limits.
+    """
+    import resource
+    import socket
+    import struct
+
+    own = {
+        name: resource.getrlimit(getattr(resource, f"RLIMIT_{name.upper()}")) for name in INHERITED_RLIMITS
+    }
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(PING_TIMEOUT_SECS)
+            sock.connect(url.removeprefix("unix://"))
+            pid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[0]
+        lines = Path(f"/proc/{pid}/limits").read_text(encoding="utf-8").splitlines()
+    except (OSError, ValueError):
+        return own
+    found = dict(own)
+    for name, title in INHERITED_RLIMITS.items():
+        for line in lines:
+            if line.startswith(title):
+                soft, hard = (
+                    resource.RLIM_INFINITY if v == "unlimited" else int(v)
+                    for v in line[len(title) :].split()[:2]
+                )
+                found[name] = (soft, hard)
+    return found
+
+
+def inherited_rlimits(given: list[Any], service: dict[str, tuple[int, int]]) -> list[Any]:
+    """Return ``given`` plus the service's own ``nofile`` and ``nproc`` limits where it names none.
+
+    Rootful Podman sets both to 1048576 in every container it creates, above its own limits, which the OCI
+    runtime can only do with ``CAP_SYS_RESOURCE``: where root lacks it (a machine that is itself a
+    container, like this project's), no container starts ("error setting rlimit ... operation not
+    permitted"). Docker's containers inherit the daemon's limits; these inherit the service's.
+    """
+    from docker.types import Ulimit
+
+    named = {u["Name"] if isinstance(u, dict) else u.name for u in given}
+    own = [
+        Ulimit(name=name, soft=-1 if soft < 0 else soft, hard=-1 if hard < 0 else hard)
+        for name, (soft, hard) in service.items()
+        if name not in named
+    ]
+    return [*given, *own]
 
 
 @functools.cache
@@ -346,9 +506,11 @@ class PodmanRunRecord(ContainerRunRecord):
         missing = limits_missing(self.limits_enforced)
         if not missing:
             return ""
+        rootless = self.docker.get("rootless", True)
+        where = "delegated to the user" if rootless else "on the host"
         return (
-            f"rootless Podman did not hold the agent to {', '.join(missing)} (cgroups "
-            f"{self.docker.get('cgroup_version', '?')} without those controllers delegated to the user): the "
+            f"{'rootless' if rootless else 'rootful'} Podman did not hold the agent to {', '.join(missing)} "
+            f"(cgroups {self.docker.get('cgroup_version', '?')} without those controllers {where}): the "
             "hardware profile was not enforced, so the cell is not comparable with isolated ones"
         )
 
@@ -426,7 +588,7 @@ PODMAN = PodmanEngine()
 
 
 class PodmanRunner(DockerRunner):
-    """The ``podman`` runner: the agent in a rootless Podman container, graded in a Podman container."""
+    """The ``podman`` runner: the agent in a Podman container (rootless, or root's), graded in another."""
 
     name = "podman"
     grader = "podman"

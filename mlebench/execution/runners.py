@@ -6,8 +6,8 @@ cannot run here, or None), ``image_sources(root)`` (the checkout files of the im
 the run stage's deps) and ``run(cell)``. Adding one is a new file plus one line in :data:`RUNNERS`.
 
 ``auto`` (the default setting) picks, in :data:`AUTO_ORDER`, the first runner that isolates here: ``docker``
-when an engine answers, else ``podman`` when the user's rootless Podman does, else ``sandbox`` when
-bubblewrap can make a sandbox; only then does it fall back to ``local``, with a visible warning. When it
+when an engine answers, else ``podman`` when the caller's Podman does (root's: rootful), else ``sandbox``
+when bubblewrap can make a sandbox; only then does it fall back to ``local``, with a visible warning. When it
 did not get ``docker``, the cell's run.json says so (``runner`` plus ``runner_requested: auto`` and why the
 runners before it could not run), so the lineage of every score shows which isolation it really had. An
 explicit runner never falls back.

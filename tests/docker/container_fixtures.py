@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cells import GVISOR_RUNTIME, run_docker, share
+from cells import GVISOR_RUNTIME, PODMAN_ROOTFUL, engine_env, run_docker, share
 
 from mlebench.execution.docker.agent import ContainerRunRecord
 from mlebench.execution.docker.engine import connect, engine_problem, in_ci
@@ -56,7 +56,9 @@ ISOLATING = ["docker", "podman", "sandbox"]
 GVISOR = "gvisor"
 """The ``docker`` runner under gVisor (``docker.runtime: runsc``), where the engine offers that runtime."""
 ENGINES = ["docker", "podman", GVISOR]
-"""The runners with a container engine (and a ``docker_client``)."""
+"""The runners with a container engine (and a ``docker_client``) that whole suites run under."""
+WITH_ENGINE = [*ENGINES, PODMAN_ROOTFUL]
+"""Those and the podman runner on root's own service (tests/docker/test_podman_rootful.py)."""
 GAPS: dict[tuple[str, str], str] = {}
 """The probes a runner never passes (strict xfail, so a closed gap fails loudly), and why.
 
@@ -168,8 +170,11 @@ def docker_client(runner: str, request: pytest.FixtureRequest) -> Iterator[Any]:
 
     A module that asks for it imports ``runner`` too (``docker`` unless the module says: :func:`under`).
     """
-    if runner not in ENGINES:
+    if runner not in WITH_ENGINE:
         pytest.skip(f"the {runner} runner has no container engine")
+    if runner == PODMAN_ROOTFUL:
+        yield from _rootful_podman()
+        return
     if runner == "podman":
         from mlebench.execution.podman import connect as podman_connect
 
@@ -203,6 +208,24 @@ def docker_client(runner: str, request: pytest.FixtureRequest) -> Iterator[Any]:
     for container in leftovers(client):
         container.remove(force=True)  # nothing should be left; test_no_container_is_left_behind asserts it
     client.close()
+
+
+def _rootful_podman() -> Iterator[Any]:
+    """Yield a client for root's own Podman service, started by the runner's own code as it starts it."""
+    from mlebench.execution.podman import connect as podman_connect
+
+    if shutil.which("podman") is None:
+        _unavailable("podman is not installed (.ci/run installs it: apt-get install podman)")
+    if os.getuid() != 0:
+        pytest.skip("rootful Podman is root's: run the tests as root (CI does)")
+    with engine_env(PODMAN_ROOTFUL):
+        client = podman_connect()
+    yield client
+    try:
+        for container in leftovers(client):
+            container.remove(force=True)
+    finally:
+        client.close()
 
 
 _GVISOR_PROBED: dict[str, str] = {}
@@ -313,7 +336,7 @@ def hostile(
     import time
 
     expect_gaps(request, runner)
-    if runner in ENGINES:
+    if runner in WITH_ENGINE:
         request.getfixturevalue("env_ref")  # the env image is built (or loaded) once, before any run
         settings = request.getfixturevalue("settings")
     else:

@@ -142,9 +142,10 @@ def test_no_network_by_default(hostile, runner) -> None:
 
 
 EGRESS_INTERFACE = {"docker": "eth0", "podman": "lo", "sandbox": "lo", "gvisor": "eth0"}
+EGRESS_INTERFACE["podman-rootful"] = "lo"
 """The interface egress goes out by: the cell's sandboxed namespace (Docker), or only the loopback, where
 the relay to the cell's proxy listens (podman, sandbox)."""
-RELAYED = ("podman", "sandbox")
+RELAYED = ("podman", "podman-rootful", "sandbox")
 """The runners whose proxied agents have only a loopback, and a relay on it to the proxy's UNIX socket."""
 
 
@@ -183,7 +184,7 @@ def test_a_relayed_agent_that_stops_its_relay_still_reaches_only_its_proxy(hosti
     attempts = run.result["attempts"]
     assert run.record.status == "ok" and run.result["relay_pids"], run.result
     kills = {label: o for label, o in attempts.items() if label.startswith("kill relay")}
-    if runner == "podman":  # the relay is the validator user's: neither stopped nor replaced
+    if runner.startswith("podman"):  # the relay is the validator user's: neither stopped nor replaced
         assert kills and not any(o["ok"] for o in kills.values()), kills
         assert not attempts["bind 127.0.0.1:3128"]["ok"], attempts["bind 127.0.0.1:3128"]
     assert attempts["proxy through the socket"]["value"] == "HTTP/1.1 403 Forbidden", attempts

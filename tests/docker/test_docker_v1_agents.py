@@ -3,10 +3,11 @@
 MLE-bench v1's own ``agents/dummy/`` (read from ``../shared/spec/v1-agents``, never copied into the project)
 is built from its own Dockerfile ``FROM mlebench-env`` with v1's build args, its ``conda run -n agent pip
 install`` and ``conda clean`` in the env image's conda layout, and started as v1 starts it (``bash
-/home/agent/start.sh``): on every embedded competition under docker and under podman (one grid each, graded
-and reported). Our own v1-format agent (``tests/docker/v1_agents``) takes argparse and omegaconf kwargs
-and a ``${{ secrets.NAME }}`` variable, whose value ends in no output. A Dockerfile that fails to build is a
-config error naming its file and line, never retried.
+/home/agent/start.sh``): on every embedded competition under docker and under podman (root's own rootful
+Podman, which holds the hardware profile on cgroups v1 too: the ``podman-rootful`` parameter), one grid each,
+graded and reported, every cell counted in the headline. Our own v1-format agent (``tests/docker/v1_agents``)
+takes argparse and omegaconf kwargs and a ``${{ secrets.NAME }}`` variable, whose value ends in no output. A
+Dockerfile that fails to build is a config error naming its file and line, never retried.
 """
 
 # ruff: noqa: F811 - fixtures are imported from container_fixtures and then named as test parameters
@@ -19,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cells import grade_run, run_docker
+from cells import PODMAN_ROOTFUL, engine_runner, grade_run, run_docker
 from container_fixtures import (  # noqa: F401 - fixtures
     docker_client,
     env_ref,
@@ -49,8 +50,8 @@ def dummy_checks(log: str) -> None:
     assert '{"result": "Submission is valid."}' in log, log[-3000:]
 
 
-@under("docker", "podman")
-def test_v1s_dummy_unchanged_on_every_embedded_competition_scored_and_counted_where_isolated(
+@under("docker", PODMAN_ROOTFUL)
+def test_v1s_dummy_unchanged_on_every_embedded_competition_scored_and_counted(
     runner, env_ref, settings, hw, prepare_once, tmp_path
 ) -> None:
     agent = v1_agents.agent_config(v1_agents_dir(), "dummy", ROOT, DISCLOSED)
@@ -62,7 +63,7 @@ def test_v1s_dummy_unchanged_on_every_embedded_competition_scored_and_counted_wh
             cid, "v1-dummy", agent, hw, 0, prepared.public, out, ROOT, settings, runner=runner
         )
         log = (out / "agent_output.log").read_text(errors="replace")
-        assert record.runner == runner, record.runner
+        assert record.runner == engine_runner(runner, settings)[0], record.runner
         assert record.status == "ok" and record.submission_exists, (cid, record.reason, log[-2000:])
         dummy_checks(log)
         assert (out / "code" / "code.py").is_file() and (out / "logs" / "run.log").is_file()
@@ -70,21 +71,19 @@ def test_v1s_dummy_unchanged_on_every_embedded_competition_scored_and_counted_wh
         graded = grade_run(prepared.comp, "v1-dummy", 0, out, prepared.public, prepared.private, ROOT, "host")
         assert graded["status"] == "ok" and graded["valid_submission"], (cid, graded["reason"])
         assert graded["score"] is not None
-        # counted exactly where the runner held the hardware profile: always under docker; under rootless
-        # Podman only where the user has cgroup controllers (not on cgroups v1), and the record says why
-        missing = json.loads((out / "run.json").read_text())["docker"].get("limits_not_enforced") or {}
-        assert runner == "podman" or not missing, missing
-        assert (graded["isolation"] == "unisolated") == bool(missing), graded["isolation_reason"]
-        assert all(limit in graded["isolation_reason"] for limit in missing)
+        # counted: the runner held the hardware profile (rootful Podman's cgroups, on v1 as on v2)
+        run = json.loads((out / "run.json").read_text())
+        assert run["docker"].get("limits_not_enforced", []) == [], run["docker"]
+        assert graded["isolation"] == "isolated", graded["isolation_reason"]
+        if runner == PODMAN_ROOTFUL:
+            assert run["docker"]["rootless"] is False and graded["lineage"]["agent_rootless"] == "false"
         records.append(graded)
     complexity = dict.fromkeys(EMBEDDED, "embedded")
     report = aggregate(ReportData(records, ["v1-dummy"], EMBEDDED, [0], "embedded", complexity))
     row = headline(report)["v1-dummy"]["embedded"]
-    excluded = {e["competition_id"]: e["reason"] for e in report.get("excluded", [])}
-    assert excluded == {r["competition_id"]: r["isolation_reason"] for r in records if r["isolation_reason"]}
+    assert report.get("excluded", []) == []
     assert row["any_medal_pct_as_scored"] == 0.0, row  # every cell scored, never a medal
-    if not excluded:  # the headline counts all eleven
-        assert row["complete_seeds"] == [0] and row["any_medal_pct"] == 0.0, row
+    assert row["complete_seeds"] == [0] and row["any_medal_pct"] == 0.0, row  # the headline counts all
     print(
         f"{runner}: v1's dummy on {len(records)} embedded competitions, scores",
         {r["competition_id"]: r["score"] for r in records},
