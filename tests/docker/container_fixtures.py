@@ -221,6 +221,11 @@ def _rootful_podman() -> Iterator[Any]:
     with engine_env(PODMAN_ROOTFUL):
         client = podman_connect()
     yield client
+    client.close()
+    # the service exits after SERVICE_IDLE_SECS idle, likely long before the session ends; its containers
+    # outlive it (conmon holds them), so the leftovers are checked on a service started again
+    with engine_env(PODMAN_ROOTFUL):
+        client = podman_connect()
     try:
         for container in leftovers(client):
             container.remove(force=True)
