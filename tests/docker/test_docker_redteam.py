@@ -141,8 +141,13 @@ def test_no_network_by_default(hostile, runner) -> None:
     assert result["listening"] == ["127.0.0.1:5000"], "only the validation server, on the loopback"
 
 
-EGRESS_INTERFACE = {"docker": "eth0", "podman": "lo", "sandbox": "lo", "gvisor": "eth0"}
-EGRESS_INTERFACE["podman-rootful"] = "lo"
+EGRESS_INTERFACE = {
+    "docker": "eth0",
+    "podman": "lo",
+    "podman-rootful": "lo",
+    "sandbox": "lo",
+    "gvisor": "eth0",
+}
 """The interface egress goes out by: the cell's sandboxed namespace (Docker), or only the loopback, where
 the relay to the cell's proxy listens (podman, sandbox)."""
 RELAYED = ("podman", "podman-rootful", "sandbox")

@@ -157,8 +157,8 @@ def _fit_fold(
     deadline: float,
     clock,
     first: bool = True,
-) -> dict[str, np.ndarray]:
-    """Return the validation predictions of ``candidates`` on one fold, by name.
+) -> dict[str, tuple[np.ndarray, float]]:
+    """Return the validation predictions of ``candidates`` on one fold and their fit seconds, by name.
 
     A candidate that is not ``first`` and would start after the deadline is skipped with the rest.
     """
