@@ -15,9 +15,14 @@ EXIT_CONFIG = 2
 def run_stage(main: Callable[[list[str] | None], int], argv: list[str] | None = None) -> int:
     """Run a stage's ``main``; a ``ConfigError`` becomes one clear message and exit code 2.
 
-    Run as the stage's process (``argv`` from its command line, ``None``), the objects left at the end are
-    frozen out of the garbage collector (:func:`exit_without_collecting`).
+    Run as the stage's process (``argv`` from its command line, ``None``), the objects its imports built are
+    frozen out of the garbage collector and collection is turned back on (``python -m stages.<kind>`` imports
+    with it off: :mod:`stages`), and the objects left at the end are frozen too
+    (:func:`exit_without_collecting`).
     """
+    if argv is None:
+        gc.freeze()
+        gc.enable()
     try:
         return main(argv)
     except ConfigError as exc:

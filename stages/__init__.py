@@ -1,1 +1,14 @@
-"""DVC stage entry points: one thin module per stage (read params, call the library, write outputs)."""
+"""DVC stage entry points: one thin module per stage (read params, call the library, write outputs).
+
+Run as ``python -m stages.<kind>`` (how every stage of the plan is run), the process is one stage from start
+to exit, and the cyclic garbage collector is off while its modules are imported: pydantic's models, pandas
+and the Docker SDK allocate enough during import to trigger many collections, none of which finds garbage.
+:func:`mlebench.stage.run_stage` freezes what the imports built and turns collection back on before the
+stage's own work. Anything else that imports this package (the scheduler, the tests) is left as it is.
+"""
+
+import gc
+import sys
+
+if sys.argv[:1] == ["-m"]:  # set so while ``python -m`` imports the package of the module it will run
+    gc.disable()

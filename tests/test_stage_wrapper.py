@@ -53,3 +53,24 @@ def test_run_stage_called_with_arguments_leaves_the_collector_alone():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "0", done.stderr
+
+
+def test_python_dash_m_imports_a_stage_with_the_collector_off_and_runs_it_with_the_collector_on(tmp_path):
+    # the premise: while `python -m pkg.mod` imports pkg, sys.argv[0] is "-m" (what stages/__init__.py checks)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("import sys\nprint(repr(sys.argv[0]))\n")
+    (tmp_path / "pkg" / "mod.py").write_text("")
+    done = subprocess.run([sys.executable, "-m", "pkg.mod"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.stdout.strip() == "'-m'", done.stderr
+    code = (
+        "import gc, sys; sys.argv = ['-m']; import stages; off = not gc.isenabled(); "
+        "from mlebench.stage import run_stage; "
+        "run_stage(lambda a: print(off, gc.isenabled(), gc.get_freeze_count() > 0) or 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["True", "True", "True"], done.stderr
+    plain = "import gc, stages; print(gc.isenabled())"  # the scheduler and the tests import it too
+    done = subprocess.run(
+        [sys.executable, "-c", plain], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout.strip() == "True", done.stderr
