@@ -2,7 +2,8 @@
 
 Run as ``python -m stages.<kind>`` (how every stage of the plan is run), the process is one stage from start
 to exit, and the cyclic garbage collector is off while its modules are imported: pydantic's models, pandas
-and the Docker SDK allocate enough during import to trigger many collections, none of which finds garbage.
+and the Docker SDK allocate enough to trigger collections that free next to nothing (importing the three cell
+stages: 95 collections, 485 objects freed of 41,584).
 :func:`mlebench.stage.run_stage` freezes what the imports built and turns collection back on before the
 stage's own work. Anything else that imports this package (the scheduler, the tests) is left as it is.
 """

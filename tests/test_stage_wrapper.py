@@ -60,7 +60,9 @@ def test_python_dash_m_imports_a_stage_with_the_collector_off_and_runs_it_with_t
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("import sys\nprint(repr(sys.argv[0]))\n")
     (tmp_path / "pkg" / "mod.py").write_text("")
-    done = subprocess.run([sys.executable, "-m", "pkg.mod"], cwd=tmp_path, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pkg.mod"], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
     assert done.stdout.strip() == "'-m'", done.stderr
     code = (
         "import gc, sys; sys.argv = ['-m']; import stages; off = not gc.isenabled(); "
