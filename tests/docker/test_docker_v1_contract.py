@@ -51,8 +51,9 @@ def test_an_agent_written_like_v1s_dummy_runs_and_grades(runner, titanic, hw, tm
     record = run_docker(
         titanic.id, "v1-dummy", agent, hw, 0, titanic.public, out, ROOT, settings, runner=runner
     )
+    assert record.status == "ok", (record.status, record.reason)
     log = (out / "agent_output.log").read_text(errors="replace")
-    assert record.status == "ok" and record.submission_exists, (record.reason, log[-2000:])
+    assert record.submission_exists, (record.reason, log[-2000:])
     assert "no root access" in log and "no access to /private" in log
     assert (out / "code" / "code.py").is_file() and (out / "logs" / "run.log").is_file()
     assert json.loads((out / "logs" / "validation.json").read_text()) == {"result": "Submission is valid."}
