@@ -1,8 +1,8 @@
 """README command 1 on a fresh clone, timed as a whole and per stage kind, against its 15-minute budget.
 
 Clones the checkout's HEAD into a temporary folder and runs the first command of the README there (read from
-the README itself, so this measures exactly what a new user types), with a cold pip cache and a cold import
-memo. Every line the command prints is timestamped; the set-up part is the time before DVC's first
+the README itself, so this measures exactly what a new user types), with cold pip and uv caches and a cold
+import memo. Every line the command prints is timestamped; the set-up part is the time before DVC's first
 ``Running stage`` line, and each stage runs from its ``Running stage`` line to the next one (DVC's lock
 writing included). The stages are summed by kind (``run_agent (baseline)``, ``grade (dummy)``,
 ``prepare``, ...). Each stage's time is also split at the last line its command printed: what comes after it
@@ -193,7 +193,11 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
         env = {k: v for k, v in os.environ.items() if k not in {"VIRTUAL_ENV", "PYTHONPATH"}}
         env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if ".venv" not in p)
-        env.update(MLEBENCH_CACHE=str(scratch / "memo"), PIP_CACHE_DIR=str(scratch / "pip-cache"))
+        env.update(
+            MLEBENCH_CACHE=str(scratch / "memo"),
+            PIP_CACHE_DIR=str(scratch / "pip-cache"),
+            UV_CACHE_DIR=str(scratch / "uv-cache"),
+        )
         probe_before = cpu_probe()
         start = time.monotonic()
         code, lines = run_timed(command, clone, env, scratch / "command1.log")
