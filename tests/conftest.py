@@ -16,6 +16,10 @@ from mlebench.data.fetch import fetch
 from mlebench.data.prepare import prepare_competition
 from mlebench_spec.declarations import parse_declaration
 
+# Each stage a test starts runs in its own process: a resident stage server (mlebench.resident) per temporary
+# checkout would outlive its test by minutes. tests/test_resident.py and tests/test_pipeline.py turn it on.
+os.environ.setdefault("MLEBENCH_RESIDENT_STAGES", "0")
+
 
 @pytest.fixture(scope="session")
 def raw_root(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -46,7 +46,7 @@ import traceback
 from collections import Counter
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from mlebench.execution.dispatch_env import EXECUTOR_ENV
 from mlebench.scheduling.executors import reaper
@@ -419,6 +419,14 @@ def _fork_stage(request: dict[str, Any]) -> int:
     pid = os.fork()
     if pid:
         return pid
+    run_as_main(request)
+
+
+def run_as_main(request: dict[str, Any]) -> NoReturn:
+    """In a forked child: run ``request["module"]`` as ``python -m`` would, then exit as it would.
+
+    ``request``: ``module``, ``args``, ``cwd`` and ``env`` (the whole environment). Never returns.
+    """
     code = 1
     try:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
