@@ -210,21 +210,22 @@ class _Server:
         """Import the stage modules that leave this process one thread, with the collector off; then freeze.
 
         A fork copies only the calling thread: a module whose import starts threads (a BLAS pool) is
-        tried in a forked probe first (:func:`warm._load`) and left to run in its own process.
+        tried in a forked probe first (:func:`~mlebench.execution.forking.load_module`) and left to run in
+        its own process.
         """
-        from mlebench.scheduling.executors.warm import _load, _remember
+        from mlebench.execution.forking import load_module, remember
 
         gc.disable()
         folder = Path(importlib.import_module(self.package).__file__ or "").parent
         for name in sorted(p.stem for p in folder.glob("*.py") if not p.stem.startswith("_")):
             module = f"{self.package}.{name}"
-            kind = _load(module)
+            kind = load_module(module)
             self._note(f"{kind}: {module}")
             if kind == "warm":
                 self.warm.add(module)
         gc.freeze()
         gc.enable()
-        _remember(self.imported)
+        remember(self.imported)
         return bool(self.warm)
 
     def lock(self) -> bool:
@@ -244,7 +245,7 @@ class _Server:
         self.listener.listen(64)
 
     def serve(self) -> None:
-        from mlebench.scheduling.executors.warm import _changed
+        from mlebench.execution.forking import changed
 
         assert self.listener is not None
         listening = True
@@ -255,7 +256,7 @@ class _Server:
             self._reap()
             for ready in readable:
                 if ready is self.listener:
-                    if _changed(self.imported):
+                    if changed(self.imported):
                         listening = self._retire("a file it imported has changed")
                         continue
                     self._accept()
@@ -274,6 +275,8 @@ class _Server:
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()  # ours: no other server binds it while we hold the lock
         self.listener.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(f"{self.path}.lock")  # a server that opened it before this only runs beside a new one
         os.close(self.lock_fd)
         return False
 
@@ -311,7 +314,7 @@ class _Server:
                     os.close(fd)
 
     def _job(self, request: dict[str, Any], fds: list[int]) -> None:
-        from mlebench.scheduling.executors.warm import run_as_main
+        from mlebench.execution.forking import run_as_main
 
         try:
             os.setsid()  # its own group, for the signals passed on and the kill when its stage process dies

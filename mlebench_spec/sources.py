@@ -27,6 +27,11 @@ from mlebench_spec.files import write_text
 
 PACKAGES = ("mlebench_spec", "mlebench", "graders", "stages", "authoring")
 """The top-level packages that are ours; imports of anything else are third-party and not followed."""
+CARRIERS = frozenset({"mlebench.resident"})
+"""Modules that carry a stage's process without computing any of what it writes, and are not followed: the
+resident stage server (``stages/__init__.py`` hands a stage to it) runs the same stage module with the same
+arguments, so a stage's lineage is the code it runs, whichever process runs it, as it is under the
+scheduler's warm starts."""
 
 
 def closure(entries: Iterable[Path | str], root: Path) -> list[str]:
@@ -80,6 +85,8 @@ def _loads(path: Path, root: Path) -> set[Path]:
     if path.suffix != ".py":
         return out
     for name in _imports(path, root):
+        if name in CARRIERS:
+            continue
         parts = name.split(".")
         for i in range(1, len(parts) + 1):
             found = _module_file(root, ".".join(parts[:i]))

@@ -219,3 +219,15 @@ def test_the_stages_package_runs_in_the_server(where) -> None:
     done = grade("--no-such-flag")
     assert done.returncode == 2 and "usage: grade.py" in done.stderr, done.stderr
     assert "runs pid" in log.read_text() and "stages.grade --no-such-flag" in log.read_text()
+
+
+def test_the_server_is_not_part_of_any_stage_s_lineage() -> None:
+    from mlebench.planning.plan import stage_code
+    from mlebench_spec.sources import closure, imported_modules
+
+    assert "mlebench.resident" in imported_modules(ROOT / "stages" / "__init__.py", ROOT)  # layers see it
+    for kind in ("run_agent", "grade", "integrity"):
+        code = stage_code(kind, ROOT)
+        assert "stages/__init__.py" in code and f"stages/{kind}.py" in code
+        assert "mlebench/resident.py" not in code and "mlebench/execution/forking.py" not in code
+    assert "mlebench/resident.py" not in closure(["stages/__init__.py"], ROOT)

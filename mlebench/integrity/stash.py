@@ -45,9 +45,11 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # imported where it is used: a resident stage server imports this module, and
+    import numpy as np  # numpy's BLAS threads would keep it from forking (mlebench/resident.py)
+
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 """Bytes read of any one file (and decompressed out of any one archive)."""
@@ -95,6 +97,8 @@ class Answers:
 
     def numeric(self, table: dict[Any, int]) -> tuple[np.ndarray, np.ndarray]:
         """Return ``table``'s numeric keys sorted, and their codes (for arrays read as numbers)."""
+        import numpy as np
+
         pairs = sorted((k, v) for k, v in table.items() if isinstance(k, float))
         return np.array([k for k, _ in pairs], dtype=np.float64), np.array(
             [v for _, v in pairs], dtype=np.int64
@@ -178,6 +182,8 @@ def _approx(value: Any) -> Any:
 
 def read_answers(submission: Path) -> Answers | None:
     """Read a submission CSV (id column first, then predictions); None when it has too few rows to tell."""
+    import numpy as np
+
     if not submission.is_file() or submission.is_symlink():
         return None
     with submission.open(newline="", encoding="utf-8", errors="replace") as fh:
@@ -276,6 +282,8 @@ def _streams(data: bytes, depth: int) -> Iterator[tuple[str, Any]]:
 
 
 def _buffers(data: bytes, label: str) -> Iterator[tuple[str, np.ndarray]]:
+    import numpy as np
+
     for dtype in ("<f8", "<f4", "<i8", "<i4", "u1"):
         size = np.dtype(dtype).itemsize
         usable = len(data) - len(data) % size
@@ -324,6 +332,8 @@ def _pickle_streams(data: bytes) -> Iterator[tuple[str, Any]]:
 
 def _npy(data: bytes) -> np.ndarray | None:
     """Read a ``.npy`` array without loading pickled objects; None when it is not one we can read."""
+    import numpy as np
+
     try:
         major = data[6]
         size_bytes = 2 if major == 1 else 4
@@ -391,6 +401,8 @@ def _unpacked(data: bytes, kind: str) -> Iterator[tuple[str, bytes]]:
 
 
 def _lookup(values: np.ndarray, table: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    import numpy as np
+
     keys, codes = table
     if not len(keys):
         return np.full(len(values), -1, dtype=np.int64)
@@ -400,6 +412,8 @@ def _lookup(values: np.ndarray, table: tuple[np.ndarray, np.ndarray]) -> np.ndar
 
 def _rounded(values: np.ndarray) -> np.ndarray:
     """Numbers to four significant digits, as :func:`_approx` rounds one (integers stay as they are)."""
+    import numpy as np
+
     with np.errstate(all="ignore"):
         digits = 3 - np.floor(np.log10(np.abs(values)))
         scale = np.power(10.0, np.where(np.isfinite(digits), digits, 0.0))
@@ -409,6 +423,8 @@ def _rounded(values: np.ndarray) -> np.ndarray:
 
 def _text_codes(stream: list[Any], answers: Answers) -> tuple[np.ndarray, np.ndarray]:
     """Each value's answer row and prediction code (-1: none), each distinct value canonicalised once."""
+    import numpy as np
+
     memo: dict[Any, tuple[int, int]] = {}
     pairs = []
     for token in stream:
@@ -428,6 +444,8 @@ def _text_codes(stream: list[Any], answers: Answers) -> tuple[np.ndarray, np.nda
 
 def _match_stream(stream: Any, answers: Answers) -> tuple[str, str, float, float] | None:
     """Run the keyed and ordered tests over one stream; return (test, column, share, chance) or None."""
+    import numpy as np
+
     if len(stream) < MIN_ROWS:
         return None
     if isinstance(stream, np.ndarray):  # numbers, compared in bulk
@@ -458,6 +476,8 @@ def _verdict(hit: int, chance_hit: int, n: int) -> bool:
 
 
 def _keyed(rows: np.ndarray, codes: np.ndarray, truth: np.ndarray, neighbour: np.ndarray) -> Any:
+    import numpy as np
+
     n = len(truth)
     at = np.nonzero(rows >= 0)[0]
     if len(at) < MATCH_SHARE * n:
@@ -480,6 +500,8 @@ def _hash(codes: np.ndarray, weights: list[int]) -> tuple[np.ndarray, np.ndarray
 
     Only windows whose codes are all known (>= 0) can match an anchor, so only those are hashed.
     """
+    import numpy as np
+
     size = len(codes) - len(weights) + 1
     known = np.concatenate(([0], np.cumsum(codes >= 0)))
     starts = np.nonzero(known[len(weights) : len(weights) + size] - known[:size] == len(weights))[0]
@@ -491,6 +513,8 @@ def _hash(codes: np.ndarray, weights: list[int]) -> tuple[np.ndarray, np.ndarray
 
 
 def _ordered(codes: np.ndarray, truth: np.ndarray, neighbour: np.ndarray) -> Any:
+    import numpy as np
+
     n = len(truth)
     if n < _ANCHOR or len(codes) < n:
         return None

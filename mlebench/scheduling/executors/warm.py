@@ -25,14 +25,11 @@ A command runs warm only when all of these hold, else it runs as before (:func:`
 
 from __future__ import annotations
 
-import atexit
 import contextlib
-import importlib
 import itertools
 import json
 import os
 import queue
-import runpy
 import select
 import shlex
 import shutil
@@ -46,9 +43,10 @@ import traceback
 from collections import Counter
 from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from mlebench.execution.dispatch_env import EXECUTOR_ENV
+from mlebench.execution.forking import changed, load_module, remember, run_as_main, threads
 from mlebench.scheduling.executors import reaper
 
 DISPATCH_VARIABLES = frozenset({EXECUTOR_ENV, "CUDA_VISIBLE_DEVICES"})
@@ -305,17 +303,17 @@ def serve() -> None:
                 _reply({"id": request["id"], "stale": True})
                 continue
             if module not in kinds:
-                kinds[module] = _load(module)
-                _remember(imported)
+                kinds[module] = load_module(module)
+                remember(imported)
             if request.get("preload"):
                 _reply({"id": request["id"], "kind": kinds[module]})
                 continue
             if kinds[module] == "cold":
                 _reply({"id": request["id"], "cold": True})
-                retiring = _threads() > 1  # that import left threads running: later forks would lose them
+                retiring = threads() > 1  # that import left threads running: later forks would lose them
                 continue
             if stale is None:
-                stale = _changed(imported)
+                stale = changed(imported)
             if stale:
                 _reply({"id": request["id"], "stale": True})
                 retiring = True
@@ -324,50 +322,6 @@ def serve() -> None:
             if pid == 0:
                 _job(request)
             _reply({"id": request["id"], "pid": pid})
-
-
-def _load(module: str) -> str:
-    """Import ``module`` here if that leaves one thread (tried first in a forked probe): warm, else cold."""
-    probe = os.fork()
-    if probe == 0:
-        ok = False
-        with contextlib.suppress(BaseException):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
-            importlib.import_module(module)
-            ok = _threads() == 1
-        os._exit(0 if ok else 1)
-    _, status = os.waitpid(probe, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        return "cold"
-    try:
-        importlib.import_module(module)
-    except BaseException:  # noqa: BLE001 - its cold run reports the error as it always did
-        return "cold"
-    return "warm" if _threads() == 1 else "cold"
-
-
-def _threads() -> int:
-    return len(os.listdir("/proc/self/task"))
-
-
-def _remember(imported: dict[str, tuple[int, int]]) -> None:
-    for mod in list(sys.modules.values()):
-        path = getattr(mod, "__file__", None)
-        if path and path not in imported:
-            with contextlib.suppress(OSError):
-                st = os.stat(path)
-                imported[path] = (st.st_mtime_ns, st.st_size)
-
-
-def _changed(imported: dict[str, tuple[int, int]]) -> bool:
-    for path, seen in imported.items():
-        try:
-            st = os.stat(path)
-        except OSError:
-            return True
-        if (st.st_mtime_ns, st.st_size) != seen:
-            return True
-    return False
 
 
 _REPLIES = 1
@@ -420,46 +374,6 @@ def _fork_stage(request: dict[str, Any]) -> int:
     if pid:
         return pid
     run_as_main(request)
-
-
-def run_as_main(request: dict[str, Any]) -> NoReturn:
-    """In a forked child: run ``request["module"]`` as ``python -m`` would, then exit as it would.
-
-    ``request``: ``module``, ``args``, ``cwd`` and ``env`` (the whole environment). Never returns.
-    """
-    code = 1
-    try:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        os.chdir(request["cwd"])
-        os.environ.clear()
-        os.environ.update(request["env"])
-        sys.path[0] = os.getcwd()  # what ``python -m`` puts first
-        sys.argv = [request["module"], *request["args"]]
-        sys.modules.pop(request["module"], None)  # cold, ``-m`` has it only as __main__; its imports stay
-        runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
-        code = 0
-    except SystemExit as exc:
-        code = _exit_status(exc.code)
-    except BaseException:  # noqa: BLE001 - what an uncaught exception does to ``python -m``
-        traceback.print_exc()
-        code = 1
-    finally:
-        with contextlib.suppress(Exception):
-            threading._shutdown()  # type: ignore[attr-defined]  # non-daemon threads, as at exit
-            atexit._run_exitfuncs()
-            sys.stdout.flush()
-            sys.stderr.flush()
-        os._exit(code & 0xFF)
-
-
-def _exit_status(code: object) -> int:
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code
-    print(code, file=sys.stderr)
-    return 1
 
 
 class _Forked:
