@@ -248,14 +248,21 @@ class _Server:
         from mlebench.execution.forking import changed
 
         assert self.listener is not None
+        woken, wake = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)  # a stage's end wakes the loop at once
+        signal.set_wakeup_fd(wake)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
         listening = True
         idle_since = _now()
         while listening or self.jobs:
-            watched = ([self.listener] if listening else []) + list(self.jobs.values())
-            readable, _, _ = select.select(watched, [], [], 0.05)
+            watched: list[Any] = [woken, *([self.listener] if listening else []), *self.jobs.values()]
+            readable, _, _ = select.select(watched, [], [], 1.0)
             self._reap()
             for ready in readable:
-                if ready is self.listener:
+                if ready == woken:
+                    with contextlib.suppress(BlockingIOError):
+                        while os.read(woken, 512):
+                            pass
+                elif ready is self.listener:
                     if changed(self.imported):
                         listening = self._retire("a file it imported has changed")
                         continue
@@ -327,7 +334,9 @@ class _Server:
             for stream in (sys.stdout, sys.stderr):
                 with contextlib.suppress(Exception):
                     stream.reconfigure(line_buffering=stream.isatty())  # type: ignore[union-attr]
-            signal.signal(signal.SIGHUP, signal.SIG_DFL)
+            signal.set_wakeup_fd(-1)
+            for signum in (signal.SIGHUP, signal.SIGCHLD):
+                signal.signal(signum, signal.SIG_DFL)
             os.closerange(3, 1 << 16)
         except BaseException:  # noqa: BLE001 - the stage process reports a failed stage
             os._exit(1)
