@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     total = end - start
     minutes, seconds = divmod(round(total), 60)
     print(f"README command 1 at {head}: {minutes} min {seconds} s ({total:.0f} s)")
-    print(f"  set-up (venv, pip, compileall) {s['setup']:.0f} s", end="; ")
+    print(f"  set-up (venv, pip and uv, compileall) {s['setup']:.0f} s", end="; ")
     print(f"dvc repro {s['repro']:.0f} s over {s['stages']} stages")
     kept = sorted(used & set(reused))
     if kept:

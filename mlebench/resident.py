@@ -153,14 +153,15 @@ def _run_there(conn: socket.socket, request: dict[str, Any]) -> int | None:
         signal.signal(signum, forward)
     try:
         ended = _receive(conn)
-    except OSError:
+    except (OSError, ValueError):
         ended = {}
     if "code" not in ended:
         print("error: the resident stage server ended while the stage ran", file=sys.stderr)
         return 1
     code = int(ended["code"])
     if code < 0:  # killed by a signal: end the same way, so that the shell and DVC see the same status
-        signal.signal(-code, signal.SIG_DFL)
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL's and SIGSTOP's cannot be set, nor need be
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
         return 128 - code
     return code

@@ -159,6 +159,9 @@ def test_a_signal_to_the_stage_process_reaches_its_copy_and_a_killed_one_takes_i
     proc.kill()  # kill -9: nothing is passed on, the server sees the connection close
     proc.wait(timeout=30)
     assert _gone(job)
+    proc, job = _sleeping(folder, env, tmp_path / "three.pid")
+    os.kill(job, signal.SIGKILL)  # the copy killed (the OOM killer, say): its stage process ends the same way
+    assert proc.wait(timeout=30) == -signal.SIGKILL
 
 
 def test_an_edited_source_is_never_run_stale(where) -> None:
