@@ -180,10 +180,7 @@ def _receive(conn: socket.socket) -> dict[str, Any]:
 def _exactly(conn: socket.socket, size: int) -> bytes:
     data = b""
     while len(data) < size:
-        try:
-            chunk = conn.recv(size - len(data))
-        except InterruptedError:
-            continue
+        chunk = conn.recv(size - len(data))  # a signal handled meanwhile (one passed on) retries it
         if not chunk:
             raise ConnectionError("the other side closed the socket")
         data += chunk
@@ -386,11 +383,7 @@ def _receive_request(conn: socket.socket) -> tuple[bytes, list[int]]:
         raise ValueError("short request")
     size = _HEADER.unpack(data[: _HEADER.size])[0]
     body = data[_HEADER.size :]
-    while len(body) < size:
-        chunk = conn.recv(size - len(body))
-        if not chunk:
-            raise ValueError("truncated request")
-        body += chunk
+    body += _exactly(conn, size - len(body))
     conn.settimeout(None)
     return body, list(fds)
 
