@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import psutil
 import pytest
 from checkout_copy import copy_checkout, plan_and_commit
 from checkout_copy import run as _run
+from resident_server import resident_runtime
 
 COMPS = ["titanic-lite", "chicago-ridership"]
 LINEAGE = [
@@ -44,15 +43,10 @@ def _stale(repo: Path) -> set[str]:
 @pytest.fixture(scope="module")
 def resident() -> Iterator[Path]:
     """Run this module's stages as users' are run: through a resident stage server; yield its folder."""
-    runtime = Path(tempfile.mkdtemp(prefix="rs-", dir="/tmp"))  # a socket's path has at most 107 bytes
-    with pytest.MonkeyPatch.context() as patch:
+    with resident_runtime() as runtime, pytest.MonkeyPatch.context() as patch:
         patch.setenv("MLEBENCH_RESIDENT_STAGES", "1")
         patch.setenv("XDG_RUNTIME_DIR", str(runtime))
         yield runtime / "mlebench-stages"
-    for proc in psutil.process_iter(["cmdline"]):
-        if any(str(runtime) in part for part in proc.info["cmdline"] or []):
-            proc.kill()
-    shutil.rmtree(runtime, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +62,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory, resident: Path) -> Path:
 
 def test_the_cells_stages_ran_in_the_resident_server(repo: Path, resident: Path) -> None:
     log = "".join(path.read_text() for path in resident.glob("*.log"))
-    for kind in ("run_agent", "grade"):  # integrity imports numpy, whose threads a fork would not copy
+    for kind in ("run_agent", "grade", "integrity"):
         ran = log.count(f": stages.{kind} --competition")
         assert ran >= len(COMPS) * 2 * 2 // 2, (kind, log[-3000:])  # those before it listened ran cold
 

@@ -14,13 +14,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
 import pytest
+from resident_server import resident_runtime
 
 ROOT = Path(__file__).resolve().parents[1]
 INIT = """import sys
@@ -54,14 +54,10 @@ def where(tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]]:
     (tmp_path / "fakestages").mkdir()
     (tmp_path / "fakestages" / "__init__.py").write_text(INIT)
     (tmp_path / "fakestages" / "probe.py").write_text(PROBE)
-    runtime = Path(tempfile.mkdtemp(prefix="rs-", dir="/tmp"))  # a socket's path has at most 107 bytes
     env = {k: v for k, v in os.environ.items() if k not in {"MLEBENCH_EXECUTOR", "DVC_STAGE"}}
-    env.update(XDG_RUNTIME_DIR=str(runtime), MLEBENCH_RESIDENT_STAGES="1")
-    yield tmp_path, env
-    for proc in psutil.process_iter(["cmdline"]):
-        if any(str(runtime) in part for part in proc.info["cmdline"] or []):
-            proc.kill()
-    shutil.rmtree(runtime, ignore_errors=True)
+    with resident_runtime() as runtime:
+        env.update(XDG_RUNTIME_DIR=str(runtime), MLEBENCH_RESIDENT_STAGES="1")
+        yield tmp_path, env
 
 
 def _probe(
